@@ -1,0 +1,356 @@
+// One client over tfplugin5 and tfplugin6: launches a provider and exposes its RPCs as TerraformProvider, with cty values in and out.
+import * as grpc from "@grpc/grpc-js";
+import { CtyDynamic, type CtyType, type CtyValue } from "./cty/index.js";
+import { ProviderCallError, ProviderCrashedError, TerraformProviderError } from "./errors.js";
+import { launchProvider, type LaunchedProvider, type LaunchOptions } from "./launch.js";
+import { impliedType } from "./schema.js";
+import type {
+  ApplyRequest,
+  ApplyResult,
+  CallFunctionResult,
+  ConfigureOptions,
+  Diagnostic,
+  ImportResult,
+  PlanRequest,
+  PlanResult,
+  ProviderSchema,
+  ReadDataSourceRequest,
+  ReadDataSourceResult,
+  ReadRequest,
+  ReadResult,
+  Schema,
+  TerraformProvider,
+  UpgradeRequest,
+  UpgradeResult,
+} from "./types.js";
+import {
+  deferredFromPb,
+  diagnosticsFromPb,
+  fromDynamic,
+  functionErrorFromPb,
+  pathFromPb,
+  providerSchemaFromPb,
+  toDynamic,
+  type PbAttributePath,
+  type PbDeferred,
+  type PbDiagnostic,
+  type PbDynamicValue,
+  type PbFunctionError,
+  type PbGetProviderSchemaResponse,
+} from "./wire.js";
+import { loadProtos, serviceConstructor } from "../proto.js";
+
+/** The Terraform version we report to providers; recent enough that none refuses features. */
+export const REPORTED_TERRAFORM_VERSION = "1.12.0";
+
+/** RPC names differ between the protocols for the same operation; everything else lines up. */
+const methods = {
+  5: {
+    getSchema: "GetSchema",
+    validateProvider: "PrepareProviderConfig",
+    configure: "Configure",
+    validateResource: "ValidateResourceTypeConfig",
+    validateDataSource: "ValidateDataSourceConfig",
+    stop: "Stop",
+  },
+  6: {
+    getSchema: "GetProviderSchema",
+    validateProvider: "ValidateProviderConfig",
+    configure: "ConfigureProvider",
+    validateResource: "ValidateResourceConfig",
+    validateDataSource: "ValidateDataResourceConfig",
+    stop: "StopProvider",
+  },
+} as const;
+
+const clientCapabilities = { deferral_allowed: false, write_only_attributes_allowed: true };
+
+type UnaryMethod = (req: object, meta: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
+
+/** How long after a failed call we wait to see whether the process died, to report a crash rather than a transport error. */
+const CRASH_SETTLE_MS = 1_000;
+
+export class GrpcTerraformProvider implements TerraformProvider {
+  private readonly stub: grpc.Client;
+  private readonly names: (typeof methods)[5] | (typeof methods)[6];
+  private schema: Promise<ProviderSchema> | undefined;
+
+  private constructor(readonly process: LaunchedProvider) {
+    const protos = loadProtos([`tfplugin${process.protocolVersion}/tfplugin${process.protocolVersion}.proto`]);
+    this.stub = process.client(serviceConstructor(protos, `tfplugin${process.protocolVersion}.Provider`));
+    this.names = methods[process.protocolVersion];
+  }
+
+  /** Launches the binary and returns a client for it. */
+  static async launch(options: LaunchOptions): Promise<GrpcTerraformProvider> {
+    return new GrpcTerraformProvider(await launchProvider(options));
+  }
+
+  get protocolVersion(): 5 | 6 {
+    return this.process.protocolVersion;
+  }
+
+  private async call<Res>(method: string, request: object): Promise<Res> {
+    const fn = (this.stub as unknown as Record<string, UnaryMethod | undefined>)[method];
+    if (fn === undefined) throw new TerraformProviderError(`protocol ${this.protocolVersion} has no RPC ${method}`);
+    if (this.process.exit !== undefined) throw this.crashError(method);
+    try {
+      return await new Promise<Res>((resolve, reject) => {
+        fn.call(this.stub, request, new grpc.Metadata(), {}, (err, res) => (err ? reject(err) : resolve(res as Res)));
+      });
+    } catch (e) {
+      const err = e as grpc.ServiceError;
+      // A dying provider surfaces first as a broken connection; wait briefly for the exit to report the crash.
+      if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.CANCELLED || err.code === grpc.status.INTERNAL) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([this.process.exited, new Promise((r) => (timer = setTimeout(r, CRASH_SETTLE_MS)))]);
+        clearTimeout(timer);
+        if (this.process.exit !== undefined) throw this.crashError(method);
+      }
+      if (err.code === grpc.status.UNIMPLEMENTED) {
+        throw new ProviderCallError(`the provider does not implement ${method}: ${err.details}`, method, err.code, { cause: e });
+      }
+      throw new ProviderCallError(`${method} failed: ${err.details ?? err.message}`, method, err.code, { cause: e });
+    }
+  }
+
+  private crashError(method: string): ProviderCrashedError {
+    const exit = this.process.exit!;
+    const panicText = this.process.panicText();
+    const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    const detail = panicText ?? this.process.recentStderr(20);
+    return new ProviderCrashedError(
+      `the Terraform provider ${this.process.path} ${how} during ${method}` +
+        (detail.trim() !== "" ? `; it printed:\n${detail}` : ""),
+      exit.code,
+      exit.signal,
+      panicText,
+    );
+  }
+
+  getProviderSchema(): Promise<ProviderSchema> {
+    if (this.schema === undefined) {
+      const fetched = this.call<PbGetProviderSchemaResponse>(this.names.getSchema, {}).then(providerSchemaFromPb);
+      // A failed fetch must not poison later attempts.
+      fetched.catch(() => {
+        if (this.schema === fetched) this.schema = undefined;
+      });
+      this.schema = fetched;
+    }
+    return this.schema;
+  }
+
+  private async resourceSchema(typeName: string): Promise<Schema> {
+    const schema = (await this.getProviderSchema()).resources.get(typeName);
+    if (schema === undefined) throw new TerraformProviderError(`the provider has no resource type ${typeName}`);
+    return schema;
+  }
+
+  private async dataSourceSchema(typeName: string): Promise<Schema> {
+    const schema = (await this.getProviderSchema()).dataSources.get(typeName);
+    if (schema === undefined) throw new TerraformProviderError(`the provider has no data source ${typeName}`);
+    return schema;
+  }
+
+  private async providerType(): Promise<CtyType> {
+    return impliedType((await this.getProviderSchema()).provider.block);
+  }
+
+  private async metaValue(meta: CtyValue | undefined): Promise<PbDynamicValue | undefined> {
+    if (meta === undefined) return undefined;
+    const schema = (await this.getProviderSchema()).providerMeta;
+    return schema ? toDynamic(meta, impliedType(schema.block)) : undefined;
+  }
+
+  async validateProviderConfig(config: CtyValue): Promise<Diagnostic[]> {
+    const t = await this.providerType();
+    const res = await this.call<{ diagnostics?: PbDiagnostic[] }>(this.names.validateProvider, { config: toDynamic(config, t) });
+    return diagnosticsFromPb(res.diagnostics);
+  }
+
+  async configureProvider(config: CtyValue, options?: ConfigureOptions): Promise<Diagnostic[]> {
+    const t = await this.providerType();
+    const res = await this.call<{ diagnostics?: PbDiagnostic[] }>(this.names.configure, {
+      terraform_version: options?.terraformVersion ?? REPORTED_TERRAFORM_VERSION,
+      config: toDynamic(config, t),
+      client_capabilities: clientCapabilities,
+    });
+    return diagnosticsFromPb(res.diagnostics);
+  }
+
+  async validateResourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]> {
+    const t = impliedType((await this.resourceSchema(typeName)).block);
+    const res = await this.call<{ diagnostics?: PbDiagnostic[] }>(this.names.validateResource, {
+      type_name: typeName,
+      config: toDynamic(config, t),
+      client_capabilities: clientCapabilities,
+    });
+    return diagnosticsFromPb(res.diagnostics);
+  }
+
+  async planResourceChange(req: PlanRequest): Promise<PlanResult> {
+    const t = impliedType((await this.resourceSchema(req.typeName)).block);
+    const res = await this.call<{
+      planned_state?: PbDynamicValue; requires_replace?: PbAttributePath[]; planned_private?: Buffer;
+      diagnostics?: PbDiagnostic[]; legacy_type_system?: boolean; deferred?: PbDeferred | null;
+    }>("PlanResourceChange", {
+      type_name: req.typeName,
+      prior_state: toDynamic(req.priorState, t),
+      proposed_new_state: toDynamic(req.proposedNewState, t),
+      config: toDynamic(req.config, t),
+      prior_private: req.priorPrivate ?? Buffer.alloc(0),
+      provider_meta: await this.metaValue(req.providerMeta),
+      client_capabilities: clientCapabilities,
+    });
+    const deferred = deferredFromPb(res.deferred);
+    return {
+      plannedState: fromDynamic(res.planned_state, t),
+      requiresReplace: (res.requires_replace ?? []).map((p) => pathFromPb(p) ?? []),
+      plannedPrivate: res.planned_private ?? Buffer.alloc(0),
+      diagnostics: diagnosticsFromPb(res.diagnostics),
+      legacyTypeSystem: res.legacy_type_system ?? false,
+      ...(deferred ? { deferred } : {}),
+    };
+  }
+
+  async applyResourceChange(req: ApplyRequest): Promise<ApplyResult> {
+    const t = impliedType((await this.resourceSchema(req.typeName)).block);
+    const res = await this.call<{
+      new_state?: PbDynamicValue; private?: Buffer; diagnostics?: PbDiagnostic[]; legacy_type_system?: boolean;
+    }>("ApplyResourceChange", {
+      type_name: req.typeName,
+      prior_state: toDynamic(req.priorState, t),
+      planned_state: toDynamic(req.plannedState, t),
+      config: toDynamic(req.config, t),
+      planned_private: req.plannedPrivate ?? Buffer.alloc(0),
+      provider_meta: await this.metaValue(req.providerMeta),
+    });
+    return {
+      newState: fromDynamic(res.new_state, t),
+      private: res.private ?? Buffer.alloc(0),
+      diagnostics: diagnosticsFromPb(res.diagnostics),
+      legacyTypeSystem: res.legacy_type_system ?? false,
+    };
+  }
+
+  async readResource(req: ReadRequest): Promise<ReadResult> {
+    const t = impliedType((await this.resourceSchema(req.typeName)).block);
+    const res = await this.call<{
+      new_state?: PbDynamicValue; private?: Buffer; diagnostics?: PbDiagnostic[]; deferred?: PbDeferred | null;
+    }>("ReadResource", {
+      type_name: req.typeName,
+      current_state: toDynamic(req.currentState, t),
+      private: req.private ?? Buffer.alloc(0),
+      provider_meta: await this.metaValue(req.providerMeta),
+      client_capabilities: clientCapabilities,
+    });
+    const deferred = deferredFromPb(res.deferred);
+    return {
+      newState: fromDynamic(res.new_state, t),
+      private: res.private ?? Buffer.alloc(0),
+      diagnostics: diagnosticsFromPb(res.diagnostics),
+      ...(deferred ? { deferred } : {}),
+    };
+  }
+
+  async importResourceState(typeName: string, id: string): Promise<ImportResult> {
+    await this.resourceSchema(typeName);
+    const res = await this.call<{
+      imported_resources?: { type_name: string; state?: PbDynamicValue; private?: Buffer }[];
+      diagnostics?: PbDiagnostic[]; deferred?: PbDeferred | null;
+    }>("ImportResourceState", { type_name: typeName, id, client_capabilities: clientCapabilities });
+    const imported = [];
+    for (const r of res.imported_resources ?? []) {
+      // An import may return resources of other types; each decodes with its own schema.
+      const t = impliedType((await this.resourceSchema(r.type_name)).block);
+      imported.push({ typeName: r.type_name, state: fromDynamic(r.state, t), private: r.private ?? Buffer.alloc(0) });
+    }
+    const deferred = deferredFromPb(res.deferred);
+    return { imported, diagnostics: diagnosticsFromPb(res.diagnostics), ...(deferred ? { deferred } : {}) };
+  }
+
+  async upgradeResourceState(req: UpgradeRequest): Promise<UpgradeResult> {
+    const t = impliedType((await this.resourceSchema(req.typeName)).block);
+    const json = typeof req.rawStateJson === "string" ? Buffer.from(req.rawStateJson) : req.rawStateJson;
+    const res = await this.call<{ upgraded_state?: PbDynamicValue; diagnostics?: PbDiagnostic[] }>("UpgradeResourceState", {
+      type_name: req.typeName,
+      version: String(req.version),
+      raw_state: { json },
+    });
+    return { upgradedState: fromDynamic(res.upgraded_state, t), diagnostics: diagnosticsFromPb(res.diagnostics) };
+  }
+
+  async validateDataSourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]> {
+    const t = impliedType((await this.dataSourceSchema(typeName)).block);
+    const res = await this.call<{ diagnostics?: PbDiagnostic[] }>(this.names.validateDataSource, {
+      type_name: typeName,
+      config: toDynamic(config, t),
+    });
+    return diagnosticsFromPb(res.diagnostics);
+  }
+
+  async readDataSource(req: ReadDataSourceRequest): Promise<ReadDataSourceResult> {
+    const t = impliedType((await this.dataSourceSchema(req.typeName)).block);
+    const res = await this.call<{ state?: PbDynamicValue; diagnostics?: PbDiagnostic[]; deferred?: PbDeferred | null }>(
+      "ReadDataSource",
+      {
+        type_name: req.typeName,
+        config: toDynamic(req.config, t),
+        provider_meta: await this.metaValue(req.providerMeta),
+        client_capabilities: clientCapabilities,
+      },
+    );
+    const deferred = deferredFromPb(res.deferred);
+    return { state: fromDynamic(res.state, t), diagnostics: diagnosticsFromPb(res.diagnostics), ...(deferred ? { deferred } : {}) };
+  }
+
+  async callFunction(name: string, args: CtyValue[]): Promise<CallFunctionResult> {
+    const fn = (await this.getProviderSchema()).functions.get(name);
+    if (fn === undefined) throw new TerraformProviderError(`the provider has no function ${name}`);
+    const fixed = fn.parameters.length;
+    if (args.length < fixed || (fn.variadicParameter === undefined && args.length > fixed)) {
+      const want = fn.variadicParameter === undefined ? `${fixed}` : `at least ${fixed}`;
+      throw new TerraformProviderError(`function ${name} takes ${want} argument(s), got ${args.length}`);
+    }
+    const encoded = args.map((a, i) => {
+      const p = i < fixed ? fn.parameters[i]! : fn.variadicParameter!;
+      return toDynamic(a, p.type);
+    });
+    const res = await this.call<{ result?: PbDynamicValue; error?: PbFunctionError | null }>("CallFunction", {
+      name,
+      arguments: encoded,
+    });
+    const error = functionErrorFromPb(res.error);
+    if (error !== undefined) return { result: null, error };
+    return { result: fromDynamic(res.result, fn.returnType ?? CtyDynamic) };
+  }
+
+  async stopProvider(): Promise<string | undefined> {
+    const res = await this.call<{ Error?: string }>(this.names.stop, {});
+    return res.Error !== undefined && res.Error !== "" ? res.Error : undefined;
+  }
+
+  close(): Promise<void> {
+    return this.process.shutdown();
+  }
+}
+
+/** Diagnostics with severity error, joined into one message; for callers that treat them as failure. */
+export function errorDiagnostics(diags: readonly Diagnostic[]): Diagnostic[] {
+  return diags.filter((d) => d.severity === "error");
+}
+
+export function formatDiagnostics(diags: readonly Diagnostic[]): string {
+  return diags
+    .map((d) => {
+      const at = d.attribute ? ` (at ${formatPath(d.attribute)})` : "";
+      return `${d.severity}: ${d.summary}${d.detail ? `: ${d.detail}` : ""}${at}`;
+    })
+    .join("\n");
+}
+
+function formatPath(p: NonNullable<Diagnostic["attribute"]>): string {
+  return p
+    .map((s, i) => ("attribute" in s ? `${i === 0 ? "" : "."}${s.attribute}` : "key" in s ? `[${JSON.stringify(s.key)}]` : `[${s.index}]`))
+    .join("");
+}

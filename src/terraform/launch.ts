@@ -1,0 +1,423 @@
+// Starts a Terraform provider binary as go-plugin does (magic cookie, protocol negotiation, AutoMTLS), watches it, and stops it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { accessSync, constants as fsConstants, existsSync, statSync } from "node:fs";
+import { createInterface } from "node:readline";
+import * as grpc from "@grpc/grpc-js";
+import { LaunchError } from "./errors.js";
+import { generateClientCertificate, serverCertificatePem } from "./mtls.js";
+import { loadProtos, serviceConstructor } from "../proto.js";
+
+export const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
+export const MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
+
+export type LogLevel = "trace" | "debug" | "info" | "warn" | "error";
+
+/** One line the provider logged, from its stderr (hclog JSON or `[LEVEL]` text) or its redirected stdio. */
+export interface ProviderLogEntry {
+  level: LogLevel;
+  message: string;
+  /** Structured fields of an hclog JSON line, without @level/@message/@timestamp. */
+  fields?: Record<string, unknown>;
+  source: "stderr" | "stdout";
+}
+
+export interface LaunchOptions {
+  /** Path to a `terraform-provider-*` binary. */
+  path: string;
+  /** Extra environment for the provider; the caller's environment is inherited. */
+  env?: Record<string, string>;
+  /** Plugin protocol versions we offer; the provider picks the highest it speaks. */
+  protocolVersions?: readonly (5 | 6)[];
+  /** How long to wait for the handshake line. go-plugin's own client waits a minute. */
+  handshakeTimeoutMs?: number;
+  /** Where provider log lines go. */
+  onLog?: (entry: ProviderLogEntry) => void;
+}
+
+export interface Handshake {
+  coreVersion: number;
+  protocolVersion: 5 | 6;
+  network: "unix" | "tcp";
+  address: string;
+  serverCert: string | undefined;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** How long each shutdown step waits before the next, harsher one. */
+const SHUTDOWN_GRACE_MS = 2_000;
+const TERM_GRACE_MS = 1_000;
+const STDERR_TAIL_LINES = 400;
+
+/** Every provider process we started and have not seen exit, so none outlives us. */
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // 'exit' runs on normal exit, process.exit() and uncaught exceptions; signals that kill us outright are
+  // covered by the parent-death signal set at spawn (see spawnCommand).
+  process.on("exit", () => {
+    for (const child of live) {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+const setprivPath = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p));
+
+/**
+ * On Linux the provider is exec'd through util-linux `setpriv --pdeathsig SIGKILL`, so the kernel kills it the moment
+ * our process dies for any reason, SIGKILL included; no exit handler can promise that.
+ */
+function spawnCommand(path: string): { command: string; args: string[] } {
+  if (process.platform === "linux" && setprivPath !== undefined && process.env["TF_BRIDGE_NO_PDEATHSIG"] !== "1") {
+    return { command: setprivPath, args: ["--pdeathsig", "SIGKILL", "--", path] };
+  }
+  return { command: path, args: [] };
+}
+
+function checkBinary(path: string): void {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new LaunchError(`Terraform provider binary not found: ${path}. Check the path, or install the provider first.`);
+  }
+  if (!st.isFile()) throw new LaunchError(`${path} is not a file; expected a terraform-provider-<name> executable.`);
+  try {
+    accessSync(path, fsConstants.X_OK);
+  } catch {
+    throw new LaunchError(`${path} is not executable; run \`chmod +x ${path}\` or point at the provider executable.`);
+  }
+}
+
+/** Parses go-plugin's handshake line `CORE|APP|NETWORK|ADDR|PROTOCOL[|CERT]`. */
+export function parseHandshake(line: string, offered: readonly number[]): Handshake {
+  const parts = line.trim().split("|");
+  if (parts.length < 5) {
+    throw new LaunchError(
+      `the binary printed "${truncate(line, 200)}" instead of a go-plugin handshake; is it a Terraform provider?`,
+    );
+  }
+  const [core, app, network, address, protocol, cert] = parts as [string, string, string, string, string, string?];
+  if (core !== "1") throw new LaunchError(`unsupported go-plugin core protocol version ${core} (expected 1)`);
+  const protocolVersion = Number(app);
+  if (!offered.includes(protocolVersion)) {
+    throw new LaunchError(
+      `the provider speaks Terraform plugin protocol ${app}; this bridge supports ${offered.join(" and ")}`,
+    );
+  }
+  if (network !== "unix" && network !== "tcp") throw new LaunchError(`unsupported plugin network "${network}"`);
+  if (protocol !== "grpc") {
+    throw new LaunchError(`the provider serves "${protocol}" rather than grpc; only gRPC providers are supported`);
+  }
+  return {
+    coreVersion: 1,
+    protocolVersion: protocolVersion as 5 | 6,
+    network,
+    address,
+    serverCert: cert === undefined || cert === "" ? undefined : cert,
+  };
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+const levels: Record<string, LogLevel> = {
+  trace: "trace", debug: "debug", info: "info", warn: "warn", warning: "warn", error: "error", err: "error",
+};
+
+/** Reads one provider log line: hclog JSON, `[LEVEL] msg`, or plain text (reported at info, as Terraform does). */
+export function parseLogLine(line: string, source: ProviderLogEntry["source"]): ProviderLogEntry {
+  if (line.startsWith("{")) {
+    try {
+      const obj = JSON.parse(line) as Record<string, unknown>;
+      if (typeof obj["@message"] === "string" || typeof obj["@level"] === "string") {
+        const { "@level": lvl, "@message": msg, "@timestamp": _ts, ...fields } = obj;
+        return {
+          level: levels[String(lvl).toLowerCase()] ?? "info",
+          message: String(msg ?? ""),
+          fields: Object.keys(fields).length > 0 ? fields : undefined,
+          source,
+        };
+      }
+    } catch {
+      // not JSON after all; fall through to text
+    }
+  }
+  // Go's log package prefixes a date and time: `2026/01/01 00:00:00 [DEBUG] message`.
+  const m = /^(?:[\d/:.\sT-]*\s)?\[(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|ERR)\]\s?(.*)$/i.exec(line);
+  if (m !== null) return { level: levels[m[1]!.toLowerCase()] ?? "info", message: m[2]!, source };
+  return { level: "info", message: line, source };
+}
+
+/** Extracts a Go panic or fatal error, with its stack, from the provider's last stderr lines. */
+export function extractPanic(lines: readonly string[]): string | undefined {
+  const start = lines.findIndex((l) => /^(panic: |fatal error: )/.test(l));
+  if (start < 0) return undefined;
+  return lines.slice(start).join("\n");
+}
+
+/** A provider process that completed the handshake, with the channel to reach it. */
+export class LaunchedProvider {
+  readonly exited: Promise<ExitInfo>;
+  private exitInfo: ExitInfo | undefined;
+  private readonly stderrTail: string[] = [];
+  private shuttingDown: Promise<void> | undefined;
+  private stdioCall: grpc.ClientReadableStream<unknown> | undefined;
+
+  constructor(
+    readonly path: string,
+    readonly pid: number,
+    readonly handshake: Handshake,
+    readonly channel: grpc.Channel,
+    private readonly child: ChildProcess,
+    exited: Promise<ExitInfo>,
+    stderrTail: string[],
+  ) {
+    this.exited = exited.then((info) => (this.exitInfo = info));
+    this.stderrTail = stderrTail;
+  }
+
+  get protocolVersion(): 5 | 6 {
+    return this.handshake.protocolVersion;
+  }
+
+  /** Set once the process has exited. */
+  get exit(): ExitInfo | undefined {
+    return this.exitInfo;
+  }
+
+  /** The panic text, if the process printed one before it died. */
+  panicText(): string | undefined {
+    return extractPanic(this.stderrTail);
+  }
+
+  /** The last lines of stderr, for error messages. */
+  recentStderr(max = 20): string {
+    return this.stderrTail.slice(-max).join("\n");
+  }
+
+  /** A client for another service on the same connection. */
+  client(service: grpc.ServiceClientConstructor): grpc.Client {
+    return new service("unused:0", grpc.credentials.createInsecure(), { channelOverride: this.channel });
+  }
+
+  startStdio(onLog: (entry: ProviderLogEntry) => void): void {
+    const ctor = serviceConstructor(goPluginProtos(), "plugin.GRPCStdio");
+    const stdio = this.client(ctor) as grpc.Client & {
+      StreamStdio(req: object): grpc.ClientReadableStream<{ channel: string; data: Buffer }>;
+    };
+    const call = stdio.StreamStdio({});
+    this.stdioCall = call as grpc.ClientReadableStream<unknown>;
+    const partial: Record<string, string> = { STDOUT: "", STDERR: "" };
+    call.on("data", (msg: { channel: string; data: Buffer }) => {
+      const key = msg.channel === "STDERR" ? "STDERR" : "STDOUT";
+      const text = partial[key] + msg.data.toString("utf8");
+      const lines = text.split("\n");
+      partial[key] = lines.pop() ?? "";
+      for (const line of lines) {
+        if (line.trim() !== "") onLog(parseLogLine(line, key === "STDERR" ? "stderr" : "stdout"));
+      }
+    });
+    // The stream ends with the process; its errors carry no information the exit handler lacks.
+    call.on("error", () => undefined);
+  }
+
+  /**
+   * Stops the provider: go-plugin's controlled Shutdown first, SIGTERM after a grace period, SIGKILL last.
+   * Resolves once the process is gone. Safe to call more than once.
+   */
+  shutdown(): Promise<void> {
+    this.shuttingDown ??= this.doShutdown();
+    return this.shuttingDown;
+  }
+
+  private async doShutdown(): Promise<void> {
+    if (this.exitInfo === undefined) {
+      try {
+        const ctor = serviceConstructor(goPluginProtos(), "plugin.GRPCController");
+        const controller = this.client(ctor) as grpc.Client & {
+          Shutdown(req: object, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null) => void): void;
+        };
+        await new Promise<void>((resolve) => {
+          controller.Shutdown({}, { deadline: Date.now() + SHUTDOWN_GRACE_MS }, () => resolve());
+        });
+      } catch {
+        // fall through to signals
+      }
+      if (!(await this.waitExit(SHUTDOWN_GRACE_MS))) {
+        this.child.kill("SIGTERM");
+        if (!(await this.waitExit(TERM_GRACE_MS))) {
+          this.child.kill("SIGKILL");
+          await this.exited;
+        }
+      }
+    }
+    this.stdioCall?.cancel();
+    this.channel.close();
+  }
+
+  /** Kills the process at once, without the polite steps; for use when our own process is going down. */
+  kill(): void {
+    if (this.exitInfo === undefined) this.child.kill("SIGKILL");
+  }
+
+  private async waitExit(ms: number): Promise<boolean> {
+    if (this.exitInfo !== undefined) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const done = await Promise.race([this.exited.then(() => true as const), timeout]);
+    clearTimeout(timer);
+    return done;
+  }
+}
+
+let goPluginRoot: grpc.GrpcObject | undefined;
+function goPluginProtos(): grpc.GrpcObject {
+  goPluginRoot ??= loadProtos(["go-plugin/grpc_controller.proto", "go-plugin/grpc_stdio.proto"]);
+  return goPluginRoot;
+}
+
+/** Starts the binary, completes the handshake and connects; throws LaunchError with what went wrong. */
+export async function launchProvider(options: LaunchOptions): Promise<LaunchedProvider> {
+  const { path } = options;
+  checkBinary(path);
+  const offered = options.protocolVersions ?? [5, 6];
+  const timeoutMs = options.handshakeTimeoutMs ?? 60_000;
+  const onLog = options.onLog ?? (() => undefined);
+  const clientCert = await generateClientCertificate();
+
+  installExitHook();
+  const { command, args } = spawnCommand(path);
+  const child = spawn(command, args, {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      ...options.env,
+      [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
+      PLUGIN_PROTOCOL_VERSIONS: offered.join(","),
+      PLUGIN_MIN_PORT: "10000",
+      PLUGIN_MAX_PORT: "25000",
+      PLUGIN_CLIENT_CERT: clientCert.certPem,
+    },
+  });
+  live.add(child);
+
+  const stderrTail: string[] = [];
+  const exited = new Promise<ExitInfo>((resolve) => {
+    child.once("exit", (code, signal) => {
+      live.delete(child);
+      resolve({ code, signal });
+    });
+  });
+  const spawnError = new Promise<Error>((resolve) => child.once("error", resolve));
+
+  createInterface({ input: child.stderr! }).on("line", (line) => {
+    stderrTail.push(line);
+    if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
+    onLog(parseLogLine(line, "stderr"));
+  });
+
+  const stdoutLines = createInterface({ input: child.stdout! });
+  const firstLine = new Promise<string>((resolve) => {
+    let first = true;
+    stdoutLines.on("line", (line) => {
+      if (first) {
+        first = false;
+        resolve(line);
+      } else if (line.trim() !== "") {
+        onLog(parseLogLine(line, "stdout"));
+      }
+    });
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  const fail = (message: string): never => {
+    child.kill("SIGKILL");
+    throw new LaunchError(message);
+  };
+  const stderrHint = (): string => {
+    const tail = stderrTail.slice(-10).join("\n").trim();
+    return tail === "" ? "" : `\nprovider stderr:\n${tail}`;
+  };
+
+  let handshakeLine: string;
+  try {
+    const outcome = await Promise.race([
+      firstLine.then((line) => ({ kind: "line" as const, line })),
+      exited.then((info) => ({ kind: "exit" as const, info })),
+      spawnError.then((error) => ({ kind: "error" as const, error })),
+      new Promise<{ kind: "timeout" }>((resolve) => (timer = setTimeout(() => resolve({ kind: "timeout" }), timeoutMs))),
+    ]);
+    if (outcome.kind === "error") {
+      return fail(`cannot start ${path}: ${outcome.error.message}`);
+    }
+    if (outcome.kind === "exit") {
+      // Give the stderr reader a moment to deliver the last lines, which usually say why.
+      await new Promise((r) => setTimeout(r, 50));
+      const how = outcome.info.signal !== null ? `was killed by ${outcome.info.signal}` : `exited with code ${outcome.info.code}`;
+      const notPlugin = stderrTail.some((l) => l.includes("This binary is a plugin"));
+      return fail(
+        notPlugin
+          ? `${path} refused to start as a plugin (it did not accept the Terraform magic cookie); is it a Terraform provider built with go-plugin?${stderrHint()}`
+          : `${path} ${how} before completing the plugin handshake; is it a Terraform provider?${stderrHint()}`,
+      );
+    }
+    if (outcome.kind === "timeout") {
+      return fail(
+        `${path} did not print a plugin handshake within ${timeoutMs} ms; is it a Terraform provider?${stderrHint()}`,
+      );
+    }
+    handshakeLine = outcome.line;
+  } finally {
+    clearTimeout(timer);
+  }
+
+  let handshake: Handshake;
+  try {
+    handshake = parseHandshake(handshakeLine, offered);
+  } catch (e) {
+    child.kill("SIGKILL");
+    throw e;
+  }
+
+  let credentials: grpc.ChannelCredentials;
+  if (handshake.serverCert !== undefined) {
+    let serverPem: string;
+    try {
+      serverPem = serverCertificatePem(handshake.serverCert);
+    } catch (e) {
+      return fail(`the provider's handshake carried an unusable TLS certificate: ${(e as Error).message}`);
+    }
+    credentials = grpc.credentials.createSsl(
+      Buffer.from(serverPem),
+      Buffer.from(clientCert.keyPem),
+      Buffer.from(clientCert.certPem),
+    );
+  } else {
+    credentials = grpc.credentials.createInsecure();
+  }
+  const target = handshake.network === "unix" ? `unix://${handshake.address}` : handshake.address;
+  const channel = new grpc.Channel(target, credentials, {
+    "grpc.ssl_target_name_override": "localhost",
+    "grpc.default_authority": "localhost",
+    // Large providers send schemas of tens of megabytes.
+    "grpc.max_receive_message_length": -1,
+    "grpc.max_send_message_length": -1,
+  });
+
+  const provider = new LaunchedProvider(path, child.pid!, handshake, channel, child, exited, stderrTail);
+  provider.startStdio(onLog);
+  return provider;
+}

@@ -1,0 +1,219 @@
+// The Terraform provider model of this project: schemas, diagnostics and call shapes shared by protocol 5 and 6, free of protobuf.
+import type { CtyType, CtyValue } from "./cty/index.js";
+
+export type StringKind = "plain" | "markdown";
+
+export interface Schema {
+  version: number;
+  block: Block;
+}
+
+export interface Block {
+  attributes: Attribute[];
+  blockTypes: NestedBlock[];
+  description: string;
+  descriptionKind: StringKind;
+  deprecated: boolean;
+}
+
+export interface Attribute {
+  name: string;
+  /** The attribute's cty type; absent when `nestedType` describes it instead (protocol 6 nested attributes). */
+  type?: CtyType;
+  nestedType?: NestedAttributeObject;
+  description: string;
+  descriptionKind: StringKind;
+  required: boolean;
+  optional: boolean;
+  computed: boolean;
+  sensitive: boolean;
+  deprecated: boolean;
+  writeOnly: boolean;
+}
+
+export type NestingMode = "single" | "list" | "set" | "map" | "group";
+
+export interface NestedAttributeObject {
+  attributes: Attribute[];
+  nesting: Exclude<NestingMode, "group">;
+}
+
+export interface NestedBlock {
+  typeName: string;
+  block: Block;
+  nesting: NestingMode;
+  minItems: number;
+  maxItems: number;
+}
+
+export interface FunctionParameter {
+  name: string;
+  type: CtyType;
+  allowNullValue: boolean;
+  allowUnknownValues: boolean;
+  description: string;
+  descriptionKind: StringKind;
+}
+
+export interface FunctionSignature {
+  parameters: FunctionParameter[];
+  variadicParameter?: FunctionParameter;
+  returnType: CtyType;
+  summary: string;
+  description: string;
+  descriptionKind: StringKind;
+  deprecationMessage: string;
+}
+
+export interface ServerCapabilities {
+  planDestroy: boolean;
+  getProviderSchemaOptional: boolean;
+  moveResourceState: boolean;
+}
+
+export interface ProviderSchema {
+  provider: Schema;
+  providerMeta?: Schema;
+  resources: Map<string, Schema>;
+  dataSources: Map<string, Schema>;
+  ephemeralResources: Map<string, Schema>;
+  functions: Map<string, FunctionSignature>;
+  serverCapabilities: ServerCapabilities;
+  diagnostics: Diagnostic[];
+}
+
+/** A step into a value: an attribute name, a map key or a list/tuple index. */
+export type PathStep = { attribute: string } | { key: string } | { index: number };
+export type AttributePath = PathStep[];
+
+export interface Diagnostic {
+  severity: "error" | "warning";
+  summary: string;
+  detail: string;
+  attribute?: AttributePath;
+}
+
+export interface FunctionError {
+  text: string;
+  argument?: number;
+}
+
+/** The provider may defer an operation (protocol 6.5+/5.5+); we surface the reason. */
+export type DeferredReason = "unknown" | "resource_config_unknown" | "provider_config_unknown" | "absent_prereq";
+
+export interface PlanRequest {
+  typeName: string;
+  priorState: CtyValue;
+  proposedNewState: CtyValue;
+  config: CtyValue;
+  priorPrivate?: Uint8Array;
+  providerMeta?: CtyValue;
+}
+
+export interface PlanResult {
+  plannedState: CtyValue;
+  requiresReplace: AttributePath[];
+  plannedPrivate: Uint8Array;
+  diagnostics: Diagnostic[];
+  legacyTypeSystem: boolean;
+  deferred?: DeferredReason;
+}
+
+export interface ApplyRequest {
+  typeName: string;
+  priorState: CtyValue;
+  plannedState: CtyValue;
+  config: CtyValue;
+  plannedPrivate?: Uint8Array;
+  providerMeta?: CtyValue;
+}
+
+export interface ApplyResult {
+  newState: CtyValue;
+  private: Uint8Array;
+  diagnostics: Diagnostic[];
+  legacyTypeSystem: boolean;
+}
+
+export interface ReadRequest {
+  typeName: string;
+  currentState: CtyValue;
+  private?: Uint8Array;
+  providerMeta?: CtyValue;
+}
+
+export interface ReadResult {
+  newState: CtyValue;
+  private: Uint8Array;
+  diagnostics: Diagnostic[];
+  deferred?: DeferredReason;
+}
+
+export interface ImportedResource {
+  typeName: string;
+  state: CtyValue;
+  private: Uint8Array;
+}
+
+export interface ImportResult {
+  imported: ImportedResource[];
+  diagnostics: Diagnostic[];
+  deferred?: DeferredReason;
+}
+
+export interface UpgradeRequest {
+  typeName: string;
+  /** The schema version the stored state was written with. */
+  version: number;
+  /** The stored state as cty JSON (what Terraform keeps in its state file). */
+  rawStateJson: Uint8Array | string;
+}
+
+export interface UpgradeResult {
+  upgradedState: CtyValue;
+  diagnostics: Diagnostic[];
+}
+
+export interface ReadDataSourceRequest {
+  typeName: string;
+  config: CtyValue;
+  providerMeta?: CtyValue;
+}
+
+export interface ReadDataSourceResult {
+  state: CtyValue;
+  diagnostics: Diagnostic[];
+  deferred?: DeferredReason;
+}
+
+export interface CallFunctionResult {
+  result: CtyValue;
+  error?: FunctionError;
+}
+
+export interface ConfigureOptions {
+  /** The Terraform version reported to the provider; some providers gate features on it. */
+  terraformVersion?: string;
+}
+
+/** One client over protocol 5 and 6: what the bridge needs from a Terraform provider. */
+export interface TerraformProvider {
+  readonly protocolVersion: 5 | 6;
+  /** The schema, fetched once and cached; every value conversion uses it. */
+  getProviderSchema(): Promise<ProviderSchema>;
+  validateProviderConfig(config: CtyValue): Promise<Diagnostic[]>;
+  configureProvider(config: CtyValue, options?: ConfigureOptions): Promise<Diagnostic[]>;
+  validateResourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]>;
+  planResourceChange(request: PlanRequest): Promise<PlanResult>;
+  applyResourceChange(request: ApplyRequest): Promise<ApplyResult>;
+  readResource(request: ReadRequest): Promise<ReadResult>;
+  importResourceState(typeName: string, id: string): Promise<ImportResult>;
+  upgradeResourceState(request: UpgradeRequest): Promise<UpgradeResult>;
+  validateDataSourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]>;
+  readDataSource(request: ReadDataSourceRequest): Promise<ReadDataSourceResult>;
+  callFunction(name: string, args: CtyValue[]): Promise<CallFunctionResult>;
+  /** Asks the provider to abort in-flight operations (Terraform sends this on interrupt). */
+  stopProvider(): Promise<string | undefined>;
+  /** Stops the process: controlled shutdown, then signals. */
+  close(): Promise<void>;
+}
