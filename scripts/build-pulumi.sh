@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Builds the real Pulumi CLI and the language hosts that the Go module proxy serves, for
+# end-to-end tests, into a cache outside the clone:
+#   ${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}/<pulumi version>/bin/
+# Versions are pinned by the wrapper modules in test/peers/pulumi (see its README.md):
+#   pulumi                          github.com/pulumi/pulumi/pkg/v3 (test/peers/pulumi/go.mod)
+#   pulumi-language-yaml            github.com/pulumi/pulumi-yaml   (test/peers/pulumi/yaml/go.mod)
+#   pulumi-resource-pulumi-nodejs   shell shim from the sdk/v3 module (dynamic providers)
+# pulumi-language-nodejs is not built: the module proxy serves no version of its module
+# (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3) here.
+#
+# Idempotent: when the bin directory exists and was built from the current wrapper modules,
+# nothing is done. The bin directory is built in a temporary directory and renamed into place.
+# Prints the bin directory on its last line.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+wrap="$root/test/peers/pulumi"
+log() { echo "build-pulumi: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+# The pinned version, read from the wrapper's go.mod without running go.
+modversion() { # gomod module
+  awk -v m="$2" '$1 == m { print $2; exit } $1 == "require" && $2 == m { print $3; exit }' "$1"
+}
+version="$(modversion "$wrap/go.mod" github.com/pulumi/pulumi/pkg/v3)"
+sdkversion="$(modversion "$wrap/go.mod" github.com/pulumi/pulumi/sdk/v3)"
+yamlversion="$(modversion "$wrap/yaml/go.mod" github.com/pulumi/pulumi-yaml)"
+[ -n "$version" ] && [ "$version" = "$sdkversion" ] \
+  || die "test/peers/pulumi/go.mod must require pulumi/pkg/v3 and pulumi/sdk/v3 at the same version (got '$version' and '$sdkversion')"
+[ -n "$yamlversion" ] || die "test/peers/pulumi/yaml/go.mod does not require github.com/pulumi/pulumi-yaml"
+
+cache="${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}"
+dir="$cache/$version"
+bin="$dir/bin"
+tools=(pulumi pulumi-language-yaml pulumi-resource-pulumi-nodejs)
+# Rebuild when the wrapper modules change (e.g. a new pulumi-yaml pin), not only when a binary is missing.
+stamp="$(cat "$wrap/go.mod" "$wrap/go.sum" "$wrap/yaml/go.mod" "$wrap/yaml/go.sum" | sha256sum | cut -c1-16)"
+
+complete() { # bindir
+  local t
+  for t in "${tools[@]}"; do [ -x "$1/$t" ] || return 1; done
+  [ "$(cat "$1/.stamp" 2>/dev/null)" = "$stamp" ]
+}
+
+if complete "$bin"; then
+  echo "$bin"
+  exit 0
+fi
+
+command -v go >/dev/null 2>&1 || die "Go is required to build the Pulumi CLI (https://go.dev/dl), and it is not on PATH"
+# Both wrapper modules need a recent Go (pulumi v3.248.0 declares go 1.25.11).
+need="$(awk '$1 == "go" { print $2; exit }' "$wrap/go.mod")"
+have="$(go env GOVERSION | sed 's/^go//')"
+if [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; then
+  die "Go $need or newer is required to build pulumi $version (found go$have)"
+fi
+
+mkdir -p "$dir"
+tmp="$(mktemp -d "$dir/.tmp-bin-XXXXXX")"
+chmod 0755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+export CGO_ENABLED=0
+start=$SECONDS
+
+log "building pulumi $version (first build takes a few minutes)"
+(cd "$wrap" && go build -trimpath \
+  -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version" \
+  -o "$tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
+
+log "building pulumi-language-yaml $yamlversion"
+(cd "$wrap/yaml" && go build -trimpath \
+  -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=$yamlversion" \
+  -o "$tmp/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml)
+
+# The dynamic-provider shim that ships in pulumi's release archives (sdk/nodejs/dist); the
+# module cache holds it read-only and without the executable bit.
+sdkdir="$(cd "$wrap" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
+install -m 0755 "$sdkdir/nodejs/dist/pulumi-resource-pulumi-nodejs" "$tmp/pulumi-resource-pulumi-nodejs"
+
+"$tmp/pulumi" version >/dev/null || die "the freshly built pulumi does not run"
+echo "$stamp" >"$tmp/.stamp"
+
+# Swap the new bin directory into place: rename the old one aside first, so the new one
+# appears with a single rename. If a concurrent run got there first, keep its result.
+old=""
+if [ -e "$bin" ]; then
+  old="$(mktemp -u "$dir/.old-bin-XXXXXX")"
+  mv -T "$bin" "$old" 2>/dev/null || old=""
+fi
+if ! mv -T "$tmp" "$bin" 2>/dev/null; then
+  complete "$bin" || die "could not move the new binaries into $bin"
+fi
+[ -z "$old" ] || rm -rf "$old"
+log "built in $((SECONDS - start))s"
+echo "$bin"
