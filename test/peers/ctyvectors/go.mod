@@ -1,6 +1,6 @@
 module ctyvectors
 
-go 1.26.8
+go 1.25
 
 require github.com/zclconf/go-cty v1.19.0
 

@@ -8,11 +8,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/big"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -31,7 +33,7 @@ type roundTrip struct {
 	JSONError string  `json:"jsonError,omitempty"`
 	// JSONDecoded is what go-cty gets back from JSON, which can differ from
 	// Value (JSON numbers come back at 512-bit precision).
-	JSONDecoded any `json:"jsonDecoded,omitempty"`
+	JSONDecoded any `json:"jsonDecoded"`
 }
 
 // A decode-only case: input bytes not necessarily written by go-cty.
@@ -39,8 +41,10 @@ type decodeCase struct {
 	Name  string          `json:"name"`
 	Type  json.RawMessage `json:"type"`
 	Input string          `json:"input"` // hex for msgpack, text for JSON
-	Value any             `json:"value,omitempty"`
+	Value any             `json:"value"`
 	Error string          `json:"error,omitempty"`
+	// Reencoded is go-cty's encoding (hex msgpack or JSON text) of the decoded value.
+	Reencoded string `json:"reencoded,omitempty"`
 }
 
 type output struct {
@@ -116,13 +120,21 @@ func describe(v cty.Value, ty cty.Type) any {
 		if bf.IsInf() {
 			return map[string]any{"$": "num", "v": bf.Text('f', -1), "js": "number"}
 		}
+		// A JS number holds a cty number when the value is exactly a float64,
+		// except integers beyond 2^53 that did not arrive as a float64: those
+		// print differently at 53 bits than at their own precision, so they
+		// stay decimal text (BigNum) to re-encode byte for byte.
 		js := "bignum"
-		if bf.IsInt() {
-			if new(big.Float).Abs(bf).Cmp(twoPow53) <= 0 {
+		if _, acc := bf.Float64(); acc == big.Exact {
+			if !bf.IsInt() || bf.Prec() <= 53 || new(big.Float).Abs(bf).Cmp(twoPow53) <= 0 {
 				js = "number"
 			}
-		} else if _, acc := bf.Float64(); acc == big.Exact {
-			js = "number"
+		}
+		if js == "number" {
+			// strconv's shortest form parses back to the same float64; big.Float's
+			// Text does not always (its bounds are wide below a power of two).
+			f, _ := bf.Float64()
+			return map[string]any{"$": "num", "v": strconv.FormatFloat(f, 'g', -1, 64), "js": js}
 		}
 		return map[string]any{"$": "num", "v": bf.Text('f', -1), "js": js}
 	case ty.IsListType(), ty.IsSetType():
@@ -175,7 +187,9 @@ func rt(name string, v cty.Value, ty cty.Type) {
 		failures = append(failures, name+": go-cty msgpack does not round-trip")
 	}
 	c := roundTrip{Name: name, Type: typeJSON(ty), Value: describe(back, ty), Msgpack: hex.EncodeToString(mp)}
-	js, err := ctyjson.Marshal(v, ty)
+	// JSON of the msgpack-decoded value, which Value describes (it differs from
+	// the original only where msgpack drops a distinction, e.g. -0 becomes 0).
+	js, err := ctyjson.Marshal(back, ty)
 	if err != nil {
 		c.JSONError = err.Error()
 	} else {
@@ -199,22 +213,46 @@ func mpDecode(name string, ty cty.Type, hexIn string) {
 		panic(err)
 	}
 	c := decodeCase{Name: name, Type: typeJSON(ty), Input: hex.EncodeToString(b)}
+	defer func() {
+		if r := recover(); r != nil {
+			c.Error = fmt.Sprintf("go-cty panicked: %v", r)
+			out.MsgpackDecode = append(out.MsgpackDecode, c)
+		}
+	}()
 	v, err := ctymsgpack.Unmarshal(b, ty)
 	if err != nil {
 		c.Error = err.Error()
 	} else {
 		c.Value = describe(v, ty)
+		again, err := ctymsgpack.Marshal(v, ty)
+		if err != nil {
+			panic(err)
+		}
+		c.Reencoded = hex.EncodeToString(again)
 	}
 	out.MsgpackDecode = append(out.MsgpackDecode, c)
 }
 
 func jsDecode(name string, ty cty.Type, in string) {
 	c := decodeCase{Name: name, Type: typeJSON(ty), Input: in}
+	// Some malformed inputs make go-cty panic (for example a short tuple at
+	// the root); the TS codec must reject those with an error instead.
+	defer func() {
+		if r := recover(); r != nil {
+			c.Error = fmt.Sprintf("go-cty panicked: %v", r)
+			out.JSONDecode = append(out.JSONDecode, c)
+		}
+	}()
 	v, err := ctyjson.Unmarshal([]byte(in), ty)
 	if err != nil {
 		c.Error = err.Error()
 	} else {
 		c.Value = describe(v, ty)
+		again, err := ctyjson.Marshal(v, ty)
+		if err != nil {
+			panic(err)
+		}
+		c.Reencoded = string(again)
 	}
 	out.JSONDecode = append(out.JSONDecode, c)
 }
@@ -384,7 +422,7 @@ func main() {
 	OT := cty.Object(map[string]cty.Type{"b": S, "a": N, "Z": B, "ä": S, "__proto__": S, "list": LS, "nested": cty.Object(map[string]cty.Type{"y": S, "x": cty.Map(N)})})
 	rt("object all attrs", obj(map[string]cty.Value{
 		"b": cty.StringVal("bee"), "a": cty.NumberIntVal(1), "Z": cty.False, "ä": cty.StringVal("umlaut"), "__proto__": cty.StringVal("proto"),
-		"list": cty.ListVal([]cty.Value{cty.StringVal("l")}),
+		"list":   cty.ListVal([]cty.Value{cty.StringVal("l")}),
 		"nested": obj(map[string]cty.Value{"y": cty.StringVal("why"), "x": cty.MapVal(map[string]cty.Value{"q": cty.NumberFloatVal(0.25)})}),
 	}), OT)
 	rt("object with null attrs", obj(map[string]cty.Value{
@@ -436,7 +474,7 @@ func main() {
 				"m": cty.MapVal(map[string]cty.Value{"x": cty.SetVal([]cty.Value{cty.NumberIntVal(2), cty.NumberIntVal(1)}), "y": cty.NullVal(cty.Set(N))}),
 				"t": cty.TupleVal([]cty.Value{cty.StringVal("s"), cty.ListVal([]cty.Value{cty.True})}),
 			}),
-			obj(map[string]cty.Value{"m": cty.UnknownVal(cty.Map(cty.Set(N))), "t": cty.TupleVal([]cty.Value{cty.UnknownVal(S).RefineNotNull(), cty.DynamicVal})}),
+			obj(map[string]cty.Value{"m": cty.UnknownVal(cty.Map(cty.Set(N))), "t": cty.TupleVal([]cty.Value{cty.UnknownVal(S).RefineNotNull(), cty.UnknownVal(cty.List(B))})}),
 		}),
 	}), deepT)
 
@@ -455,12 +493,12 @@ func main() {
 	mpDecode("string as bin", S, "c4 03 616263")
 	mpDecode("ext8 empty unknown", S, "c7 00 00")
 	mpDecode("fixext1 other type is still unknown", S, "d4 05 00")
-	mpDecode("refinement null=true collapses to null", S, "d5 0c 81 01 c3")
+	mpDecode("refinement null=true collapses to null", S, "c7 03 0c 81 01 c3")
 	mpDecode("number refinement equal bounds collapse", N, "c7 0b 0c 83 01 c2 03 92 05 c3 04 92 05 c3")
 	mpDecode("list refinement length 0 collapses", LS, "c7 07 0c 83 01 c2 05 00 06 00")
 	mpDecode("list refinement length 2 collapses", LS, "c7 07 0c 83 01 c2 05 02 06 02")
 	mpDecode("set refinement length 1 collapses", SS, "c7 07 0c 83 01 c2 05 01 06 01")
-	mpDecode("refinement on dynamic ignored", D, "d5 0c 81 01 c2")
+	mpDecode("refinement on dynamic ignored", D, "c7 03 0c 81 01 c2")
 	mpDecode("dynamic with str type", D, "92 a8 22737472696e6722 a2 6869")
 	mpDecode("dynamic with bin type", D, "92 c4 08 22737472696e6722 a2 6869")
 	mpDecode("dynamic with dynamic type", D, "92 c4 09 2264796e616d696322 c0")
@@ -503,6 +541,8 @@ func main() {
 	jsDecode("set duplicates", cty.Set(N), `[2,1,2]`)
 	jsDecode("map", cty.Map(N), `{"b":1,"a":2}`)
 
+	randomCases()
+
 	if len(failures) > 0 {
 		fmt.Fprintln(os.Stderr, strings.Join(failures, "\n"))
 		os.Exit(1)
@@ -517,10 +557,39 @@ func main() {
 			}
 		}
 	}
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(out); err != nil {
-		panic(err)
+	writeOutput(os.Stdout)
+	fmt.Fprintf(os.Stderr, "ctyvectors: %d cases from go-cty %s (%d random combinations go-cty cannot build were skipped)\n", len(out.Cases), out.GoCty, skipped)
+}
+
+// writeOutput prints the vectors one case per line, which keeps the file
+// small and its diffs readable when go-cty changes.
+func writeOutput(w io.Writer) {
+	line := func(v any) string {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			panic(err)
+		}
+		return strings.TrimSuffix(b.String(), "\n")
 	}
+	fmt.Fprintf(w, "{\n\"//\": %s,\n\"goCty\": %s,\n\"go\": %s,\n", line(out.Comment), line(out.GoCty), line(out.Go))
+	section := func(name string, n int, item func(i int) any, last bool) {
+		fmt.Fprintf(w, "%q: [\n", name)
+		for i := 0; i < n; i++ {
+			sep := ","
+			if i == n-1 {
+				sep = ""
+			}
+			fmt.Fprintf(w, "%s%s\n", line(item(i)), sep)
+		}
+		if last {
+			fmt.Fprint(w, "]\n}\n")
+		} else {
+			fmt.Fprint(w, "],\n")
+		}
+	}
+	section("cases", len(out.Cases), func(i int) any { return out.Cases[i] }, false)
+	section("msgpackDecode", len(out.MsgpackDecode), func(i int) any { return out.MsgpackDecode[i] }, false)
+	section("jsonDecode", len(out.JSONDecode), func(i int) any { return out.JSONDecode[i] }, true)
 }

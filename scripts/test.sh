@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The one test command (the README's and CI's): installs npm packages, builds the pinned real providers, runs every test.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+bash scripts/build-peers.sh >/dev/null
+npx tsc -p tsconfig.json --noEmit
+npx vitest run "$@"

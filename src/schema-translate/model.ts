@@ -1,0 +1,114 @@
+// The provider model: every Pulumi name, token and type for a Terraform provider, computed once from its schema.
+import type { CtyType } from "../terraform/cty/index.js";
+import type { Schema } from "../terraform/types.js";
+
+/** One property of a resource, data source, nested object or the provider configuration. */
+export interface PropertyModel {
+  /** Terraform attribute or block name. */
+  tfName: string;
+  /** Pulumi property name (camelCase, pluralized, reserved names resolved). */
+  name: string;
+  /** The Terraform value type (for blocks and nested attributes, their implied type). */
+  tfType: CtyType;
+  /** The Pulumi type of the property. */
+  type: TypeModel;
+  /** Must be set in inputs (TF required). */
+  required: boolean;
+  /** Accepted as an input (TF required or optional). */
+  input: boolean;
+  /** The provider may set it (TF computed). */
+  computed: boolean;
+  /** Sensitive or write-only: a Pulumi secret. */
+  secret: boolean;
+  writeOnly: boolean;
+  /** A list/set block (or attribute) with at most one element, surfaced as a single object. */
+  maxItemsOne: boolean;
+  description: string;
+  deprecationMessage?: string;
+}
+
+export type TypeModel =
+  | { kind: "string" | "number" | "boolean" | "any" }
+  | { kind: "array"; items: TypeModel }
+  | { kind: "map"; values: TypeModel }
+  | { kind: "object"; ref: ObjectTypeModel };
+
+/** A named object type (`<pkg>:index/<Name>:<Name>`), from a block, nested attribute or object attribute. */
+export interface ObjectTypeModel {
+  token: string;
+  properties: PropertyModel[];
+  description: string;
+}
+
+export interface ResourceModel {
+  tfName: string;
+  token: string;
+  tfSchema: Schema;
+  properties: PropertyModel[];
+  /** Where the Pulumi resource id comes from; see README "Resource ids". */
+  id: { kind: "attribute"; tfName: string } | { kind: "synthesized" };
+  description: string;
+  deprecationMessage?: string;
+}
+
+export interface DataSourceModel {
+  tfName: string;
+  token: string;
+  tfSchema: Schema;
+  properties: PropertyModel[];
+  description: string;
+  deprecationMessage?: string;
+}
+
+export interface FunctionParameterModel {
+  tfName: string;
+  name: string;
+  tfType: CtyType;
+  type: TypeModel;
+  required: boolean;
+  description: string;
+}
+
+export interface FunctionModel {
+  tfName: string;
+  token: string;
+  parameters: FunctionParameterModel[];
+  variadic?: FunctionParameterModel;
+  tfReturnType: CtyType;
+  returnType: TypeModel;
+  description: string;
+  deprecationMessage?: string;
+}
+
+export interface ProviderModel {
+  /** Pulumi package name. */
+  name: string;
+  version: string;
+  config: PropertyModel[];
+  resources: Map<string, ResourceModel>;
+  dataSources: Map<string, DataSourceModel>;
+  functions: Map<string, FunctionModel>;
+  /** Named object types by token. */
+  types: Map<string, ObjectTypeModel>;
+}
+
+export interface ModelOptions {
+  /** Pulumi package name: the TF provider type, or --provider-name. */
+  packageName: string;
+  /** Pulumi package version: the TF provider version ("0.0.0" for a local binary). */
+  packageVersion: string;
+  /** TF resource/data source/function names to keep (all when empty or absent). */
+  includes?: readonly string[];
+  /** TF names to drop. */
+  excludes?: readonly string[];
+}
+
+/** What GetSchema adds around the model. */
+export interface PackageMetadata {
+  /** Our plugin's version, for `parameterization.baseProvider.version`. */
+  bridgeVersion: string;
+  /** The Parameterize value bytes embedded in generated SDKs. */
+  parameter: Uint8Array;
+  /** Where the TF provider came from; registry providers get repository/publisher metadata. */
+  source: { kind: "registry"; host: string; namespace: string; type: string } | { kind: "local"; path: string };
+}

@@ -1,0 +1,35 @@
+// The public API of the cty codec: Terraform's type system and its msgpack and JSON wire encodings.
+
+export { CtyError } from "./errors.js";
+export {
+  CtyBool,
+  CtyDynamic,
+  CtyNumber,
+  CtyString,
+  list,
+  map,
+  object,
+  parseType,
+  parseTypeBytes,
+  set,
+  tuple,
+  typeEquals,
+  typeJsonText,
+  typeString,
+  typeToJson,
+  type CtyType,
+} from "./type.js";
+export {
+  BigNum,
+  Dynamic,
+  impliedType,
+  isUnknown,
+  rawEquals,
+  UNKNOWN,
+  Unknown,
+  wholeContainsUnknown,
+  type CtyValue,
+  type Refinement,
+} from "./value.js";
+export { decodeMsgpack, encodeMsgpack } from "./msgpack.js";
+export { decodeJson, encodeJson } from "./json.js";
