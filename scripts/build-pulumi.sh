@@ -6,6 +6,8 @@
 #   pulumi                          github.com/pulumi/pulumi/pkg/v3 (test/peers/pulumi/go.mod)
 #   pulumi-language-yaml            github.com/pulumi/pulumi-yaml   (test/peers/pulumi/yaml/go.mod)
 #   pulumi-resource-pulumi-nodejs   shell shim from the sdk/v3 module (dynamic providers)
+#   pulumi-gensdk                   test/peers/pulumi/gensdk: Pulumi's own SDK generators (pkg/v3/codegen) driven
+#                                   directly, because `pulumi package gen-sdk` needs language hosts we cannot build
 # pulumi-language-nodejs is not built: the module proxy serves no version of its module
 # (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3) here.
 #
@@ -32,9 +34,9 @@ yamlversion="$(modversion "$wrap/yaml/go.mod" github.com/pulumi/pulumi-yaml)"
 cache="${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}"
 dir="$cache/$version"
 bin="$dir/bin"
-tools=(pulumi pulumi-language-yaml pulumi-resource-pulumi-nodejs)
+tools=(pulumi pulumi-language-yaml pulumi-resource-pulumi-nodejs pulumi-gensdk)
 # Rebuild when the wrapper modules change (e.g. a new pulumi-yaml pin), not only when a binary is missing.
-stamp="$(cat "$wrap/go.mod" "$wrap/go.sum" "$wrap/yaml/go.mod" "$wrap/yaml/go.sum" | sha256sum | cut -c1-16)"
+stamp="$(cat "$wrap/go.mod" "$wrap/go.sum" "$wrap/yaml/go.mod" "$wrap/yaml/go.sum" "$wrap/gensdk/main.go" | sha256sum | cut -c1-16)"
 
 complete() { # bindir
   local t
@@ -67,6 +69,8 @@ log "building pulumi $version (first build takes a few minutes)"
   -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version" \
   -o "$tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
 
+log "building pulumi-gensdk"
+(cd "$wrap" && go build -trimpath -ldflags "-s -w" -o "$tmp/pulumi-gensdk" ./gensdk)
 log "building pulumi-language-yaml $yamlversion"
 (cd "$wrap/yaml" && go build -trimpath \
   -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=$yamlversion" \

@@ -14,6 +14,8 @@ export interface Block {
   description: string;
   descriptionKind: StringKind;
   deprecated: boolean;
+  /** Protocol 6.10+/5.10+ carry a message; older providers only the flag. */
+  deprecationMessage: string;
 }
 
 export interface Attribute {
@@ -28,6 +30,7 @@ export interface Attribute {
   computed: boolean;
   sensitive: boolean;
   deprecated: boolean;
+  deprecationMessage: string;
   writeOnly: boolean;
 }
 

@@ -25,10 +25,12 @@ export interface PbDiagnostic { severity?: string; summary?: string; detail?: st
 interface PbAttribute {
   name: string; type?: Buffer; nested_type?: PbObject | null; description?: string; description_kind?: string;
   required?: boolean; optional?: boolean; computed?: boolean; sensitive?: boolean; deprecated?: boolean; write_only?: boolean;
+  deprecation_message?: string;
 }
 interface PbObject { attributes?: PbAttribute[]; nesting?: string }
 interface PbBlock {
   attributes?: PbAttribute[]; block_types?: PbNestedBlock[]; description?: string; description_kind?: string; deprecated?: boolean;
+  deprecation_message?: string;
 }
 interface PbNestedBlock { type_name: string; block?: PbBlock | null; nesting?: string; min_items?: string | number; max_items?: string | number }
 interface PbSchema { version?: string | number; block?: PbBlock | null }
@@ -76,6 +78,7 @@ function attributeFromPb(a: PbAttribute): Attribute {
     computed: a.computed ?? false,
     sensitive: a.sensitive ?? false,
     deprecated: a.deprecated ?? false,
+    deprecationMessage: a.deprecation_message ?? "",
     writeOnly: a.write_only ?? false,
   };
 }
@@ -95,6 +98,7 @@ function blockFromPb(b: PbBlock): Block {
     description: b.description ?? "",
     descriptionKind: kind(b.description_kind),
     deprecated: b.deprecated ?? false,
+    deprecationMessage: b.deprecation_message ?? "",
   };
 }
 

@@ -1,0 +1,344 @@
+// Builds the provider model from a Terraform provider schema: names, tokens, types and flags, computed once.
+import type { CtyType } from "../terraform/cty/index.js";
+import { attributeType, impliedType } from "../terraform/schema.js";
+import type { Attribute, Block, FunctionParameter, NestedBlock, ProviderSchema } from "../terraform/types.js";
+import type {
+  DataSourceModel,
+  FunctionModel,
+  FunctionParameterModel,
+  ModelOptions,
+  ObjectTypeModel,
+  PropertyModel,
+  ProviderModel,
+  ResourceModel,
+  TypeModel,
+} from "./model.js";
+import {
+  TokenAllocator,
+  inferPrefix,
+  lowerFirst,
+  moduleToken,
+  pascalName,
+  pluralPropertyTfName,
+  propertyName,
+  resourceClassName,
+  singularize,
+  stripPrefix,
+  typeToken,
+} from "./names.js";
+
+export class SchemaTranslationError extends Error {}
+
+/** Where a nested type's name comes from: the owner's name plus the property path. */
+interface TypeContext {
+  pkg: string;
+  types: Map<string, ObjectTypeModel>;
+  /** `String` for random_string, `getFile` for a data source, `Provider` for the configuration. */
+  prefix: string;
+}
+
+const DEFAULT_DEPRECATION = "Deprecated";
+
+function deprecation(deprecated: boolean, message: string): string | undefined {
+  if (message !== "") return message;
+  return deprecated ? DEFAULT_DEPRECATION : undefined;
+}
+
+function isCollection(t: CtyType): boolean {
+  return t.kind === "list" || t.kind === "set";
+}
+
+/** Registers an object type under its token; a second, different shape under the same name gets a suffix. */
+function registerType(ctx: TypeContext, name: string, build: (token: string, name: string) => ObjectTypeModel): ObjectTypeModel {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? name : `${name}V${n}`;
+    const token = typeToken(ctx.pkg, candidate);
+    const built = build(token, candidate);
+    const existing = ctx.types.get(token);
+    if (existing === undefined) {
+      ctx.types.set(token, built);
+      return built;
+    }
+    if (sameShape(existing, built)) return existing;
+  }
+}
+
+function sameShape(a: ObjectTypeModel, b: ObjectTypeModel): boolean {
+  const shape = (o: ObjectTypeModel): string =>
+    JSON.stringify(o.properties.map((p) => [p.tfName, p.name, p.required, p.input, p.computed, p.secret, typeShape(p.type)]));
+  return shape(a) === shape(b);
+}
+
+function typeShape(t: TypeModel): unknown {
+  switch (t.kind) {
+    case "array":
+      return ["array", typeShape(t.items)];
+    case "map":
+      return ["map", typeShape(t.values)];
+    case "object":
+      return ["object", t.ref.token];
+    default:
+      return t.kind;
+  }
+}
+
+/** The Pulumi type of a plain cty type; object types become named types below `typeName`. */
+function ctyToType(ctx: TypeContext, t: CtyType, typeName: string): TypeModel {
+  switch (t.kind) {
+    case "string":
+      return { kind: "string" };
+    case "number":
+      return { kind: "number" };
+    case "bool":
+      return { kind: "boolean" };
+    case "dynamic":
+      return { kind: "any" };
+    case "list":
+    case "set":
+      return { kind: "array", items: ctyToType(ctx, t.element, typeName) };
+    case "map":
+      return { kind: "map", values: ctyToType(ctx, t.element, typeName) };
+    case "tuple":
+      // Pulumi has no tuple type; the elements' types differ, so the array holds anything.
+      return { kind: "array", items: { kind: "any" } };
+    case "object": {
+      const optional = new Set(t.optional ?? []);
+      const ref = registerType(ctx, typeName, (token) => {
+        const siblings = new Set(Object.keys(t.attributes));
+        const properties = Object.keys(t.attributes)
+          .sort()
+          .map((attr): PropertyModel => {
+            const at = t.attributes[attr]!;
+            const name = propertyName(isCollection(at) ? pluralPropertyTfName(attr, siblings) : attr);
+            return {
+              tfName: attr,
+              name,
+              tfType: at,
+              type: ctyToType(ctx, at, nestedTypeName(typeName, name, isCollection(at))),
+              required: !optional.has(attr),
+              input: true,
+              computed: false,
+              secret: false,
+              writeOnly: false,
+              maxItemsOne: false,
+              description: "",
+            };
+          });
+        return { token, properties, description: "" };
+      });
+      return { kind: "object", ref };
+    }
+  }
+}
+
+/** Nested type names append the property name, singular for lists and sets: `Bucket` + `rules` → `BucketRule`. */
+function nestedTypeName(parent: string, propName: string, collection: boolean): string {
+  const base = collection ? singularize(propName) : propName;
+  return parent + base[0]!.toUpperCase() + base.slice(1);
+}
+
+function attributeProperty(ctx: TypeContext, a: Attribute, siblings: ReadonlySet<string>, rename?: string): PropertyModel {
+  const tfType = attributeType(a);
+  const collection = isCollection(tfType);
+  const name = rename ?? propertyName(collection ? pluralPropertyTfName(a.name, siblings) : a.name);
+  let type: TypeModel;
+  if (a.nestedType !== undefined) {
+    const nested = a.nestedType;
+    const typeName = nestedTypeName(ctx.prefix, name, nested.nesting === "list" || nested.nesting === "set");
+    const ref = registerType(ctx, typeName, (token, finalName) => ({
+      token,
+      properties: blockLikeProperties({ ...ctx, prefix: finalName }, nested.attributes, []),
+      description: "",
+    }));
+    const obj: TypeModel = { kind: "object", ref };
+    type = nested.nesting === "single" ? obj : nested.nesting === "map" ? { kind: "map", values: obj } : { kind: "array", items: obj };
+  } else {
+    type = ctyToType(ctx, tfType, nestedTypeName(ctx.prefix, name, collection));
+  }
+  return {
+    tfName: a.name,
+    name,
+    tfType,
+    type,
+    required: a.required,
+    input: a.required || a.optional,
+    computed: a.computed,
+    secret: a.sensitive || a.writeOnly,
+    writeOnly: a.writeOnly,
+    maxItemsOne: false,
+    description: a.description,
+    deprecationMessage: deprecation(a.deprecated, a.deprecationMessage),
+  };
+}
+
+function blockProperty(ctx: TypeContext, nb: NestedBlock, siblings: ReadonlySet<string>): PropertyModel {
+  const collection = nb.nesting === "list" || nb.nesting === "set";
+  const maxItemsOne = collection && nb.maxItems === 1;
+  const name = propertyName(collection && !maxItemsOne ? pluralPropertyTfName(nb.typeName, siblings) : nb.typeName);
+  const typeName = nestedTypeName(ctx.prefix, name, collection && !maxItemsOne);
+  const ref = registerType(ctx, typeName, (token, finalName) => ({
+    token,
+    properties: blockLikeProperties({ ...ctx, prefix: finalName }, nb.block.attributes, nb.block.blockTypes),
+    description: nb.block.description,
+  }));
+  const obj: TypeModel = { kind: "object", ref };
+  const type: TypeModel = nb.nesting === "map" ? { kind: "map", values: obj } : collection && !maxItemsOne ? { kind: "array", items: obj } : obj;
+  const inner = impliedType(nb.block);
+  const tfType: CtyType =
+    nb.nesting === "list" ? { kind: "list", element: inner } : nb.nesting === "set" ? { kind: "set", element: inner } : nb.nesting === "map" ? { kind: "map", element: inner } : inner;
+  return {
+    tfName: nb.typeName,
+    name,
+    tfType,
+    type,
+    required: nb.minItems > 0,
+    input: true,
+    computed: false,
+    secret: false,
+    writeOnly: false,
+    maxItemsOne,
+    description: nb.block.description,
+    deprecationMessage: deprecation(nb.block.deprecated, nb.block.deprecationMessage),
+  };
+}
+
+function blockLikeProperties(ctx: TypeContext, attributes: readonly Attribute[], blocks: readonly NestedBlock[], renames?: ReadonlyMap<string, string>): PropertyModel[] {
+  const siblings = new Set([...attributes.map((a) => a.name), ...blocks.map((b) => b.typeName)]);
+  const props = [
+    ...attributes.map((a) => attributeProperty(ctx, a, siblings, renames?.get(a.name))),
+    ...blocks.map((b) => blockProperty(ctx, b, siblings)),
+  ];
+  return props.sort((a, b) => (a.tfName < b.tfName ? -1 : a.tfName > b.tfName ? 1 : 0));
+}
+
+/**
+ * Top-level renames a resource needs: Pulumi owns `id` and `urn`, and `pulumi` would clash with SDK internals.
+ * A computed-only string `id` is the resource id and no property at all; any other `id` is an ordinary property under
+ * the first free name among `<res>_id`, `<prefix>_<res>_id`, `resource_id`, `<prefix>_id`.
+ */
+function resourceRenames(block: Block, shortName: string, prefix: string): { renames: Map<string, string>; idIsResourceId: boolean; hasId: boolean } {
+  const names = new Set([...block.attributes.map((a) => a.name), ...block.blockTypes.map((b) => b.typeName)]);
+  const renames = new Map<string, string>();
+  const idAttr = block.attributes.find((a) => a.name === "id");
+  let idIsResourceId = false;
+  if (idAttr !== undefined) {
+    const computedOnly = idAttr.computed && !idAttr.optional && !idAttr.required;
+    if (computedOnly && idAttr.type?.kind === "string") {
+      idIsResourceId = true;
+    } else {
+      const res = shortName.replace(/^_+/, "");
+      const candidate = [`${res}_id`, `${prefix}_${res}_id`, "resource_id", `${prefix}_id`].find((c) => !names.has(c));
+      if (candidate === undefined) throw new SchemaTranslationError(`cannot find a free name for the "id" attribute of ${shortName}`);
+      renames.set("id", propertyName(candidate));
+    }
+  }
+  if (names.has("urn")) {
+    if (names.has(`${prefix}_urn`)) throw new SchemaTranslationError(`resource ${shortName} has both "urn" and "${prefix}_urn"`);
+    renames.set("urn", propertyName(`${prefix}_urn`));
+  }
+  if (names.has("pulumi")) renames.set("pulumi", "pulumiInfo");
+  return { renames, idIsResourceId, hasId: idAttr !== undefined };
+}
+
+function checkFilters(schema: ProviderSchema, options: ModelOptions): { keep: (tfName: string) => boolean } {
+  const includes = new Set(options.includes ?? []);
+  const excludes = new Set(options.excludes ?? []);
+  const both = [...includes].filter((n) => excludes.has(n));
+  if (both.length > 0) throw new SchemaTranslationError(`--include and --exclude both name ${both.join(", ")}; name each token in one of them only`);
+  const known = new Set([...schema.resources.keys(), ...schema.dataSources.keys(), ...schema.functions.keys()]);
+  const unknown = [...includes, ...excludes].filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    throw new SchemaTranslationError(
+      `--include/--exclude name ${unknown.join(", ")}, which the provider does not have; use Terraform names such as ${[...known].slice(0, 3).join(", ")}`,
+    );
+  }
+  return { keep: (n) => (includes.size === 0 || includes.has(n)) && !excludes.has(n) };
+}
+
+function functionParameter(ctx: TypeContext, p: FunctionParameter, required: boolean, variadic: boolean, fnName: string): FunctionParameterModel {
+  const name = propertyName(p.name === "" ? "arg" : p.name);
+  const inner = ctyToType(ctx, p.type, nestedTypeName(fnName, name, false));
+  return {
+    tfName: p.name,
+    name,
+    tfType: p.type,
+    type: variadic ? { kind: "array", items: inner } : inner,
+    required,
+    description: p.description,
+  };
+}
+
+export function buildProviderModel(schema: ProviderSchema, options: ModelOptions): ProviderModel {
+  const pkg = options.packageName;
+  const { keep } = checkFilters(schema, options);
+  const types = new Map<string, ObjectTypeModel>();
+  const prefix = inferPrefix([...schema.resources.keys(), ...schema.dataSources.keys()], pkg);
+  const tokens = new TokenAllocator();
+
+  const resources = new Map<string, ResourceModel>();
+  for (const [tfName, s] of schema.resources) {
+    if (!keep(tfName)) continue;
+    let short = stripPrefix(tfName, prefix);
+    // `<prefix>_provider` would collide with the package's own Provider resource.
+    if (short === "provider") short = `${prefix}_provider`;
+    const { token, name } = tokens.allocate((n) => moduleToken(pkg, n), resourceClassName(pascalName(short)));
+    const { renames, idIsResourceId, hasId } = resourceRenames(s.block, short, prefix);
+    const ctx: TypeContext = { pkg, types, prefix: name };
+    const attributes = idIsResourceId ? s.block.attributes.filter((a) => a.name !== "id") : s.block.attributes;
+    resources.set(tfName, {
+      tfName,
+      token,
+      tfSchema: s,
+      properties: blockLikeProperties(ctx, attributes, s.block.blockTypes, renames),
+      id: hasId ? { kind: "attribute", tfName: "id" } : { kind: "synthesized" },
+      description: s.block.description,
+      deprecationMessage: deprecation(s.block.deprecated, s.block.deprecationMessage),
+    });
+  }
+
+  const dataSources = new Map<string, DataSourceModel>();
+  for (const [tfName, s] of schema.dataSources) {
+    if (!keep(tfName)) continue;
+    const { token, name } = tokens.allocate((n) => moduleToken(pkg, n), `get${pascalName(stripPrefix(tfName, prefix))}`);
+    const ctx: TypeContext = { pkg, types, prefix: name };
+    dataSources.set(tfName, {
+      tfName,
+      token,
+      tfSchema: s,
+      properties: blockLikeProperties(ctx, s.block.attributes, s.block.blockTypes),
+      description: s.block.description,
+      deprecationMessage: deprecation(s.block.deprecated, s.block.deprecationMessage),
+    });
+  }
+
+  const functions = new Map<string, FunctionModel>();
+  for (const [tfName, f] of [...schema.functions].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!keep(tfName)) continue;
+    const camel = pascalName(tfName);
+    // Functions are named like functions in every language: lower camel case in both halves of the token.
+    const { token, name } = tokens.allocate((n) => `${pkg}:index/${lowerFirst(n)}:${lowerFirst(n)}`, camel);
+    const ctx: TypeContext = { pkg, types, prefix: name };
+    // A parameter may be left out only if it accepts null and so does every parameter after it.
+    const params = f.parameters;
+    const optionalFrom = (() => {
+      let i = params.length;
+      while (i > 0 && params[i - 1]!.allowNullValue) i--;
+      return i;
+    })();
+    functions.set(tfName, {
+      tfName,
+      token,
+      parameters: params.map((p, i) => functionParameter(ctx, p, i < optionalFrom, false, name)),
+      variadic: f.variadicParameter ? functionParameter(ctx, f.variadicParameter, false, true, name) : undefined,
+      tfReturnType: f.returnType,
+      returnType: ctyToType(ctx, f.returnType, `${name}Result`),
+      description: f.description !== "" ? f.description : f.summary,
+      deprecationMessage: f.deprecationMessage !== "" ? f.deprecationMessage : undefined,
+    });
+  }
+
+  const configCtx: TypeContext = { pkg, types, prefix: "Provider" };
+  const config = blockLikeProperties(configCtx, schema.provider.block.attributes, schema.provider.block.blockTypes);
+
+  return { name: pkg, version: options.packageVersion, config, resources, dataSources, functions, types };
+}

@@ -1,0 +1,117 @@
+// Naming rules from Terraform names to Pulumi names and tokens; the only place such a rule is written.
+import pluralizeLib from "pluralize";
+
+const digitWords = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"];
+
+function upperFirst(s: string): string {
+  return s.length === 0 ? s : s[0]!.toUpperCase() + s.slice(1);
+}
+
+export function lowerFirst(s: string): string {
+  return s.length === 0 ? s : s[0]!.toLowerCase() + s.slice(1);
+}
+
+/**
+ * Terraform name to a Pulumi property name, as the reference bridge does it: leading underscores stay, every other
+ * underscore goes and upper-cases the next character when it is a lower-case letter, one trailing underscore survives.
+ * `min_upper` → `minUpper`, `__a_b` → `__aB`, `foo_1x` → `foo1x`.
+ */
+export function propertyName(tfName: string): string {
+  const lead = /^_*/.exec(tfName)![0];
+  const rest = tfName.slice(lead.length);
+  let out = "";
+  let upNext = false;
+  for (const ch of rest) {
+    if (ch === "_") {
+      upNext = true;
+      continue;
+    }
+    out += upNext && ch >= "a" && ch <= "z" ? ch.toUpperCase() : ch;
+    upNext = false;
+  }
+  if (rest.length > 0 && rest.endsWith("_")) out += "_";
+  return lead + out;
+}
+
+/**
+ * A name part for tokens and type names: split on `_` and `-`, capitalise each piece, spell out a leading digit
+ * (tokens can't start with one). `string` → `String`, `rfc3339_parse` → `Rfc3339Parse`, `2fa` → `TwoFa`.
+ */
+export function pascalName(name: string): string {
+  const joined = name
+    .split(/[_-]+/)
+    .filter((p) => p.length > 0)
+    .map(upperFirst)
+    .join("");
+  const first = joined[0];
+  if (first !== undefined && first >= "0" && first <= "9") return digitWords[Number(first)]! + upperFirst(joined.slice(1));
+  return joined;
+}
+
+/**
+ * Resource class names the generated SDKs cannot declare (TypeScript refuses a class named `Object` under ES modules;
+ * C# and Java resolve `Object` to their root type). The reference bridge emits them anyway and its SDKs fail to build.
+ */
+const reservedClassNames = new Set(["Object"]);
+
+/** A resource's class name: its Pascal name, with `Resource` appended when that name is reserved. */
+export function resourceClassName(pascal: string): string {
+  return reservedClassNames.has(pascal) ? `${pascal}Resource` : pascal;
+}
+
+export function pluralize(word: string): string {
+  return pluralizeLib.plural(word);
+}
+
+export function singularize(word: string): string {
+  return pluralizeLib.singular(word);
+}
+
+/** `<pkg>:index/<lowerFirst(Name)>:<Name>` — the single module layout every bridged provider uses. */
+export function moduleToken(pkg: string, name: string): string {
+  return `${pkg}:index/${lowerFirst(name)}:${name}`;
+}
+
+/** Object types keep the upper-case first letter in both halves: `<pkg>:index/<Name>:<Name>`. */
+export function typeToken(pkg: string, name: string): string {
+  return `${pkg}:index/${name}:${name}`;
+}
+
+/** The name a list or set property gets: its plural, unless the schema already uses that plural for something else. */
+export function pluralPropertyTfName(tfName: string, siblings: ReadonlySet<string>): string {
+  const plural = pluralize(tfName);
+  return plural !== tfName && siblings.has(plural) ? tfName : plural;
+}
+
+/**
+ * The common prefix of resource and data source names (`random` for `random_string`), which tokens drop.
+ * Falls back to `fallback` when names disagree or there are none.
+ */
+export function inferPrefix(names: readonly string[], fallback: string): string {
+  const firsts = new Set(names.map((n) => n.split("_")[0]!));
+  return firsts.size === 1 ? [...firsts][0]! : fallback;
+}
+
+/** A TF resource or data source name without the provider prefix: `random_string` → `string`, `http` → `http`. */
+export function stripPrefix(tfName: string, prefix: string): string {
+  return tfName.startsWith(`${prefix}_`) && tfName.length > prefix.length + 1 ? tfName.slice(prefix.length + 1) : tfName;
+}
+
+/**
+ * Hands out tokens, resolving names that differ only in case (which break case-insensitive file systems and some
+ * languages) with `V2`, `V3`… on the later one, in the order names are requested.
+ */
+export class TokenAllocator {
+  private readonly used = new Set<string>();
+
+  allocate(make: (name: string) => string, name: string): { token: string; name: string } {
+    for (let n = 1; ; n++) {
+      const candidate = n === 1 ? name : `${name}V${n}`;
+      const token = make(candidate);
+      if (!this.used.has(token.toLowerCase())) {
+        this.used.add(token.toLowerCase());
+        return { token, name: candidate };
+      }
+    }
+  }
+}

@@ -1,0 +1,217 @@
+// Renders the provider model as a Pulumi package schema (JSON-ready); prints only, every decision is in the model.
+import type { DataSourceModel, FunctionModel, ObjectTypeModel, PackageMetadata, PropertyModel, ProviderModel, TypeModel } from "./model.js";
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type JsonObject = { [k: string]: Json };
+
+/** `#/types/<token>` with the module slash escaped, as the schema reference requires. */
+function typeRef(token: string): string {
+  return `#/types/${token.replace(/\//g, "%2F")}`;
+}
+
+function typeSpec(t: TypeModel): JsonObject {
+  switch (t.kind) {
+    case "string":
+    case "number":
+    case "boolean":
+      return { type: t.kind };
+    case "any":
+      return { $ref: "pulumi.json#/Any" };
+    case "array":
+      return { type: "array", items: typeSpec(t.items) };
+    case "map":
+      return { type: "object", additionalProperties: typeSpec(t.values) };
+    case "object":
+      return { $ref: typeRef(t.ref.token) };
+  }
+}
+
+function propertySpec(p: PropertyModel): JsonObject {
+  const spec: JsonObject = { ...typeSpec(p.type) };
+  if (p.description !== "") spec["description"] = p.description;
+  if (p.secret) spec["secret"] = true;
+  if (p.deprecationMessage !== undefined) spec["deprecationMessage"] = p.deprecationMessage;
+  return spec;
+}
+
+function properties(props: readonly PropertyModel[]): JsonObject {
+  const out: JsonObject = {};
+  for (const p of props) out[p.name] = propertySpec(p);
+  return out;
+}
+
+/** In outputs a value is always present unless the user may leave it out and the provider won't fill it in. */
+function outputRequired(p: PropertyModel): boolean {
+  return p.required || p.computed;
+}
+
+function names(props: readonly PropertyModel[], pick: (p: PropertyModel) => boolean): string[] {
+  return props.filter(pick).map((p) => p.name).sort();
+}
+
+function withList(obj: JsonObject, key: string, list: string[]): JsonObject {
+  if (list.length > 0) obj[key] = list;
+  return obj;
+}
+
+function objectType(t: ObjectTypeModel): JsonObject {
+  const spec: JsonObject = { type: "object", properties: properties(t.properties) };
+  if (t.description !== "") spec["description"] = t.description;
+  // The same type serves as input and output; the plain list is the input rule, outputs may promise more.
+  const requiredInputs = names(t.properties, (p) => p.required);
+  const requiredOutputs = names(t.properties, outputRequired);
+  withList(spec, "required", requiredInputs);
+  if (requiredOutputs.join() !== requiredInputs.join()) {
+    spec["language"] = { nodejs: { requiredOutputs } };
+  }
+  return spec;
+}
+
+function dataSourceFunction(ds: DataSourceModel): JsonObject {
+  const fnName = ds.token.split(":")[2]!;
+  const inputs = ds.properties.filter((p) => p.input);
+  const spec: JsonObject = {};
+  if (ds.description !== "") spec["description"] = ds.description;
+  if (inputs.length > 0) {
+    spec["inputs"] = withList(
+      { description: `Arguments of ${fnName}.`, type: "object", properties: properties(inputs) },
+      "required",
+      names(inputs, (p) => p.required),
+    );
+  }
+  spec["outputs"] = withList(
+    { description: `Values returned by ${fnName}.`, type: "object", properties: properties(ds.properties) },
+    "required",
+    names(ds.properties, outputRequired),
+  );
+  if (ds.deprecationMessage !== undefined) spec["deprecationMessage"] = ds.deprecationMessage;
+  return spec;
+}
+
+function providerFunction(fn: FunctionModel): JsonObject {
+  const params = [...fn.parameters, ...(fn.variadic ? [fn.variadic] : [])];
+  const props: JsonObject = {};
+  for (const p of params) {
+    const spec: JsonObject = { ...typeSpec(p.type) };
+    if (p.description !== "") spec["description"] = p.description;
+    props[p.name] = spec;
+  }
+  const spec: JsonObject = {};
+  if (fn.description !== "") spec["description"] = fn.description;
+  if (params.length > 0) {
+    spec["inputs"] = withList({ type: "object", properties: props }, "required", params.filter((p) => p.required).map((p) => p.name));
+    spec["multiArgumentInputs"] = params.map((p) => p.name);
+  }
+  // A non-object return is a plain type spec; object returns name their type.
+  spec["outputs"] = typeSpec(fn.returnType);
+  if (fn.deprecationMessage !== undefined) spec["deprecationMessage"] = fn.deprecationMessage;
+  return spec;
+}
+
+/** Go import paths carry the major version from 2 on, as Go modules require. */
+function goImportBase(name: string, version: string): string {
+  const major = Number(version.split(".")[0] ?? "0");
+  const v = major >= 2 ? `/v${major}` : "";
+  return `github.com/pulumi/pulumi-terraform-provider/sdks/go/${name}${v}/${name}`;
+}
+
+function base64(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString("base64");
+}
+
+export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata): JsonObject {
+  const { name, version } = model;
+  const upstream =
+    meta.source.kind === "registry"
+      ? `https://github.com/${meta.source.namespace}/terraform-provider-${meta.source.type}`
+      : undefined;
+  const attribution = upstream
+    ? `This Pulumi package is based on the [\`${meta.source.kind === "registry" ? meta.source.type : name}\` Terraform Provider](${upstream}).`
+    : `This Pulumi package is based on the \`${name}\` Terraform provider (a local binary).`;
+  const readme = `> ${attribution}\n> It is generated from the provider's schema by the Terraform bridge; the provider runs as a Terraform plugin under Pulumi.`;
+
+  const schema: JsonObject = {
+    name,
+    version,
+    description: `A Pulumi provider dynamically bridged from ${name}.`,
+    attribution,
+  };
+  if (upstream !== undefined && meta.source.kind === "registry") {
+    schema["repository"] = upstream;
+    schema["publisher"] = meta.source.namespace;
+  }
+  schema["meta"] = { moduleFormat: "(.*)(?:/[^/]*)" };
+  schema["language"] = {
+    csharp: { compatibility: "tfbridge20", liftSingleValueMethodReturns: true, respectSchemaVersion: true },
+    go: {
+      importBasePath: goImportBase(name, version),
+      rootPackageName: name.replace(/[^A-Za-z0-9_]/g, ""),
+      liftSingleValueMethodReturns: true,
+      generateExtraInputTypes: true,
+      respectSchemaVersion: true,
+    },
+    nodejs: {
+      packageDescription: `A Pulumi provider dynamically bridged from ${name}.`,
+      readme,
+      compatibility: "tfbridge20",
+      disableUnionOutputTypes: true,
+      liftSingleValueMethodReturns: true,
+      respectSchemaVersion: true,
+    },
+    python: { readme, compatibility: "tfbridge20", respectSchemaVersion: true, pyproject: { enabled: true } },
+  };
+
+  const configVars: JsonObject = {};
+  for (const p of model.config) configVars[p.name] = propertySpec(p);
+  schema["config"] = withList(model.config.length > 0 ? { variables: configVars } : {}, "required", names(model.config, (p) => p.required));
+
+  const configInputs = model.config.filter((p) => p.input);
+  schema["provider"] = withList(
+    withList(
+      {
+        description: `The provider type for the ${name} package. Resources use the package-wide configuration unless given an explicit provider instance.`,
+        properties: properties(configInputs),
+        inputProperties: properties(configInputs),
+      },
+      "required",
+      names(configInputs, (p) => p.required),
+    ),
+    "requiredInputs",
+    names(configInputs, (p) => p.required),
+  );
+
+  const resources: JsonObject = {};
+  for (const r of model.resources.values()) {
+    const inputs = r.properties.filter((p) => p.input);
+    const stateProps = properties(r.properties);
+    const spec: JsonObject = {};
+    if (r.description !== "") spec["description"] = r.description;
+    spec["properties"] = properties(r.properties);
+    withList(spec, "required", names(r.properties, outputRequired));
+    spec["inputProperties"] = properties(inputs);
+    withList(spec, "requiredInputs", names(inputs, (p) => p.required));
+    spec["stateInputs"] = {
+      description: `Input properties used for looking up and filtering ${r.token.split(":")[2]} resources.`,
+      type: "object",
+      properties: stateProps,
+    };
+    if (r.deprecationMessage !== undefined) spec["deprecationMessage"] = r.deprecationMessage;
+    resources[r.token] = spec;
+  }
+  schema["resources"] = resources;
+
+  const functions: JsonObject = {};
+  for (const ds of model.dataSources.values()) functions[ds.token] = dataSourceFunction(ds);
+  for (const fn of model.functions.values()) functions[fn.token] = providerFunction(fn);
+  schema["functions"] = functions;
+
+  const types: JsonObject = {};
+  for (const [token, t] of [...model.types].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) types[token] = objectType(t);
+  schema["types"] = types;
+
+  schema["parameterization"] = {
+    baseProvider: { name: "terraform-provider", version: meta.bridgeVersion },
+    parameter: base64(meta.parameter),
+  };
+  return schema;
+}

@@ -1,0 +1,29 @@
+// Locates the real Pulumi tools built by scripts/build-pulumi.sh and the npm packages generated SDKs compile against.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { repoRoot } from "./peers.js";
+
+/** The bin directory with pulumi, pulumi-language-yaml and pulumi-gensdk (built on first use, then cached). */
+export function pulumiBin(): string {
+  const out = execFileSync("bash", [join(repoRoot, "scripts/build-pulumi.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  return out.trim().split("\n").pop()!;
+}
+
+/** The @pulumi/pulumi version generated TypeScript SDKs build against (3.249+ needs Node 22). */
+export const PULUMI_NODE_SDK = "3.248.0";
+
+/** A node_modules with @pulumi/pulumi, typescript and @types/node, installed once into the cache. */
+export function sdkDeps(): string {
+  const dir = join(homedir(), ".cache/pulumi-tf-bridge-ts/sdk-deps", PULUMI_NODE_SDK);
+  if (!existsSync(join(dir, "node_modules/@pulumi/pulumi/package.json")) || !existsSync(join(dir, "node_modules/.bin/tsc"))) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "sdk-deps", private: true }));
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", `@pulumi/pulumi@${PULUMI_NODE_SDK}`, "typescript@5.9", "@types/node@20"], {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  }
+  return join(dir, "node_modules");
+}

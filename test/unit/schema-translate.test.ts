@@ -1,0 +1,384 @@
+// One test per translation rule, each with a hand-built Terraform schema that isolates it.
+import { describe, expect, it } from "vitest";
+import type { CtyType } from "../../src/terraform/cty/index.js";
+import type { Attribute, Block, FunctionSignature, NestedBlock, ProviderSchema, Schema } from "../../src/terraform/types.js";
+import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../../src/schema-translate/index.js";
+import { pascalName, propertyName } from "../../src/schema-translate/names.js";
+
+const S: CtyType = { kind: "string" };
+const N: CtyType = { kind: "number" };
+const B: CtyType = { kind: "bool" };
+const list = (element: CtyType): CtyType => ({ kind: "list", element });
+const set = (element: CtyType): CtyType => ({ kind: "set", element });
+const map = (element: CtyType): CtyType => ({ kind: "map", element });
+
+function attr(name: string, type: CtyType | undefined, flags: Partial<Attribute> = {}): Attribute {
+  return {
+    name, type, description: "", descriptionKind: "plain", required: false, optional: false, computed: false,
+    sensitive: false, deprecated: false, deprecationMessage: "", writeOnly: false, ...flags,
+  };
+}
+const req = (name: string, type: CtyType, f: Partial<Attribute> = {}): Attribute => attr(name, type, { required: true, ...f });
+const opt = (name: string, type: CtyType, f: Partial<Attribute> = {}): Attribute => attr(name, type, { optional: true, ...f });
+const comp = (name: string, type: CtyType, f: Partial<Attribute> = {}): Attribute => attr(name, type, { computed: true, ...f });
+const idAttr = comp("id", S);
+
+function block(attributes: Attribute[], blockTypes: NestedBlock[] = [], extra: Partial<Block> = {}): Block {
+  return { attributes, blockTypes, description: "", descriptionKind: "plain", deprecated: false, deprecationMessage: "", ...extra };
+}
+function nested(typeName: string, nesting: NestedBlock["nesting"], inner: Block, minItems = 0, maxItems = 0): NestedBlock {
+  return { typeName, nesting, block: inner, minItems, maxItems };
+}
+const schemaOf = (b: Block, version = 0): Schema => ({ version, block: b });
+
+function provider(parts: {
+  resources?: Record<string, Block>;
+  dataSources?: Record<string, Block>;
+  functions?: Record<string, FunctionSignature>;
+  config?: Block;
+}): ProviderSchema {
+  return {
+    provider: schemaOf(parts.config ?? block([])),
+    resources: new Map(Object.entries(parts.resources ?? {}).map(([k, v]) => [k, schemaOf(v)])),
+    dataSources: new Map(Object.entries(parts.dataSources ?? {}).map(([k, v]) => [k, schemaOf(v)])),
+    ephemeralResources: new Map(),
+    functions: new Map(Object.entries(parts.functions ?? {})),
+    serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false },
+    diagnostics: [],
+  };
+}
+
+function model(p: ProviderSchema, opts: { includes?: string[]; excludes?: string[]; name?: string } = {}): ProviderModel {
+  return buildProviderModel(p, { packageName: opts.name ?? "acme", packageVersion: "1.2.3", includes: opts.includes, excludes: opts.excludes });
+}
+
+function render(m: ProviderModel, source: "local" | "registry" = "registry"): Record<string, any> {
+  return renderPackageSchema(m, {
+    bridgeVersion: "0.1.0",
+    parameter: Buffer.from('{"remote":{"url":"registry.opentofu.org/acme/acme","version":"1.2.3"}}'),
+    source: source === "registry" ? { kind: "registry", host: "registry.opentofu.org", namespace: "acmecorp", type: "acme" } : { kind: "local", path: "/x/terraform-provider-acme" },
+  }) as Record<string, any>;
+}
+
+const resource = (m: ProviderModel, tf: string) => m.resources.get(tf)!;
+const prop = (props: { tfName: string }[], tf: string) => props.find((p) => p.tfName === tf)! as ProviderModel["config"][number];
+
+describe("names", () => {
+  it("property names: snake_case to camelCase, keeping leading and one trailing underscore", () => {
+    expect(propertyName("min_upper")).toBe("minUpper");
+    expect(propertyName("__a_b")).toBe("__aB");
+    expect(propertyName("foo_1x")).toBe("foo1x");
+    expect(propertyName("a__b")).toBe("aB");
+    expect(propertyName("foo__")).toBe("foo_");
+    expect(propertyName("already_camelCase")).toBe("alreadyCamelCase");
+  });
+
+  it("token names: Pascal case over _ and -, a leading digit spelled out", () => {
+    expect(pascalName("string")).toBe("String");
+    expect(pascalName("rfc3339_parse")).toBe("Rfc3339Parse");
+    expect(pascalName("web-acl_rule")).toBe("WebAclRule");
+    expect(pascalName("2fa_device")).toBe("TwoFaDevice");
+  });
+});
+
+describe("tokens", () => {
+  const p = provider({
+    resources: { acme_thing: block([idAttr]), acme_big_thing: block([idAttr]), acme_provider: block([idAttr]) },
+    dataSources: { acme_thing: block([idAttr]), acme: block([idAttr]) },
+    functions: { parse_rfc: { parameters: [], returnType: S, summary: "", description: "", descriptionKind: "plain", deprecationMessage: "" } },
+  });
+  const m = model(p);
+
+  it("resources drop the provider prefix: <pkg>:index/<lowerCamel>:<UpperCamel>", () => {
+    expect(resource(m, "acme_thing").token).toBe("acme:index/thing:Thing");
+    expect(resource(m, "acme_big_thing").token).toBe("acme:index/bigThing:BigThing");
+  });
+
+  it("a resource named <prefix>_provider does not collide with the package's Provider", () => {
+    expect(resource(m, "acme_provider").token).toBe("acme:index/acmeProvider:AcmeProvider");
+  });
+
+  it("data sources are get<X> functions; one named like the provider keeps its name", () => {
+    expect(m.dataSources.get("acme_thing")!.token).toBe("acme:index/getThing:getThing");
+    expect(m.dataSources.get("acme")!.token).toBe("acme:index/getAcme:getAcme");
+  });
+
+  it("provider functions are lower camel case in both halves", () => {
+    expect(m.functions.get("parse_rfc")!.token).toBe("acme:index/parseRfc:parseRfc");
+  });
+
+  it("tokens that differ only in case get V2", () => {
+    const c = model(provider({ resources: { acme_foo_bar: block([idAttr]), acme_foobar: block([idAttr]) } }));
+    const tokens = [...c.resources.values()].map((r) => r.token).sort();
+    expect(tokens).toEqual(["acme:index/fooBar:FooBar", "acme:index/foobarV2:FoobarV2"]);
+  });
+
+  it("a resource whose class name is reserved in the SDK languages gets a Resource suffix", () => {
+    const c = model(provider({ resources: { acme_object: block([idAttr]) } }));
+    expect(resource(c, "acme_object").token).toBe("acme:index/objectResource:ObjectResource");
+  });
+
+  it("--provider-name renames the package in every token", () => {
+    const c = model(provider({ resources: { acme_thing: block([idAttr]) } }), { name: "myacme" });
+    expect(resource(c, "acme_thing").token).toBe("myacme:index/thing:Thing");
+  });
+});
+
+describe("pluralization", () => {
+  it("list and set attributes and blocks are pluralized; maps and max-items-1 blocks are not", () => {
+    const m = model(provider({
+      resources: {
+        acme_r: block(
+          [idAttr, opt("tag", list(S)), opt("label", set(S)), opt("header", map(S))],
+          [nested("rule", "list", block([opt("x", S)])), nested("setting", "list", block([opt("x", S)]), 0, 1)],
+        ),
+      },
+    }));
+    const r = resource(m, "acme_r");
+    expect(r.properties.map((p) => p.name).sort()).toEqual(["header", "labels", "rules", "setting", "tags"]);
+  });
+
+  it("the plural is not used when the schema already has an attribute of that name", () => {
+    const m = model(provider({ resources: { acme_r: block([idAttr, opt("rule", list(S)), opt("rules", S)]) } }));
+    const r = resource(m, "acme_r");
+    expect(prop(r.properties, "rule").name).toBe("rule");
+    expect(prop(r.properties, "rules").name).toBe("rules");
+  });
+});
+
+describe("reserved names and resource ids", () => {
+  it("a computed string id is the resource id and no property", () => {
+    const r = resource(model(provider({ resources: { acme_r: block([idAttr, opt("x", S)]) } })), "acme_r");
+    expect(r.id).toEqual({ kind: "attribute", tfName: "id" });
+    expect(r.properties.map((p) => p.name)).toEqual(["x"]);
+  });
+
+  it("a user-settable id becomes <res>Id, or the next free candidate", () => {
+    const r1 = resource(model(provider({ resources: { acme_disk: block([opt("id", S, { computed: true })]) } })), "acme_disk");
+    expect(prop(r1.properties, "id").name).toBe("diskId");
+    expect(r1.id).toEqual({ kind: "attribute", tfName: "id" });
+    const r2 = resource(model(provider({ resources: { acme_disk: block([req("id", S), opt("disk_id", S)]) } })), "acme_disk");
+    expect(prop(r2.properties, "id").name).toBe("acmeDiskId");
+  });
+
+  it("urn and pulumi are renamed", () => {
+    const r = resource(model(provider({ resources: { acme_r: block([idAttr, opt("urn", S), opt("pulumi", S)]) } })), "acme_r");
+    expect(prop(r.properties, "urn").name).toBe("acmeUrn");
+    expect(prop(r.properties, "pulumi").name).toBe("pulumiInfo");
+  });
+
+  it("a resource without an id attribute gets a synthesized id (documented in the README)", () => {
+    const r = resource(model(provider({ resources: { acme_r: block([req("name", S)]) } })), "acme_r");
+    expect(r.id).toEqual({ kind: "synthesized" });
+  });
+});
+
+describe("types", () => {
+  const m = model(provider({
+    resources: {
+      acme_r: block(
+        [
+          idAttr,
+          opt("s", S), opt("n", N), opt("b", B), opt("d", { kind: "dynamic" }), opt("ls", list(N)), opt("m", map(B)),
+          opt("obj", { kind: "object", attributes: { a: S, b: N }, optional: ["b"] }),
+          opt("tup", { kind: "tuple", elements: [S, N] }),
+          attr("single_na", undefined, { optional: true, nestedType: { nesting: "single", attributes: [req("k", S)] } }),
+          attr("list_na", undefined, { optional: true, nestedType: { nesting: "list", attributes: [req("k", S)] } }),
+          attr("set_na", undefined, { optional: true, nestedType: { nesting: "set", attributes: [req("k", S)] } }),
+          attr("map_na", undefined, { optional: true, nestedType: { nesting: "map", attributes: [req("k", S)] } }),
+        ],
+        [
+          nested("single_b", "single", block([opt("v", S)])),
+          nested("group_b", "group", block([opt("v", S)])),
+          nested("list_b", "list", block([opt("v", S)])),
+          nested("set_b", "set", block([opt("v", S)])),
+          nested("map_b", "map", block([opt("v", S)])),
+          nested("one_b", "list", block([opt("v", S)]), 1, 1),
+        ],
+      ),
+    },
+  }));
+  const props = render(m).resources["acme:index/r:R"].properties;
+
+  it("primitive, collection and dynamic attribute types", () => {
+    expect(props.s).toEqual({ type: "string" });
+    expect(props.n).toEqual({ type: "number" });
+    expect(props.b).toEqual({ type: "boolean" });
+    expect(props.d).toEqual({ $ref: "pulumi.json#/Any" });
+    expect(props.ls).toEqual({ type: "array", items: { type: "number" } });
+    expect(props.m).toEqual({ type: "object", additionalProperties: { type: "boolean" } });
+    expect(props.tup).toEqual({ type: "array", items: { $ref: "pulumi.json#/Any" } });
+  });
+
+  it("object attributes become named types whose non-optional attributes are required", () => {
+    expect(props.obj).toEqual({ $ref: "#/types/acme:index%2FRObj:RObj" });
+    expect(render(m).types["acme:index/RObj:RObj"]).toMatchObject({ type: "object", required: ["a"] });
+  });
+
+  it("nested attributes in every nesting mode", () => {
+    expect(props.singleNa).toEqual({ $ref: "#/types/acme:index%2FRSingleNa:RSingleNa" });
+    expect(props.listNas).toEqual({ type: "array", items: { $ref: "#/types/acme:index%2FRListNa:RListNa" } });
+    expect(props.setNas).toEqual({ type: "array", items: { $ref: "#/types/acme:index%2FRSetNa:RSetNa" } });
+    expect(props.mapNa).toEqual({ type: "object", additionalProperties: { $ref: "#/types/acme:index%2FRMapNa:RMapNa" } });
+  });
+
+  it("blocks in every nesting mode, with max-items-1 flattened to an object", () => {
+    expect(props.singleB).toEqual({ $ref: "#/types/acme:index%2FRSingleB:RSingleB" });
+    expect(props.groupB).toEqual({ $ref: "#/types/acme:index%2FRGroupB:RGroupB" });
+    expect(props.listBs).toEqual({ type: "array", items: { $ref: "#/types/acme:index%2FRListB:RListB" } });
+    expect(props.setBs).toEqual({ type: "array", items: { $ref: "#/types/acme:index%2FRSetB:RSetB" } });
+    expect(props.mapB).toEqual({ type: "object", additionalProperties: { $ref: "#/types/acme:index%2FRMapB:RMapB" } });
+    expect(props.oneB).toEqual({ $ref: "#/types/acme:index%2FROneB:ROneB" });
+    expect(resource(m, "acme_r").properties.find((p) => p.tfName === "one_b")!.maxItemsOne).toBe(true);
+  });
+});
+
+describe("flags", () => {
+  const m = model(provider({
+    resources: {
+      acme_r: block(
+        [
+          idAttr,
+          req("name", S, { description: "The name." }),
+          opt("size", N),
+          opt("zone", S, { computed: true }),
+          comp("arn", S),
+          opt("password", S, { sensitive: true }),
+          opt("token", S, { writeOnly: true }),
+          opt("old", S, { deprecated: true }),
+          opt("older", S, { deprecated: true, deprecationMessage: "Use size." }),
+        ],
+        [nested("needed", "list", block([req("k", S), opt("v", S, { computed: true })]), 1)],
+      ),
+    },
+  }));
+  const r = render(m).resources["acme:index/r:R"];
+
+  it("inputs are the required and optional attributes; computed-only ones are outputs only", () => {
+    expect(Object.keys(r.inputProperties).sort()).toEqual(["name", "neededs", "old", "older", "password", "size", "token", "zone"]);
+    expect(r.properties.arn).toEqual({ type: "string" });
+    expect(r.inputProperties.arn).toBeUndefined();
+  });
+
+  it("requiredInputs are TF required (blocks: min_items > 0); required outputs are required or computed", () => {
+    expect(r.requiredInputs).toEqual(["name", "neededs"]);
+    expect(r.required).toEqual(["arn", "name", "neededs", "zone"]);
+  });
+
+  it("stateInputs list every property, none required", () => {
+    expect(Object.keys(r.stateInputs.properties).sort()).toEqual(Object.keys(r.properties).sort());
+    expect(r.stateInputs.required).toBeUndefined();
+  });
+
+  it("sensitive and write-only become secret", () => {
+    expect(r.properties.password.secret).toBe(true);
+    expect(r.properties.token.secret).toBe(true);
+    expect(r.properties.size.secret).toBeUndefined();
+  });
+
+  it("deprecation: the provider's message, or a default when it only sets the flag", () => {
+    expect(r.properties.older.deprecationMessage).toBe("Use size.");
+    expect(r.properties.old.deprecationMessage).toBe("Deprecated");
+  });
+
+  it("TF descriptions become docs", () => {
+    expect(r.properties.name.description).toBe("The name.");
+  });
+
+  it("nested types: required is the input rule, nodejs requiredOutputs adds computed fields", () => {
+    const t = render(m).types["acme:index/RNeeded:RNeeded"];
+    expect(t.required).toEqual(["k"]);
+    expect(t.language).toEqual({ nodejs: { requiredOutputs: ["k", "v"] } });
+  });
+});
+
+describe("data sources, functions and configuration", () => {
+  const m = model(provider({
+    config: block([opt("region", S), req("endpoint", S), opt("api_key", S, { sensitive: true })]),
+    dataSources: { acme_lookup: block([req("query", S), comp("result", S), idAttr]) },
+    functions: {
+      concat: {
+        parameters: [
+          { name: "first", type: S, allowNullValue: false, allowUnknownValues: false, description: "", descriptionKind: "plain" },
+          { name: "maybe", type: S, allowNullValue: true, allowUnknownValues: false, description: "", descriptionKind: "plain" },
+        ],
+        variadicParameter: { name: "rest", type: N, allowNullValue: false, allowUnknownValues: false, description: "", descriptionKind: "plain" },
+        returnType: S, summary: "Concatenates.", description: "", descriptionKind: "plain", deprecationMessage: "",
+      },
+      split: {
+        parameters: [{ name: "s", type: S, allowNullValue: false, allowUnknownValues: false, description: "", descriptionKind: "plain" }],
+        returnType: { kind: "object", attributes: { head: S, tail: list(S) } }, summary: "", description: "", descriptionKind: "plain", deprecationMessage: "",
+      },
+    },
+  }));
+  const s = render(m);
+
+  it("data sources: inputs are their arguments, outputs every attribute", () => {
+    const f = s.functions["acme:index/getLookup:getLookup"];
+    expect(Object.keys(f.inputs.properties)).toEqual(["query"]);
+    expect(f.inputs.required).toEqual(["query"]);
+    expect(Object.keys(f.outputs.properties).sort()).toEqual(["id", "query", "result"]);
+  });
+
+  it("provider functions: positional parameters, a trailing variadic array, plain or object return", () => {
+    const f = s.functions["acme:index/concat:concat"];
+    expect(f.multiArgumentInputs).toEqual(["first", "maybe", "rest"]);
+    expect(f.inputs.required).toEqual(["first"]);
+    expect(f.inputs.properties.rest).toEqual({ type: "array", items: { type: "number" } });
+    expect(f.outputs).toEqual({ type: "string" });
+    expect(f.description).toBe("Concatenates.");
+    expect(s.functions["acme:index/split:split"].outputs).toEqual({ $ref: "#/types/acme:index%2FSplitResult:SplitResult" });
+  });
+
+  it("provider configuration: config variables and provider inputs, secrets kept", () => {
+    expect(Object.keys(s.config.variables).sort()).toEqual(["apiKey", "endpoint", "region"]);
+    expect(s.config.variables.apiKey.secret).toBe(true);
+    expect(s.config.required).toEqual(["endpoint"]);
+    expect(s.provider.requiredInputs).toEqual(["endpoint"]);
+    expect(Object.keys(s.provider.inputProperties).sort()).toEqual(["apiKey", "endpoint", "region"]);
+  });
+});
+
+describe("package metadata", () => {
+  const m = model(provider({ resources: { acme_r: block([idAttr]) } }));
+
+  it("name, version, registry repository and publisher, parameterization", () => {
+    const s = render(m);
+    expect(s.name).toBe("acme");
+    expect(s.version).toBe("1.2.3");
+    expect(s.repository).toBe("https://github.com/acmecorp/terraform-provider-acme");
+    expect(s.publisher).toBe("acmecorp");
+    expect(s.parameterization).toEqual({
+      baseProvider: { name: "terraform-provider", version: "0.1.0" },
+      parameter: Buffer.from('{"remote":{"url":"registry.opentofu.org/acme/acme","version":"1.2.3"}}').toString("base64"),
+    });
+  });
+
+  it("a local binary has no repository; language sections give sane SDK names", () => {
+    const s = render(m, "local");
+    expect(s.repository).toBeUndefined();
+    expect(s.language.go.importBasePath).toBe("github.com/pulumi/pulumi-terraform-provider/sdks/go/acme/acme");
+    const v3 = render(buildProviderModel(provider({}), { packageName: "acme", packageVersion: "3.0.1" }));
+    expect(v3.language.go.importBasePath).toBe("github.com/pulumi/pulumi-terraform-provider/sdks/go/acme/v3/acme");
+    expect(s.language.python.pyproject).toEqual({ enabled: true });
+  });
+});
+
+describe("--include and --exclude", () => {
+  const p = provider({ resources: { acme_a: block([idAttr]), acme_b: block([idAttr]) }, dataSources: { acme_a: block([idAttr]) } });
+
+  it("include keeps only the named tokens (resource and data source alike)", () => {
+    const m = model(p, { includes: ["acme_a"] });
+    expect([...m.resources.keys()]).toEqual(["acme_a"]);
+    expect([...m.dataSources.keys()]).toEqual(["acme_a"]);
+  });
+
+  it("exclude drops them", () => {
+    expect([...model(p, { excludes: ["acme_a"] }).resources.keys()]).toEqual(["acme_b"]);
+  });
+
+  it("naming a token in both, or a token the provider lacks, is an error naming it", () => {
+    expect(() => model(p, { includes: ["acme_a"], excludes: ["acme_a"] })).toThrow(/--include and --exclude both name acme_a/);
+    expect(() => model(p, { includes: ["acme_zzz"] })).toThrow(/name acme_zzz, which the provider does not have/);
+  });
+});
