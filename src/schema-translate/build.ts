@@ -72,7 +72,7 @@ function sameShape(a: ObjectTypeModel, b: ObjectTypeModel): boolean {
 function typeShape(t: TypeModel): unknown {
   switch (t.kind) {
     case "array":
-      return ["array", typeShape(t.items)];
+      return [t.set === true ? "set" : "array", typeShape(t.items)];
     case "map":
       return ["map", typeShape(t.values)];
     case "object":
@@ -94,8 +94,9 @@ function ctyToType(ctx: TypeContext, t: CtyType, typeName: string): TypeModel {
     case "dynamic":
       return { kind: "any" };
     case "list":
-    case "set":
       return { kind: "array", items: ctyToType(ctx, t.element, typeName) };
+    case "set":
+      return { kind: "array", items: ctyToType(ctx, t.element, typeName), set: true };
     case "map":
       return { kind: "map", values: ctyToType(ctx, t.element, typeName) };
     case "tuple":
@@ -151,7 +152,7 @@ function attributeProperty(ctx: TypeContext, a: Attribute, siblings: ReadonlySet
       description: "",
     }));
     const obj: TypeModel = { kind: "object", ref };
-    type = nested.nesting === "single" ? obj : nested.nesting === "map" ? { kind: "map", values: obj } : { kind: "array", items: obj };
+    type = nested.nesting === "single" ? obj : nested.nesting === "map" ? { kind: "map", values: obj } : { kind: "array", items: obj, ...(nested.nesting === "set" ? { set: true } : {}) };
   } else {
     type = ctyToType(ctx, tfType, nestedTypeName(ctx.prefix, name, collection));
   }
@@ -182,7 +183,8 @@ function blockProperty(ctx: TypeContext, nb: NestedBlock, siblings: ReadonlySet<
     description: nb.block.description,
   }));
   const obj: TypeModel = { kind: "object", ref };
-  const type: TypeModel = nb.nesting === "map" ? { kind: "map", values: obj } : collection && !maxItemsOne ? { kind: "array", items: obj } : obj;
+  const type: TypeModel =
+    nb.nesting === "map" ? { kind: "map", values: obj } : collection && !maxItemsOne ? { kind: "array", items: obj, ...(nb.nesting === "set" ? { set: true } : {}) } : obj;
   const inner = impliedType(nb.block);
   const tfType: CtyType =
     nb.nesting === "list" ? { kind: "list", element: inner } : nb.nesting === "set" ? { kind: "set", element: inner } : nb.nesting === "map" ? { kind: "map", element: inner } : inner;
@@ -197,6 +199,7 @@ function blockProperty(ctx: TypeContext, nb: NestedBlock, siblings: ReadonlySet<
     secret: false,
     writeOnly: false,
     maxItemsOne,
+    block: nb.nesting,
     description: nb.block.description,
     deprecationMessage: deprecation(nb.block.deprecated, nb.block.deprecationMessage),
   };

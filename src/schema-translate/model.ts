@@ -23,13 +23,16 @@ export interface PropertyModel {
   writeOnly: boolean;
   /** A list/set block (or attribute) with at most one element, surfaced as a single object. */
   maxItemsOne: boolean;
+  /** Set for nested blocks, which Terraform never holds as null: absent list/set/map blocks are empty. */
+  block?: "single" | "list" | "set" | "map" | "group";
   description: string;
   deprecationMessage?: string;
 }
 
 export type TypeModel =
   | { kind: "string" | "number" | "boolean" | "any" }
-  | { kind: "array"; items: TypeModel }
+  /** `set` marks Terraform sets: Pulumi arrays whose order carries no meaning. */
+  | { kind: "array"; items: TypeModel; set?: boolean }
   | { kind: "map"; values: TypeModel }
   | { kind: "object"; ref: ObjectTypeModel };
 

@@ -1,6 +1,6 @@
 // Whole cty object values for a schema block: every attribute present, absent blocks as Terraform represents them.
-import type { CtyValue } from "./cty/index.js";
-import type { Block, NestedBlock } from "./types.js";
+import { BigNum, Dynamic, isUnknown, type CtyValue } from "./cty/index.js";
+import type { Block, NestedAttributeObject, NestedBlock, NestingMode } from "./types.js";
 
 type ObjectValue = { [key: string]: CtyValue };
 
@@ -60,4 +60,68 @@ function isPlainObject(x: unknown): boolean {
   if (x === null || typeof x !== "object" || Array.isArray(x)) return false;
   const proto = Object.getPrototypeOf(x) as unknown;
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Terraform's proposed new state: the configuration, with computed attributes the configuration leaves null taking
+ * their prior values, so that a provider sees "unchanged" rather than "cleared". Nested blocks and nested attributes are
+ * matched with their prior counterparts by position (lists), key (maps) or not at all (sets).
+ */
+export function proposedNewState(block: Block, prior: CtyValue, config: CtyValue): CtyValue {
+  if (config === null || isUnknown(config)) return config;
+  const priorObj = isObject(prior) ? prior : undefined;
+  const cfg = config as ObjectValue;
+  const out: ObjectValue = Object.create(null) as ObjectValue;
+  for (const a of block.attributes) {
+    const c = cfg[a.name] ?? null;
+    const p = priorObj?.[a.name] ?? null;
+    if (a.computed && c === null) {
+      out[a.name] = p;
+    } else if (a.nestedType !== undefined && c !== null && !isUnknown(c)) {
+      out[a.name] = proposedNested(a.nestedType, p, c);
+    } else {
+      out[a.name] = c;
+    }
+  }
+  for (const nb of block.blockTypes) {
+    const c = cfg[nb.typeName] ?? null;
+    const p = priorObj?.[nb.typeName] ?? null;
+    out[nb.typeName] = proposedCollection(nb.nesting, (pi, ci) => proposedNewState(nb.block, pi, ci), p, c);
+  }
+  return out;
+}
+
+function proposedNested(o: NestedAttributeObject, prior: CtyValue, config: CtyValue): CtyValue {
+  const asBlock: Block = { attributes: o.attributes, blockTypes: [], description: "", descriptionKind: "plain", deprecated: false, deprecationMessage: "" };
+  return proposedCollection(o.nesting, (p, c) => proposedNewState(asBlock, p, c), prior, config);
+}
+
+function proposedCollection(
+  nesting: NestingMode,
+  one: (prior: CtyValue, config: CtyValue) => CtyValue,
+  prior: CtyValue,
+  config: CtyValue,
+): CtyValue {
+  if (config === null || isUnknown(config)) return config;
+  switch (nesting) {
+    case "single":
+    case "group":
+      return one(prior, config);
+    case "list":
+      return Array.isArray(config) ? config.map((c, i) => one(Array.isArray(prior) ? (prior[i] ?? null) : null, c)) : config;
+    case "set":
+      // Set elements have no identity across plans; Terraform proposes them as configured.
+      return Array.isArray(config) ? config.map((c) => one(null, c)) : config;
+    case "map": {
+      if (!isObject(config)) return config;
+      const out: ObjectValue = Object.create(null) as ObjectValue;
+      const p = isObject(prior) ? prior : undefined;
+      for (const [k, c] of Object.entries(config)) out[k] = one(p?.[k] ?? null, c);
+      return out;
+    }
+  }
+}
+
+function isObject(v: CtyValue): v is ObjectValue {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && !isUnknown(v) && !(v instanceof Dynamic) && !(v instanceof BigNum);
 }

@@ -1,0 +1,502 @@
+// Pulumi operation semantics over one Terraform provider: config, check, diff, create/update/delete, read/import, invoke.
+import { createHash, randomUUID } from "node:crypto";
+import { encodeJson, isUnknown, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
+import { errorDiagnostics, formatDiagnostics } from "../terraform/client.js";
+import { impliedType } from "../terraform/schema.js";
+import type { AttributePath, Diagnostic, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
+import { proposedNewState } from "../terraform/values.js";
+import type { DataSourceModel, FunctionModel, PropertyModel, ProviderModel, ResourceModel } from "../schema-translate/model.js";
+import { ConversionError, fromTfObject, toTfObject } from "./convert.js";
+import { computeDiff, type DiffResult } from "./diff.js";
+import { OutputValue, Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
+
+export type { DiffResult } from "./diff.js";
+
+/** The output key that carries Terraform's private state and schema version through Pulumi state. */
+export const META_KEY = "__meta";
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export interface CheckResult {
+  inputs: PropertyMap;
+  failures: CheckFailure[];
+}
+
+export interface Autonaming {
+  proposedName?: string;
+  mode: "propose" | "enforce" | "disable";
+}
+
+export interface OperationOptions {
+  preview?: boolean;
+  /** Pulumi customTimeouts for this operation, in seconds (0: none). */
+  timeoutSeconds?: number;
+}
+
+export type LogFn = (severity: "debug" | "info" | "warning" | "error", message: string) => void;
+
+/** A user-facing failure of an operation, with the Terraform diagnostics as the message. */
+export class BridgeError extends Error {}
+
+/**
+ * Apply failed but the provider returned a new state: the object exists (maybe half-configured). Carries what the
+ * engine must record so that the next `pulumi up` completes the job rather than creating a duplicate.
+ */
+export class PartialFailure extends Error {
+  constructor(
+    readonly id: string,
+    readonly properties: PropertyMap,
+    readonly inputs: PropertyMap,
+    readonly reasons: string[],
+  ) {
+    super(reasons.join("\n"));
+  }
+}
+
+interface Meta {
+  schemaVersion: number;
+  privateState: Uint8Array;
+}
+
+function failuresFromDiagnostics(diags: readonly Diagnostic[], props: readonly PropertyModel[]): CheckFailure[] {
+  return errorDiagnostics(diags).map((d) => ({
+    property: d.attribute ? pulumiPath(d.attribute, props) : "",
+    reason: d.detail ? `${d.summary}: ${d.detail}` : d.summary,
+  }));
+}
+
+/** Maps a Terraform attribute path onto Pulumi property names, e.g. `rule[0].from_port` → `rules[0].fromPort`. */
+export function pulumiPath(path: AttributePath, props: readonly PropertyModel[]): string {
+  let out = "";
+  let current: readonly PropertyModel[] | undefined = props;
+  let flattened = false;
+  for (const step of path) {
+    if ("attribute" in step) {
+      const p: PropertyModel | undefined = current?.find((x) => x.tfName === step.attribute);
+      const name = p?.name ?? step.attribute;
+      out = out === "" ? name : `${out}.${name}`;
+      flattened = p?.maxItemsOne ?? false;
+      const t: PropertyModel["type"] | undefined = p?.type;
+      current = t === undefined ? undefined : objectProps(t);
+    } else if ("index" in step) {
+      // The single element of a flattened block is the property itself.
+      if (!flattened) out += `[${step.index}]`;
+      flattened = false;
+    } else {
+      out += `[${JSON.stringify(step.key)}]`;
+    }
+  }
+  return out;
+}
+
+function objectProps(t: PropertyModel["type"]): readonly PropertyModel[] | undefined {
+  switch (t.kind) {
+    case "object":
+      return t.ref.properties;
+    case "array":
+      return objectProps(t.items);
+    case "map":
+      return objectProps(t.values);
+    default:
+      return undefined;
+  }
+}
+
+function diagnosticsMessage(what: string, diags: readonly Diagnostic[]): string {
+  return `${what}:\n${formatDiagnostics(errorDiagnostics(diags))}`;
+}
+
+/** Terraform duration strings for the `timeouts` block many providers accept. */
+function timeoutValue(seconds: number): string {
+  return `${Math.ceil(seconds)}s`;
+}
+
+export class TerraformBridge {
+  private readonly resourcesByToken = new Map<string, ResourceModel>();
+  private readonly dataSourcesByToken = new Map<string, DataSourceModel>();
+  private readonly functionsByToken = new Map<string, FunctionModel>();
+
+  constructor(
+    readonly tf: TerraformProvider,
+    readonly schema: ProviderSchema,
+    readonly model: ProviderModel,
+    private readonly log: LogFn = () => undefined,
+  ) {
+    for (const r of model.resources.values()) this.resourcesByToken.set(r.token, r);
+    for (const d of model.dataSources.values()) this.dataSourcesByToken.set(d.token, d);
+    for (const f of model.functions.values()) this.functionsByToken.set(f.token, f);
+  }
+
+  private resource(token: string): { model: ResourceModel; schema: Schema } {
+    const model = this.resourcesByToken.get(token);
+    if (model === undefined) throw new BridgeError(`unknown resource type ${token}; the package has ${this.resourcesByToken.size} resources`);
+    return { model, schema: model.tfSchema };
+  }
+
+  private warn(diags: readonly Diagnostic[], context: string): void {
+    for (const d of diags) {
+      if (d.severity === "warning") this.log("warning", `${context}: ${d.summary}${d.detail ? `: ${d.detail}` : ""}`);
+    }
+  }
+
+  // ---- provider configuration -------------------------------------------------------------------------------
+
+  private configObject(inputs: PropertyMap): CtyValue {
+    return toTfObject(this.model.config, inputs);
+  }
+
+  async checkConfig(news: PropertyMap): Promise<CheckResult> {
+    const inputs = { ...news };
+    let config: CtyValue;
+    try {
+      config = this.configObject((news));
+    } catch (e) {
+      if (e instanceof ConversionError) return { inputs, failures: [{ property: e.path, reason: e.reason }] };
+      throw e;
+    }
+    const diags = await this.tf.validateProviderConfig(config);
+    this.warn(diags, "provider configuration");
+    return { inputs, failures: failuresFromDiagnostics(diags, this.model.config) };
+  }
+
+  async configure(inputs: PropertyMap): Promise<void> {
+    const diags = await this.tf.configureProvider(this.configObject((inputs)));
+    this.warn(diags, "provider configuration");
+    if (errorDiagnostics(diags).length > 0) throw new BridgeError(diagnosticsMessage("configuring the Terraform provider failed", diags));
+  }
+
+  /** Any change to the provider configuration may change every resource's behaviour; report it, never replace. */
+  diffConfig(olds: PropertyMap, news: PropertyMap): DiffResult {
+    return computeDiff(this.model.config, this.configObject((olds)), this.configObject((news)), []);
+  }
+
+  // ---- resources --------------------------------------------------------------------------------------------
+
+  async check(token: string, urnName: string, olds: PropertyMap, news: PropertyMap, autonaming?: Autonaming, randomSeed?: Uint8Array): Promise<CheckResult> {
+    const { model, schema } = this.resource(token);
+    const inputs: PropertyMap = { ...news };
+    delete inputs[META_KEY];
+    this.autoname(model, schema, urnName, olds, inputs, autonaming, randomSeed);
+    let config: CtyValue;
+    try {
+      config = toTfObject(model.properties, inputs);
+    } catch (e) {
+      if (e instanceof ConversionError) return { inputs, failures: [{ property: e.path, reason: e.reason }] };
+      throw e;
+    }
+    const unknownProps = Object.keys(inputs).filter((k) => !model.properties.some((p) => p.name === k && p.input));
+    if (unknownProps.length > 0) {
+      return {
+        inputs,
+        failures: unknownProps.map((k) => ({
+          property: k,
+          reason: model.properties.some((p) => p.name === k)
+            ? `${k} is computed by the provider and cannot be set`
+            : `${token} has no input property ${k}`,
+        })),
+      };
+    }
+    const diags = await this.tf.validateResourceConfig(model.tfName, config);
+    this.warn(diags, model.tfName);
+    return { inputs, failures: failuresFromDiagnostics(diags, model.properties) };
+  }
+
+  /**
+   * Resources with an optional `name` input get one when the program gives none: the engine's proposal when it sends
+   * one, else `<urn name>-<7 hex>` derived from the engine's random seed (stable across previews), kept from the
+   * previous inputs when the resource already exists.
+   */
+  private autoname(model: ResourceModel, schema: Schema, urnName: string, olds: PropertyMap, inputs: PropertyMap, autonaming?: Autonaming, seed?: Uint8Array): void {
+    const nameAttr = schema.block.attributes.find((a) => a.name === "name" && a.optional && a.type?.kind === "string");
+    const prop = nameAttr && model.properties.find((p) => p.tfName === "name");
+    if (prop === undefined || autonaming?.mode === "disable") return;
+    if (inputs[prop.name] !== undefined && inputs[prop.name] !== null) return;
+    if (typeof olds[prop.name] === "string") {
+      inputs[prop.name] = olds[prop.name]!;
+      return;
+    }
+    if (autonaming?.proposedName !== undefined && autonaming.proposedName !== "") {
+      inputs[prop.name] = autonaming.proposedName;
+      return;
+    }
+    const suffix = createHash("sha256").update(seed && seed.length > 0 ? seed : randomUUID()).digest("hex").slice(0, 7);
+    inputs[prop.name] = `${urnName}-${suffix}`;
+  }
+
+  /** Pulumi state → Terraform state of the current schema version (upgraded by the provider, as Terraform does). */
+  private async priorState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap): Promise<{ state: CtyValue; meta: Meta }> {
+    const meta = readMeta(state[META_KEY]);
+    const obj = toTfObject(model.properties, withoutMeta(state)) as { [k: string]: CtyValue };
+    if (model.id.kind === "attribute" && !model.properties.some((p) => p.tfName === "id")) obj["id"] = id;
+    const t = impliedType(schema.block);
+    if (wholeContainsUnknown(obj)) return { state: obj, meta };
+    const upgraded = await this.tf.upgradeResourceState({
+      typeName: model.tfName,
+      version: meta.schemaVersion,
+      rawStateJson: encodeJson(obj, t),
+    });
+    if (errorDiagnostics(upgraded.diagnostics).length > 0) {
+      throw new BridgeError(diagnosticsMessage(`upgrading the stored state of ${model.tfName} from schema version ${meta.schemaVersion}`, upgraded.diagnostics));
+    }
+    return { state: upgraded.upgradedState, meta: { ...meta, schemaVersion: schema.version } };
+  }
+
+  private withTimeouts(schema: Schema, config: CtyValue, op: "create" | "update" | "delete", seconds: number | undefined): CtyValue {
+    if (seconds === undefined || seconds <= 0 || config === null || typeof config !== "object") return config;
+    const timeouts = schema.block.blockTypes.find((b) => b.typeName === "timeouts") ?? schema.block.attributes.find((a) => a.name === "timeouts");
+    if (timeouts === undefined) return config;
+    const names = "block" in timeouts ? timeouts.block.attributes.map((a) => a.name) : timeouts.nestedType?.attributes.map((a) => a.name) ?? [];
+    if (!names.includes(op)) return config;
+    const cfg = config as { [k: string]: CtyValue };
+    const current = cfg["timeouts"];
+    const existing = current !== null && typeof current === "object" && !Array.isArray(current) && !isUnknown(current) ? (current as { [k: string]: CtyValue }) : {};
+    // The program's own timeouts block wins; customTimeouts fill in what it leaves unset.
+    if (existing[op] !== undefined && existing[op] !== null) return config;
+    const filled: { [k: string]: CtyValue } = Object.create(null) as { [k: string]: CtyValue };
+    for (const n of names) filled[n] = existing[n] ?? null;
+    filled[op] = timeoutValue(seconds);
+    return { ...cfg, timeouts: filled };
+  }
+
+  private outputs(model: ResourceModel, state: CtyValue, meta: Meta): PropertyMap {
+    const props = fromTfObject(model.properties, state);
+    props[META_KEY] = writeMeta(meta);
+    return props;
+  }
+
+  private idOf(model: ResourceModel, state: CtyValue, fallback: string): string {
+    if (model.id.kind === "attribute" && state !== null && typeof state === "object" && !Array.isArray(state)) {
+      const v = (state as { [k: string]: CtyValue })["id"];
+      if (typeof v === "string" && v !== "") return v;
+    }
+    return fallback;
+  }
+
+  async diff(token: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<DiffResult> {
+    const { model, schema } = this.resource(token);
+    const prior = await this.priorState(model, schema, id, olds);
+    const config = toTfObject(model.properties, news);
+    const plan = await this.tf.planResourceChange({
+      typeName: model.tfName,
+      priorState: prior.state,
+      proposedNewState: proposedNewState(schema.block, prior.state, config),
+      config,
+      priorPrivate: prior.meta.privateState,
+    });
+    this.warn(plan.diagnostics, model.tfName);
+    if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`planning ${model.tfName} failed`, plan.diagnostics));
+    return computeDiff(model.properties, prior.state, plan.plannedState, plan.requiresReplace, schema.block);
+  }
+
+  async create(token: string, news: PropertyMap, options: OperationOptions = {}): Promise<{ id: string; properties: PropertyMap }> {
+    const { model, schema } = this.resource(token);
+    const config = this.withTimeouts(schema, toTfObject(model.properties, news), "create", options.timeoutSeconds);
+    const plan = await this.tf.planResourceChange({ typeName: model.tfName, priorState: null, proposedNewState: config, config });
+    this.warn(plan.diagnostics, model.tfName);
+    if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`planning ${model.tfName} failed`, plan.diagnostics));
+    const meta: Meta = { schemaVersion: schema.version, privateState: plan.plannedPrivate };
+    if (options.preview) return { id: "", properties: this.outputs(model, plan.plannedState, meta) };
+
+    const applied = await this.tf.applyResourceChange({
+      typeName: model.tfName,
+      priorState: null,
+      plannedState: plan.plannedState,
+      config,
+      plannedPrivate: plan.plannedPrivate,
+    });
+    this.warn(applied.diagnostics, model.tfName);
+    const newMeta: Meta = { schemaVersion: schema.version, privateState: applied.private };
+    const failed = errorDiagnostics(applied.diagnostics).length > 0;
+    if (failed && applied.newState === null) throw new BridgeError(diagnosticsMessage(`creating ${model.tfName} failed`, applied.diagnostics));
+    const id = this.idOf(model, applied.newState, model.id.kind === "synthesized" ? randomUUID() : "");
+    const properties = this.outputs(model, applied.newState, newMeta);
+    if (failed) throw new PartialFailure(id, properties, news, [diagnosticsMessage(`creating ${model.tfName} failed part-way`, applied.diagnostics)]);
+    if (id === "") throw new BridgeError(`${model.tfName} was created but the provider returned no id`);
+    return { id, properties };
+  }
+
+  async update(token: string, id: string, olds: PropertyMap, news: PropertyMap, options: OperationOptions = {}): Promise<{ properties: PropertyMap }> {
+    const { model, schema } = this.resource(token);
+    const prior = await this.priorState(model, schema, id, olds);
+    const config = this.withTimeouts(schema, toTfObject(model.properties, news), "update", options.timeoutSeconds);
+    const plan = await this.tf.planResourceChange({
+      typeName: model.tfName,
+      priorState: prior.state,
+      proposedNewState: proposedNewState(schema.block, prior.state, config),
+      config,
+      priorPrivate: prior.meta.privateState,
+    });
+    this.warn(plan.diagnostics, model.tfName);
+    if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`planning ${model.tfName} failed`, plan.diagnostics));
+    if (options.preview) return { properties: this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate }) };
+    const applied = await this.tf.applyResourceChange({
+      typeName: model.tfName,
+      priorState: prior.state,
+      plannedState: plan.plannedState,
+      config,
+      plannedPrivate: plan.plannedPrivate,
+    });
+    this.warn(applied.diagnostics, model.tfName);
+    const failed = errorDiagnostics(applied.diagnostics).length > 0;
+    if (failed && applied.newState === null) throw new BridgeError(diagnosticsMessage(`updating ${model.tfName} failed`, applied.diagnostics));
+    const properties = this.outputs(model, applied.newState, { schemaVersion: schema.version, privateState: applied.private });
+    if (failed) throw new PartialFailure(id, properties, news, [diagnosticsMessage(`updating ${model.tfName} failed part-way`, applied.diagnostics)]);
+    return { properties };
+  }
+
+  async delete(token: string, id: string, olds: PropertyMap, options: OperationOptions = {}): Promise<void> {
+    const { model, schema } = this.resource(token);
+    const prior = await this.priorState(model, schema, id, olds);
+    if (prior.state === null) return;
+    let plannedPrivate = prior.meta.privateState;
+    if (this.schema.serverCapabilities.planDestroy) {
+      const plan = await this.tf.planResourceChange({ typeName: model.tfName, priorState: prior.state, proposedNewState: null, config: null, priorPrivate: prior.meta.privateState });
+      if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`planning the deletion of ${model.tfName} failed`, plan.diagnostics));
+      plannedPrivate = plan.plannedPrivate;
+    }
+    void options;
+    const applied = await this.tf.applyResourceChange({ typeName: model.tfName, priorState: prior.state, plannedState: null, config: null, plannedPrivate });
+    this.warn(applied.diagnostics, model.tfName);
+    if (errorDiagnostics(applied.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`deleting ${model.tfName} failed`, applied.diagnostics));
+  }
+
+  /**
+   * Refresh (state given) or import (no state: the provider imports by id first). Returns undefined when the
+   * resource is gone. Inputs are derived from the new state: for a refresh, the inputs the program had set; for an
+   * import, every input property the provider reports a value for.
+   */
+  async read(token: string, id: string, state: PropertyMap | undefined, inputs: PropertyMap | undefined): Promise<{ id: string; properties: PropertyMap; inputs: PropertyMap } | undefined> {
+    const { model, schema } = this.resource(token);
+    let current: CtyValue;
+    let meta: Meta;
+    const importing = state === undefined || Object.keys(state).length === 0;
+    if (importing) {
+      const imported = await this.tf.importResourceState(model.tfName, id);
+      if (errorDiagnostics(imported.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`importing ${model.tfName} "${id}" failed`, imported.diagnostics));
+      const mine = imported.imported.find((r) => r.typeName === model.tfName);
+      if (mine === undefined) throw new BridgeError(`importing ${model.tfName} "${id}" returned no ${model.tfName}`);
+      current = mine.state;
+      meta = { schemaVersion: schema.version, privateState: mine.private };
+    } else {
+      const prior = await this.priorState(model, schema, id, state);
+      current = prior.state;
+      meta = prior.meta;
+    }
+    const read = await this.tf.readResource({ typeName: model.tfName, currentState: current, private: meta.privateState });
+    this.warn(read.diagnostics, model.tfName);
+    if (errorDiagnostics(read.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`reading ${model.tfName} "${id}" failed`, read.diagnostics));
+    if (read.newState === null) return undefined;
+    const properties = this.outputs(model, read.newState, { schemaVersion: schema.version, privateState: read.private });
+    const newId = this.idOf(model, read.newState, id);
+    const derived: PropertyMap = {};
+    for (const p of model.properties) {
+      if (!p.input) continue;
+      const v = properties[p.name];
+      const keep = importing || inputs === undefined ? v !== null && v !== undefined : p.name in inputs;
+      if (keep) derived[p.name] = v ?? null;
+    }
+    return { id: newId, properties, inputs: derived };
+  }
+
+  // ---- data sources and functions -----------------------------------------------------------------------------
+
+  async invoke(token: string, args: PropertyMap): Promise<{ result: PropertyMap; failures: CheckFailure[] }> {
+    const ds = this.dataSourcesByToken.get(token);
+    if (ds !== undefined) return this.readDataSource(ds, args);
+    const fn = this.functionsByToken.get(token);
+    if (fn !== undefined) return this.callFunction(fn, args);
+    throw new BridgeError(`unknown function ${token}`);
+  }
+
+  private async readDataSource(ds: DataSourceModel, args: PropertyMap): Promise<{ result: PropertyMap; failures: CheckFailure[] }> {
+    const unknownArgs = Object.keys(args).filter((k) => !ds.properties.some((p) => p.name === k && p.input));
+    if (unknownArgs.length > 0) return { result: {}, failures: unknownArgs.map((k) => ({ property: k, reason: `${ds.token} has no argument ${k}` })) };
+    let config: CtyValue;
+    try {
+      config = toTfObject(ds.properties, args);
+    } catch (e) {
+      if (e instanceof ConversionError) return { result: {}, failures: [{ property: e.path, reason: e.reason }] };
+      throw e;
+    }
+    const diags = await this.tf.validateDataSourceConfig(ds.tfName, config);
+    const failures = failuresFromDiagnostics(diags, ds.properties);
+    if (failures.length > 0) return { result: {}, failures };
+    const read = await this.tf.readDataSource({ typeName: ds.tfName, config });
+    this.warn(read.diagnostics, ds.tfName);
+    if (errorDiagnostics(read.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`reading data source ${ds.tfName} failed`, read.diagnostics));
+    return { result: fromTfObject(ds.properties, read.state), failures: [] };
+  }
+
+  private async callFunction(fn: FunctionModel, args: PropertyMap): Promise<{ result: PropertyMap; failures: CheckFailure[] }> {
+    const values: CtyValue[] = [];
+    const failures: CheckFailure[] = [];
+    const convert = (p: FunctionModel["parameters"][number], v: PropertyValue): CtyValue => {
+      const prop: PropertyModel = { tfName: p.tfName, name: p.name, tfType: p.tfType, type: p.type, required: p.required, input: true, computed: false, secret: false, writeOnly: false, maxItemsOne: false, description: "" };
+      return toTfObject([prop], { [p.name]: v })[p.tfName]!;
+    };
+    for (const p of fn.parameters) {
+      const v = args[p.name];
+      if ((v === undefined || v === null) && p.required) failures.push({ property: p.name, reason: `missing required argument ${p.name}` });
+      else values.push(convert(p, v ?? null));
+    }
+    if (fn.variadic !== undefined) {
+      const rest = args[fn.variadic.name];
+      const items = rest === undefined || rest === null ? [] : rest;
+      if (!Array.isArray(items)) failures.push({ property: fn.variadic.name, reason: `${fn.variadic.name} must be a list` });
+      else {
+        const element = { ...fn.variadic, type: fn.variadic.type.kind === "array" ? fn.variadic.type.items : fn.variadic.type };
+        for (const item of items) values.push(convert(element, item));
+      }
+    }
+    if (failures.length > 0) return { result: {}, failures };
+    const called = await this.tf.callFunction(fn.tfName, values);
+    if (called.error !== undefined) {
+      const arg = called.error.argument;
+      const params = [...fn.parameters, ...(fn.variadic ? [fn.variadic] : [])];
+      const name = arg === undefined ? "" : (params[Math.min(arg, params.length - 1)]?.name ?? "");
+      return { result: {}, failures: [{ property: name, reason: called.error.text }] };
+    }
+    const out: PropertyModel = { tfName: "result", name: "result", tfType: fn.tfReturnType, type: fn.returnType, required: true, input: false, computed: true, secret: false, writeOnly: false, maxItemsOne: false, description: "" };
+    return { result: fromTfObject([out], { result: called.result }), failures: [] };
+  }
+
+  /** Interrupt: ask the provider to stop in-flight work; the caller shuts the process down afterwards. */
+  async cancel(): Promise<void> {
+    try {
+      const err = await this.tf.stopProvider();
+      if (err !== undefined) this.log("warning", `the Terraform provider reported while stopping: ${err}`);
+    } catch (e) {
+      this.log("debug", `StopProvider failed: ${(e as Error).message}`);
+    }
+  }
+}
+
+function withoutMeta(m: PropertyMap): PropertyMap {
+  const out: PropertyMap = {};
+  for (const [k, v] of Object.entries(m)) if (k !== META_KEY) out[k] = v;
+  return out;
+}
+
+function readMeta(v: PropertyValue | undefined): Meta {
+  let raw = v;
+  while (raw instanceof Secret || raw instanceof OutputValue) raw = raw instanceof Secret ? raw.value : (raw.value ?? null);
+  if (typeof raw !== "string" || raw === "") return { schemaVersion: 0, privateState: new Uint8Array() };
+  try {
+    const parsed = JSON.parse(raw) as { schema_version?: string; private_state?: string };
+    return {
+      schemaVersion: Number(parsed.schema_version ?? "0") || 0,
+      privateState: parsed.private_state ? Buffer.from(parsed.private_state, "base64") : new Uint8Array(),
+    };
+  } catch {
+    throw new BridgeError(`the stored ${META_KEY} value is not valid JSON; the state was edited by hand?`);
+  }
+}
+
+function writeMeta(meta: Meta): string {
+  const out: Record<string, string> = { schema_version: String(meta.schemaVersion) };
+  if (meta.privateState.length > 0) out["private_state"] = Buffer.from(meta.privateState).toString("base64");
+  return JSON.stringify(out);
+}

@@ -1,0 +1,199 @@
+// Converts values between Pulumi property maps and Terraform cty objects, using only the provider model's names and types.
+import { BigNum, Dynamic, Unknown, isUnknown, type CtyType, type CtyValue } from "../terraform/cty/index.js";
+import type { PropertyModel, TypeModel } from "../schema-translate/model.js";
+import {
+  AssetOrArchive,
+  COMPUTED,
+  Computed,
+  OutputValue,
+  ResourceReference,
+  Secret,
+  isPropertyMap,
+  type PropertyMap,
+  type PropertyValue,
+} from "./property-value.js";
+
+type CtyObject = { [key: string]: CtyValue };
+
+export class ConversionError extends Error {
+  constructor(readonly reason: string, readonly path: string) {
+    super(path === "" ? reason : `${path}: ${reason}`);
+  }
+}
+
+function join(path: string, name: string): string {
+  return path === "" ? name : `${path}.${name}`;
+}
+
+/** Strips secrets and output wrappers; what Terraform sees is the plain value or an unknown. */
+function unwrap(v: PropertyValue): PropertyValue {
+  for (;;) {
+    if (v instanceof Secret) v = v.value;
+    else if (v instanceof OutputValue) {
+      if (!v.known) return COMPUTED;
+      v = v.value!;
+    } else return v;
+  }
+}
+
+/** Pulumi inputs (or state) → the TF object for a list of properties; absent properties become null / empty blocks. */
+export function toTfObject(props: readonly PropertyModel[], values: PropertyMap, path = ""): CtyObject {
+  const out: CtyObject = Object.create(null) as CtyObject;
+  for (const p of props) {
+    const raw = values[p.name];
+    out[p.tfName] = toTfProperty(p, raw === undefined ? null : raw, join(path, p.name));
+  }
+  return out;
+}
+
+function toTfProperty(p: PropertyModel, raw: PropertyValue, path: string): CtyValue {
+  const v = unwrap(raw);
+  if (v instanceof Computed) return new Unknown();
+  if (p.maxItemsOne) {
+    // A flattened list or set block: Pulumi holds the one object, Terraform a collection of zero or one.
+    if (v === null) return [];
+    const inner = p.type;
+    return [toTfValue(inner, p.tfType.kind === "list" || p.tfType.kind === "set" ? p.tfType.element : p.tfType, v, path)];
+  }
+  if (v === null && p.block !== undefined) {
+    // Blocks are never null in Terraform configuration: an absent collection block is empty, an absent group all-null.
+    if (p.block === "list" || p.block === "set") return [];
+    if (p.block === "map") return Object.create(null) as CtyObject;
+    if (p.block === "group" && p.type.kind === "object") return toTfObject(p.type.ref.properties, {}, path);
+  }
+  return toTfValue(p.type, p.tfType, v, path);
+}
+
+function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue, path: string): CtyValue {
+  const v = unwrap(raw);
+  if (v === null) return null;
+  if (v instanceof Computed) return new Unknown();
+  switch (t.kind) {
+    case "string":
+      if (typeof v === "string") return v;
+      // Terraform converts primitives to strings in configuration; so do we, rather than fail.
+      if (typeof v === "number" || typeof v === "boolean") return String(v);
+      break;
+    case "number":
+      if (typeof v === "number") return v;
+      // A numeric string keeps its exact digits, as Terraform's string-to-number conversion does.
+      if (typeof v === "string" && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v.trim())) return new BigNum(v.trim());
+      break;
+    case "boolean":
+      if (typeof v === "boolean") return v;
+      if (v === "true" || v === "false") return v === "true";
+      break;
+    case "any":
+      return plainToCty(v, path);
+    case "array":
+      if (Array.isArray(v)) {
+        const el = ct.kind === "list" || ct.kind === "set" ? ct.element : { kind: "dynamic" as const };
+        return v.map((x, i) => toTfValue(t.items, el, x, `${path}[${i}]`));
+      }
+      break;
+    case "map":
+      if (isPropertyMap(v)) {
+        const el = ct.kind === "map" ? ct.element : { kind: "dynamic" as const };
+        const out: CtyObject = Object.create(null) as CtyObject;
+        for (const [k, x] of Object.entries(v)) out[k] = toTfValue(t.values, el, x, `${path}["${k}"]`);
+        return out;
+      }
+      break;
+    case "object":
+      if (isPropertyMap(v)) return toTfObject(t.ref.properties, v, path);
+      break;
+  }
+  throw new ConversionError(`expected ${describeType(t)}, got ${describeValue(v)}`, path);
+}
+
+/** Values of dynamic attributes: plain JSON-like data; the codec infers their cty type. */
+function plainToCty(v: PropertyValue, path: string): CtyValue {
+  const u = unwrap(v);
+  if (u === null || typeof u === "string" || typeof u === "number" || typeof u === "boolean") return u;
+  if (u instanceof Computed) return new Unknown();
+  if (Array.isArray(u)) return u.map((x, i) => plainToCty(x, `${path}[${i}]`));
+  if (isPropertyMap(u)) {
+    const out: CtyObject = Object.create(null) as CtyObject;
+    for (const [k, x] of Object.entries(u)) out[k] = plainToCty(x, `${path}.${k}`);
+    return out;
+  }
+  throw new ConversionError(`cannot pass ${describeValue(u)} to Terraform`, path);
+}
+
+export function describeType(t: TypeModel): string {
+  switch (t.kind) {
+    case "array":
+      return `a list of ${describeType(t.items)}`;
+    case "map":
+      return `a map of ${describeType(t.values)}`;
+    case "object":
+      return "an object";
+    case "any":
+      return "any value";
+    default:
+      return `a ${t.kind}`;
+  }
+}
+
+export function describeValue(v: PropertyValue): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  if (v instanceof ResourceReference) return "a resource reference";
+  if (v instanceof AssetOrArchive) return `an ${v.kind}`;
+  if (typeof v === "object") return "an object";
+  return `a ${typeof v} (${JSON.stringify(v)})`;
+}
+
+/** TF object → Pulumi property map; sensitive values come back as secrets, unknowns as Computed. */
+export function fromTfObject(props: readonly PropertyModel[], obj: CtyValue): PropertyMap {
+  const out: PropertyMap = {};
+  if (obj === null || isUnknown(obj) || typeof obj !== "object" || Array.isArray(obj)) return out;
+  const o = obj as CtyObject;
+  for (const p of props) {
+    const v = fromTfProperty(p, o[p.tfName] ?? null);
+    out[p.name] = p.secret && v !== null ? new Secret(v) : v;
+  }
+  return out;
+}
+
+function fromTfProperty(p: PropertyModel, v: CtyValue): PropertyValue {
+  if (p.maxItemsOne) {
+    if (isUnknown(v)) return COMPUTED;
+    if (!Array.isArray(v) || v.length === 0) return null;
+    return fromTfValue(p.type, v[0]!);
+  }
+  return fromTfValue(p.type, v);
+}
+
+function fromTfValue(t: TypeModel, v: CtyValue): PropertyValue {
+  if (v === null) return null;
+  if (isUnknown(v)) return COMPUTED;
+  if (v instanceof Dynamic) return ctyToPlain(v.value);
+  if (v instanceof BigNum) return v.toNumber();
+  switch (t.kind) {
+    case "array":
+      return Array.isArray(v) ? v.map((x) => fromTfValue(t.items, x)) : ctyToPlain(v);
+    case "map": {
+      if (typeof v !== "object" || Array.isArray(v)) return ctyToPlain(v);
+      const out: PropertyMap = {};
+      for (const [k, x] of Object.entries(v as CtyObject)) out[k] = fromTfValue(t.values, x);
+      return out;
+    }
+    case "object":
+      if (typeof v !== "object" || Array.isArray(v)) return ctyToPlain(v);
+      return fromTfObject(t.ref.properties, v);
+    default:
+      return ctyToPlain(v);
+  }
+}
+
+function ctyToPlain(v: CtyValue): PropertyValue {
+  if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v;
+  if (isUnknown(v)) return COMPUTED;
+  if (v instanceof BigNum) return v.toNumber();
+  if (v instanceof Dynamic) return ctyToPlain(v.value);
+  if (Array.isArray(v)) return v.map(ctyToPlain);
+  const out: PropertyMap = {};
+  for (const [k, x] of Object.entries(v as CtyObject)) out[k] = ctyToPlain(x);
+  return out;
+}

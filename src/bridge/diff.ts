@@ -1,0 +1,162 @@
+// Turns a Terraform plan (prior vs planned state, requires-replace paths) into Pulumi's diff: changes, replaces, detailed diff.
+import { BigNum, Dynamic, isUnknown, type CtyValue } from "../terraform/cty/index.js";
+import type { AttributePath, Block } from "../terraform/types.js";
+import type { PropertyModel, TypeModel } from "../schema-translate/model.js";
+
+export type DiffKind = "add" | "add-replace" | "delete" | "delete-replace" | "update" | "update-replace";
+
+export interface DiffResult {
+  changes: "none" | "some";
+  /** Top-level Pulumi properties whose change forces replacement. */
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  /** Pulumi property paths (`tags.env`, `rules[0].port`) to their kind of change; always computed. */
+  detailedDiff: Record<string, DiffKind>;
+  /** Top-level properties that differ. */
+  changedKeys: string[];
+}
+
+type Obj = { [k: string]: CtyValue };
+type TfPath = (string | number)[];
+
+function isObj(v: CtyValue): v is Obj {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && !isUnknown(v) && !(v instanceof BigNum) && !(v instanceof Dynamic);
+}
+
+/** Deep equality of cty values; unknown is never equal to anything (it may change), numbers compare by value. */
+export function ctyEqual(a: CtyValue, b: CtyValue): boolean {
+  if (isUnknown(a) || isUnknown(b)) return false;
+  if (a instanceof Dynamic) return ctyEqual(a.value, b instanceof Dynamic ? b.value : b);
+  if (b instanceof Dynamic) return ctyEqual(a, b.value);
+  if (a instanceof BigNum || b instanceof BigNum) {
+    const x = a instanceof BigNum ? a.text : typeof a === "number" ? String(a) : undefined;
+    const y = b instanceof BigNum ? b.text : typeof b === "number" ? String(b) : undefined;
+    return x !== undefined && y !== undefined && (x === y || Number(x) === Number(y));
+  }
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => ctyEqual(x, b[i]!));
+  }
+  const ka = Object.keys(a as Obj);
+  const kb = Object.keys(b as Obj);
+  return ka.length === kb.length && ka.every((k) => k in (b as Obj) && ctyEqual((a as Obj)[k]!, (b as Obj)[k]!));
+}
+
+/** Set equality ignores order, as sets have none. */
+function setEqual(a: CtyValue[], b: CtyValue[]): boolean {
+  return a.length === b.length && a.every((x) => b.some((y) => ctyEqual(x, y)));
+}
+
+function replaceMatch(path: TfPath, requiresReplace: readonly TfPath[]): boolean {
+  return requiresReplace.some((r) => {
+    const n = Math.min(r.length, path.length);
+    for (let i = 0; i < n; i++) if (r[i] !== path[i]) return false;
+    return true;
+  });
+}
+
+function stepsOf(p: AttributePath): TfPath {
+  return p.map((s) => ("attribute" in s ? s.attribute : "key" in s ? s.key : s.index));
+}
+
+class DiffWalker {
+  readonly out: Record<string, DiffKind> = {};
+  constructor(private readonly requiresReplace: readonly TfPath[]) {}
+
+  private record(path: string, tfPath: TfPath, kind: "add" | "delete" | "update"): void {
+    this.out[path] = replaceMatch(tfPath, this.requiresReplace) ? `${kind}-replace` : kind;
+  }
+
+  value(t: TypeModel, a: CtyValue, b: CtyValue, path: string, tfPath: TfPath): void {
+    if (isUnknown(b)) {
+      if (!isUnknown(a)) this.record(path, tfPath, a === null ? "add" : "update");
+      return;
+    }
+    if (a === null && b === null) return;
+    if (a === null || isUnknown(a)) return this.record(path, tfPath, "add");
+    if (b === null) return this.record(path, tfPath, "delete");
+    switch (t.kind) {
+      case "object":
+        if (isObj(a) && isObj(b)) return this.properties(t.ref.properties, a, b, path, tfPath);
+        break;
+      case "map":
+        if (isObj(a) && isObj(b)) {
+          for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+            this.value(t.values, a[k] ?? null, b[k] ?? null, `${path}["${k}"]`, [...tfPath, k]);
+          }
+          return;
+        }
+        break;
+      case "array":
+        if (Array.isArray(a) && Array.isArray(b)) {
+          if (t.set === true) {
+            if (!setEqual(a, b)) this.record(path, tfPath, "update");
+            return;
+          }
+          const n = Math.max(a.length, b.length);
+          for (let i = 0; i < n; i++) this.value(t.items, a[i] ?? null, b[i] ?? null, `${path}[${i}]`, [...tfPath, i]);
+          return;
+        }
+        break;
+      default:
+        break;
+    }
+    if (!ctyEqual(a, b)) this.record(path, tfPath, "update");
+  }
+
+  properties(props: readonly PropertyModel[], a: Obj, b: Obj, prefix: string, tfPrefix: TfPath, onlyInputs = false): void {
+    for (const p of props) {
+      if (onlyInputs && !p.input) continue;
+      const path = prefix === "" ? p.name : `${prefix}.${p.name}`;
+      const tfPath = [...tfPrefix, p.tfName];
+      let x = a[p.tfName] ?? null;
+      let y = b[p.tfName] ?? null;
+      if (p.maxItemsOne) {
+        // The flattened element is the property itself; Terraform addresses it as index 0.
+        x = Array.isArray(x) ? (x[0] ?? null) : x;
+        y = Array.isArray(y) ? (y[0] ?? null) : y;
+        this.value(p.type, x, y, path, [...tfPath, 0]);
+      } else {
+        this.value(p.type, x, y, path, tfPath);
+      }
+    }
+  }
+}
+
+/** Attributes that name an object in the outside world: two objects with the same one cannot coexist. */
+const IDENTITY_ATTRIBUTE = /^(name|filename|path|.*_name)$/;
+
+export function computeDiff(
+  props: readonly PropertyModel[],
+  prior: CtyValue,
+  planned: CtyValue,
+  requiresReplace: readonly AttributePath[],
+  block?: Block,
+): DiffResult {
+  const rr = requiresReplace.map(stepsOf);
+  const walker = new DiffWalker(rr);
+  const a = isObj(prior) ? prior : {};
+  const b = isObj(planned) ? planned : {};
+  walker.properties(props, a, b, "", [], true);
+  const changed = !ctyEqual(prior, planned);
+  const replaceTop = new Set<string>();
+  for (const r of rr) {
+    const p = props.find((x) => x.tfName === r[0]);
+    if (p !== undefined) replaceTop.add(p.name);
+  }
+  const replaces = changed ? [...replaceTop].sort() : [];
+  // Create-before-delete would make the new object collide with the old one when an identifying input keeps its value.
+  const deleteBeforeReplace =
+    replaces.length > 0 &&
+    (block?.attributes ?? []).some(
+      (attr) => IDENTITY_ATTRIBUTE.test(attr.name) && (attr.required || attr.optional) && a[attr.name] !== null && a[attr.name] !== undefined && ctyEqual(a[attr.name]!, b[attr.name] ?? null),
+    );
+  const changedKeys = new Set(Object.keys(walker.out).map((k) => k.split(/[.[]/)[0]!));
+  return {
+    changes: changed ? "some" : "none",
+    replaces,
+    deleteBeforeReplace,
+    detailedDiff: walker.out,
+    changedKeys: [...changedKeys].sort(),
+  };
+}

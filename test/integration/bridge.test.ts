@@ -1,0 +1,197 @@
+// The bridge's Pulumi semantics against real providers, without the engine: check, diff, create/update/delete, read/import, invoke.
+import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { BridgeError, META_KEY, PartialFailure, TerraformBridge } from "../../src/bridge/bridge.js";
+import { COMPUTED, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
+import { GrpcTerraformProvider } from "../../src/terraform/client.js";
+import { buildProviderModel } from "../../src/schema-translate/index.js";
+import { peerPath } from "../support/peers.js";
+import { waitGone } from "../support/processes.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "tfbridge-bridge-"));
+const open: GrpcTerraformProvider[] = [];
+afterEach(async () => {
+  const pids = open.map((p) => p.process.pid);
+  await Promise.all(open.splice(0).map((p) => p.close()));
+  for (const pid of pids) expect(await waitGone(pid)).toBe(true);
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function bridgeFor(name: string, config: PropertyMap = {}, env?: Record<string, string>): Promise<{ b: TerraformBridge; logs: string[] }> {
+  const tf = await GrpcTerraformProvider.launch({ path: peerPath(name), env });
+  open.push(tf);
+  const schema = await tf.getProviderSchema();
+  const model = buildProviderModel(schema, { packageName: name, packageVersion: "1.0.0" });
+  const logs: string[] = [];
+  const b = new TerraformBridge(tf, schema, model, (sev, msg) => logs.push(`${sev}: ${msg}`));
+  expect((await b.checkConfig(config)).failures).toEqual([]);
+  await b.configure(config);
+  return { b, logs };
+}
+
+describe("random through the bridge", () => {
+  it("check reports wrong types, missing required inputs and unknown properties as failures naming the property", async () => {
+    const { b } = await bridgeFor("random");
+    expect((await b.check("random:index/string:String", "s", {}, { length: "twelve" })).failures).toEqual([
+      { property: "length", reason: 'expected a number, got a string ("twelve")' },
+    ]);
+    const missing = await b.check("random:index/string:String", "s", {}, {});
+    expect(missing.failures.some((f) => /length/.test(f.property + f.reason))).toBe(true);
+    expect((await b.check("random:index/string:String", "s", {}, { length: 3, colour: "red" })).failures).toEqual([
+      { property: "colour", reason: "random:index/string:String has no input property colour" },
+    ]);
+    expect((await b.check("random:index/string:String", "s", {}, { length: 3, result: "x" })).failures).toEqual([
+      { property: "result", reason: "result is computed by the provider and cannot be set" },
+    ]);
+  });
+
+  it("check accepts unknown inputs during preview", async () => {
+    const { b } = await bridgeFor("random");
+    expect((await b.check("random:index/string:String", "s", {}, { length: COMPUTED })).failures).toEqual([]);
+  });
+
+  it("create (preview then real), diff no-op, diff replace with detailed diff, delete", async () => {
+    const { b } = await bridgeFor("random");
+    const T = "random:index/string:String";
+    const preview = await b.create(T, { length: 16, special: false, keepers: { a: "1" } }, { preview: true });
+    expect(preview.id).toBe("");
+    expect(preview.properties["result"]).toBe(COMPUTED);
+
+    const created = await b.create(T, { length: 16, special: false, keepers: { a: "1" } });
+    expect(created.properties["result"]).toMatch(/^[A-Za-z0-9]{16}$/);
+    expect(created.id).toBe(created.properties["result"]);
+    expect(JSON.parse(created.properties[META_KEY] as string)).toMatchObject({ schema_version: "2" });
+
+    const same = await b.diff(T, created.id, created.properties, { length: 16, special: false, keepers: { a: "1" } });
+    expect(same).toMatchObject({ changes: "none", replaces: [], detailedDiff: {} });
+
+    const changed = await b.diff(T, created.id, created.properties, { length: 16, special: false, keepers: { a: "2", b: "3" } });
+    expect(changed.changes).toBe("some");
+    expect(changed.replaces).toEqual(["keepers"]);
+    expect(changed.detailedDiff).toEqual({ 'keepers["a"]': "update-replace", 'keepers["b"]': "add-replace" });
+    expect(changed.deleteBeforeReplace).toBe(false);
+
+    await b.delete(T, created.id, created.properties);
+  });
+
+  it("sensitive outputs come back as secrets", async () => {
+    const { b } = await bridgeFor("random");
+    const created = await b.create("random:index/password:Password", { length: 20 });
+    expect(created.properties["result"]).toBeInstanceOf(Secret);
+    expect((created.properties["result"] as Secret).value).toHaveLength(20);
+    expect(created.properties["length"]).toBe(20);
+  });
+});
+
+describe("local_file through the bridge", () => {
+  it("create writes the file; refresh after an out-of-band delete reports it gone; replace is delete-before-replace", async () => {
+    const { b } = await bridgeFor("local");
+    const T = "local:index/file:File";
+    const filename = join(scratch, "f.txt");
+    const created = await b.create(T, { filename, content: "one" });
+    expect(readFileSync(filename, "utf8")).toBe("one");
+
+    const refreshed = await b.read(T, created.id, created.properties, { filename, content: "one" });
+    expect(refreshed?.inputs).toEqual({ filename, content: "one" });
+
+    // Same filename, new content: creating the replacement first would write the file the old one then deletes.
+    const d = await b.diff(T, created.id, created.properties, { filename, content: "two" });
+    expect(d.replaces).toEqual(["content"]);
+    expect(d.deleteBeforeReplace).toBe(true);
+    expect(d.detailedDiff).toMatchObject({ content: "update-replace" });
+
+    unlinkSync(filename);
+    expect(await b.read(T, created.id, created.properties, { filename, content: "one" })).toBeUndefined();
+  });
+
+  it("import derives inputs from the state the provider reads", async () => {
+    const { b } = await bridgeFor("bridgetest", {}, { BRIDGETEST_STATE_DIR: join(scratch, "imp") });
+    const T = "bridgetest:index/objectResource:ObjectResource";
+    const created = await b.create(T, { name: "imported", listValues: ["a"] });
+    const imported = await b.read(T, created.id, undefined, undefined);
+    expect(imported?.id).toBe(created.id);
+    expect(imported?.inputs).toMatchObject({ name: "imported", listValues: ["a"] });
+    expect(imported?.inputs["revision"]).toBeUndefined(); // computed-only: not an input
+  });
+});
+
+describe("bridgetest (protocol 6) through the bridge", () => {
+  const env = { BRIDGETEST_STATE_DIR: join(scratch, "bt") };
+  const T = "bridgetest:index/objectResource:ObjectResource";
+  const inputs: PropertyMap = {
+    name: "alpha",
+    numberValue: 1.5,
+    listValues: ["a"],
+    mapValue: { k: "v" },
+    singleNested: { key: "s" },
+    listBlocks: [{ key: "b1", subs: [{ note: "deep" }] }],
+    dynamicValue: { any: ["json", 1, true] },
+    secret: new Secret("hunter2"),
+  };
+
+  it("create → update in place (private state round-trips through __meta) → delete", async () => {
+    const { b } = await bridgeFor("bridgetest", {}, env);
+    const created = await b.create(T, inputs);
+    expect(existsSync(join(env.BRIDGETEST_STATE_DIR, `${created.id}.json`))).toBe(true);
+    expect(created.properties["dynamicValue"]).toEqual({ any: ["json", 1, true] });
+    expect(created.properties["secret"]).toEqual(new Secret("hunter2"));
+    expect((created.properties["singleNested"] as PropertyMap)["computedTag"]).toBe("auto");
+    expect(JSON.parse(created.properties[META_KEY] as string).private_state).toBeDefined();
+
+    const next = { ...inputs, boolValue: true };
+    const d = await b.diff(T, created.id, created.properties, next);
+    expect(d).toMatchObject({ changes: "some", replaces: [], detailedDiff: { boolValue: "add" } });
+    // bridgetest fails Update when its private state is missing; success proves __meta carried it.
+    const updated = await b.update(T, created.id, created.properties, next);
+    expect(updated.properties["revision"]).toBe(2);
+
+    await b.delete(T, created.id, updated.properties);
+    expect(existsSync(join(env.BRIDGETEST_STATE_DIR, `${created.id}.json`))).toBe(false);
+  });
+
+  it("state written by an older schema version is upgraded before planning", async () => {
+    const { b } = await bridgeFor("bridgetest", {}, env);
+    const created = await b.create(T, { name: "old" });
+    // Pretend the stored state came from schema version 0, where `name` was called `title`.
+    const meta = JSON.parse(created.properties[META_KEY] as string) as Record<string, string>;
+    const v0 = { ...created.properties, [META_KEY]: JSON.stringify({ ...meta, schema_version: "0" }) };
+    const refreshed = await b.read(T, created.id, v0, { name: "old" });
+    expect(JSON.parse(refreshed!.properties[META_KEY] as string).schema_version).toBe("1");
+  });
+
+  it("a failed apply that returns state is a PartialFailure carrying id, outputs and inputs", async () => {
+    const { b } = await bridgeFor("bridgetest", {}, env);
+    const err = await b.create("bridgetest:index/failing:Failing", { name: "half", fail: true }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartialFailure);
+    const pf = err as PartialFailure;
+    expect(pf.id).not.toBe("");
+    expect(pf.properties).toMatchObject({ name: "half", status: "partial" });
+    expect(pf.inputs).toEqual({ name: "half", fail: true });
+    expect(pf.reasons[0]).toMatch(/creating bridgetest_failing failed part-way/);
+  });
+
+  it("data sources and provider functions through invoke", async () => {
+    const { b } = await bridgeFor("bridgetest", {}, env);
+    expect(await b.invoke("bridgetest:index/getEcho:getEcho", { input: { x: [1, 2] } })).toMatchObject({
+      result: { input: { x: [1, 2] }, output: { x: [1, 2] } },
+      failures: [],
+    });
+    expect(await b.invoke("bridgetest:index/reverse:reverse", { s: "abc" })).toEqual({ result: { result: "cba" }, failures: [] });
+    expect(await b.invoke("bridgetest:index/join:join", { sep: "+", parts: ["a", "b"] })).toEqual({ result: { result: "a+b" }, failures: [] });
+    expect((await b.invoke("bridgetest:index/reverse:reverse", {})).failures).toEqual([{ property: "s", reason: "missing required argument s" }]);
+    await expect(b.invoke("bridgetest:index/nope:nope", {})).rejects.toBeInstanceOf(BridgeError);
+  });
+});
+
+describe("time through the bridge", () => {
+  it("customTimeouts do not break resources without a timeouts block, and functions return objects", async () => {
+    const { b } = await bridgeFor("time");
+    const created = await b.create("time:index/static:Static", { rfc3339: "2020-01-02T03:04:05Z" }, { timeoutSeconds: 30 });
+    expect(created.properties["year"]).toBe(2020);
+    const parsed = await b.invoke("time:index/rfc3339Parse:rfc3339Parse", { timestamp: "2021-05-06T07:08:09Z" });
+    expect(parsed.failures).toEqual([]);
+    expect(parsed.result["result"]).toMatchObject({ year: 2021, month: 5 });
+  });
+});
