@@ -6,9 +6,12 @@ import { join } from "node:path";
 import { repoRoot } from "./peers.js";
 
 /** The bin directory with pulumi, pulumi-language-yaml and pulumi-gensdk (built on first use, then cached). */
+let binDir: string | undefined;
 export function pulumiBin(): string {
+  if (binDir !== undefined) return binDir;
   const out = execFileSync("bash", [join(repoRoot, "scripts/build-pulumi.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-  return out.trim().split("\n").pop()!;
+  binDir = out.trim().split("\n").pop()!;
+  return binDir;
 }
 
 /** The @pulumi/pulumi version generated TypeScript SDKs build against (3.249+ needs Node 22). */

@@ -1,0 +1,72 @@
+// Plugin startup as the engine sees it: spawn → port printed → Parameterize answered → GetSchema answered (medians of 10).
+import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { peerPath, repoRoot } from "../test/support/peers.js";
+import { argsRequest, startPluginProcess, tempDir, PLUGIN_BIN } from "../test/support/pulumi.js";
+
+const RUNS = 10;
+
+interface Sample {
+  port: number;
+  parameterize: number;
+  schema: number;
+  schemaBytes: number;
+}
+
+async function once(bin: string, provider: string): Promise<Sample> {
+  const t0 = performance.now();
+  const plugin = await startPluginProcess({ bin, startTimeoutMs: 60_000 });
+  const tPort = performance.now();
+  try {
+    await plugin.call("Parameterize", argsRequest(peerPath(provider)));
+    const tParam = performance.now();
+    const res = await plugin.call("GetSchema", {});
+    const tSchema = performance.now();
+    return { port: tPort - t0, parameterize: tParam - t0, schema: tSchema - t0, schemaBytes: String(res["schema"]).length };
+  } finally {
+    await plugin.stop();
+  }
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+// The packaged plugin exactly as `pulumi plugin install` lays it out: the tarball extracted into a directory.
+const tarball = execFileSync("bash", [join(repoRoot, "scripts/package.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+const installed = tempDir("tfbridge-bench-plugin-");
+execFileSync("tar", ["-xzf", tarball, "-C", installed]);
+
+const variants = [
+  { name: "packaged (bundle)", bin: join(installed, "pulumi-resource-terraform-provider") },
+  { name: "checkout (tsx)", bin: PLUGIN_BIN },
+];
+
+const rows: string[][] = [];
+for (const provider of ["random", "tls"]) {
+  for (const v of variants) {
+    await once(v.bin, provider); // warm the page cache and tsx's transform cache
+    const samples: Sample[] = [];
+    for (let i = 0; i < RUNS; i++) samples.push(await once(v.bin, provider));
+    rows.push([
+      provider,
+      v.name,
+      median(samples.map((s) => s.port)).toFixed(0),
+      median(samples.map((s) => s.parameterize)).toFixed(0),
+      median(samples.map((s) => s.schema)).toFixed(0),
+      (samples[0]!.schemaBytes / 1024).toFixed(0),
+    ]);
+  }
+}
+
+const header = ["provider", "plugin", "port printed ms", "Parameterize answered ms", "GetSchema answered ms", "schema KiB"];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+const line = (cells: string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+console.log(`plugin startup, medians of ${RUNS} (times from spawn)`);
+console.log(line(header));
+console.log(widths.map((w) => "-".repeat(w)).join("  "));
+for (const r of rows) console.log(line(r));
+rmSync(installed, { recursive: true, force: true });

@@ -1,0 +1,190 @@
+// The args form of Parameterize (`pulumi package add terraform-provider ARGS...`): flags, source and validation.
+import { basename } from "node:path";
+import { parseProviderAddress, type ProviderAddress } from "./address.js";
+import { parseVersionConstraint, type VersionConstraint } from "./constraint.js";
+import { invalidArgument, ParameterizeError } from "./errors.js";
+
+export const USAGE = `Usage: pulumi package add terraform-provider <provider> [version-constraint] [flags]
+       pulumi package add terraform-provider <path/to/terraform-provider-NAME> [flags]
+
+<provider> is a Terraform provider address [hostname/][namespace/]type, e.g. random, hashicorp/random
+or registry.opentofu.org/hashicorp/random (host defaults to registry.opentofu.org, namespace to hashicorp).
+[version-constraint] uses Terraform syntax, e.g. "~> 3.6", ">= 1.2, < 2.0", "= 3.6.3"; default: the newest.
+A path starting with "." or "/" names a provider binary on disk (its file name: terraform-provider-NAME).
+
+Flags:
+  --include a,b            only map these Terraform resources, data sources and functions
+  --exclude a,b            leave these out (a token may not be both included and excluded)
+  --provider-name NAME     Pulumi package name to use instead of the provider type
+  --fullDocs               (registry providers) accepted for compatibility; docs come from the schema
+  --upstreamRepoPath DIR   (local providers) accepted for compatibility; docs come from the schema
+  --indexDocOutDir DIR     accepted for compatibility; no _index.md is written
+  --help                   show this text
+
+Flags come after the provider; pass them after "--" so pulumi does not take them:
+  pulumi package add terraform-provider -- hashicorp/random "~> 3.6" --include random_id`;
+
+/** Which resources, data sources and functions to map, and under what package name. */
+export interface Selection {
+  includes: string[];
+  excludes: string[];
+  providerName?: string;
+}
+
+export interface DocsOptions {
+  fullDocs: boolean;
+  upstreamRepoPath?: string;
+  indexDocOutDir?: string;
+}
+
+export type ProviderSource =
+  | { kind: "local"; path: string }
+  | { kind: "remote"; address: ProviderAddress; constraint: VersionConstraint };
+
+export interface ParsedArgs {
+  source: ProviderSource;
+  selection: Selection;
+  docs: DocsOptions;
+}
+
+/** Asking for help is not a failure of the user's input, but the engine only carries it back as an error. */
+export class HelpRequested extends ParameterizeError {
+  constructor() {
+    super("invalid-argument", USAGE);
+    this.name = "HelpRequested";
+  }
+}
+
+/** A Pulumi package name: it becomes the first part of every token and the SDK's package name. */
+const PACKAGE_NAME = /^[a-zA-Z][a-zA-Z0-9_-]*$/;
+
+export function validatePackageName(name: string, what: string): string {
+  if (!PACKAGE_NAME.test(name)) {
+    throw invalidArgument(`invalid ${what} "${name}": use letters, digits, dashes and underscores, starting with a letter`);
+  }
+  return name;
+}
+
+const BINARY_NAME = /^terraform-provider-([0-9A-Za-z](?:[0-9A-Za-z_-]*[0-9A-Za-z])?)(?:_v\d+\.\d+\.\d+[0-9A-Za-z._+-]*)?(?:\.exe)?$/;
+
+/**
+ * The provider type from a binary's file name: `terraform-provider-random` and registry-style
+ * `terraform-provider-random_v3.6.3` (the `_vX.Y.Z` suffix Terraform's installer uses) both give `random`.
+ */
+export function typeFromBinaryName(path: string): string {
+  const file = basename(path);
+  const m = BINARY_NAME.exec(file);
+  if (!m) {
+    throw invalidArgument(
+      `"${path}" does not name a Terraform provider binary: the file name must be terraform-provider-<name> ` +
+        `(e.g. ./bin/terraform-provider-random)`,
+    );
+  }
+  return m[1]!.toLowerCase();
+}
+
+/** Splits comma lists (as cobra's string slices do), dropping blanks so "a, b," means a and b. */
+function splitList(v: string): string[] {
+  return v
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+function parseBool(flag: string, v: string | undefined): boolean {
+  if (v === undefined) return true;
+  if (/^(true|1|t)$/i.test(v)) return true;
+  if (/^(false|0|f)$/i.test(v)) return false;
+  throw invalidArgument(`invalid value "${v}" for --${flag}: expected true or false`);
+}
+
+type FlagName = "include" | "exclude" | "provider-name" | "fullDocs" | "upstreamRepoPath" | "indexDocOutDir" | "help";
+const VALUE_FLAGS: ReadonlySet<string> = new Set(["include", "exclude", "provider-name", "upstreamRepoPath", "indexDocOutDir"]);
+const BOOL_FLAGS: ReadonlySet<string> = new Set(["fullDocs", "help"]);
+
+/** Parses the args form. Flags may appear before, between or after the positional arguments; `--` ends flags. */
+export function parseArgs(args: readonly string[]): ParsedArgs {
+  const positional: string[] = [];
+  const includes: string[] = [];
+  const excludes: string[] = [];
+  let providerName: string | undefined;
+  const docs: DocsOptions = { fullDocs: false };
+  let help = false;
+
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") {
+      positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg === "-h") {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith("--") || arg.length === 2) {
+      if (arg.startsWith("-") && arg !== "-") throw invalidArgument(`unknown flag "${arg}"; run with --help for the flags`);
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const name = (eq === -1 ? arg.slice(2) : arg.slice(2, eq)) as FlagName;
+    let value = eq === -1 ? undefined : arg.slice(eq + 1);
+    if (VALUE_FLAGS.has(name)) {
+      if (value === undefined) {
+        value = args[++i];
+        if (value === undefined) throw invalidArgument(`flag --${name} needs a value`);
+      }
+    } else if (!BOOL_FLAGS.has(name)) {
+      throw invalidArgument(`unknown flag "--${name}"; the flags are --include, --exclude, --provider-name, --fullDocs, --upstreamRepoPath, --indexDocOutDir and --help`);
+    }
+    switch (name) {
+      case "include":
+        includes.push(...splitList(value!));
+        break;
+      case "exclude":
+        excludes.push(...splitList(value!));
+        break;
+      case "provider-name":
+        providerName = validatePackageName(value!, "--provider-name");
+        break;
+      case "upstreamRepoPath":
+        docs.upstreamRepoPath = value!;
+        break;
+      case "indexDocOutDir":
+        docs.indexDocOutDir = value!;
+        break;
+      case "fullDocs":
+        docs.fullDocs = parseBool(name, value);
+        break;
+      case "help":
+        help = parseBool(name, value) || help;
+        break;
+    }
+  }
+  if (help) throw new HelpRequested();
+
+  const both = [...new Set(includes.filter((t) => excludes.includes(t)))].sort();
+  if (both.length > 0) throw invalidArgument(`tokens cannot be both included and excluded: ${both.join(", ")}`);
+  const selection: Selection = { includes: [...new Set(includes)], excludes: [...new Set(excludes)] };
+  if (providerName !== undefined) selection.providerName = providerName;
+
+  if (positional.length === 0) {
+    throw invalidArgument(`missing the Terraform provider: give an address like hashicorp/random or a path like ./terraform-provider-random\n\n${USAGE}`);
+  }
+  const first = positional[0]!;
+  if (first.startsWith(".") || first.startsWith("/")) {
+    if (positional.length > 1) {
+      throw invalidArgument(`a local provider takes exactly one argument, its path; found ${positional.length}: ${positional.join(" ")}`);
+    }
+    if (docs.fullDocs) throw invalidArgument("--fullDocs only applies to registry providers; for a local provider use --upstreamRepoPath");
+    typeFromBinaryName(first);
+    return { source: { kind: "local", path: first }, selection, docs };
+  }
+  if (positional.length > 2) {
+    throw invalidArgument(`expected a provider address and at most one version constraint; found ${positional.length} arguments: ${positional.join(" ")}`);
+  }
+  if (docs.upstreamRepoPath !== undefined) throw invalidArgument("--upstreamRepoPath only applies to local providers");
+  const address = parseProviderAddress(first);
+  const constraint = parseVersionConstraint(positional[1] ?? "");
+  return { source: { kind: "remote", address, constraint }, selection, docs };
+}

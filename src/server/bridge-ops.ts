@@ -1,0 +1,58 @@
+// ResourceOps over src/bridge's TerraformBridge: the wiring between the server's decoded requests and the bridge's calls.
+import { PartialFailure, TerraformBridge, type DiffResult as BridgeDiff } from "../bridge/bridge.js";
+import type { PropertyDiffKind, DiffResult, ResourceOps, ResourceOpsFactory } from "./ops.js";
+import { ResourceInitError } from "./ops.js";
+
+/** The engine sends `type`/`name` since 3.x; older engines only the URN (`urn:pulumi:stack::project::[parent$]type::name`). */
+function typeAndName(urn: string, type: string, name: string): { type: string; name: string } {
+  if (type !== "" && name !== "") return { type, name };
+  const parts = urn.split("::");
+  const qualified = parts[2] ?? "";
+  return { type: type || qualified.slice(qualified.lastIndexOf("$") + 1), name: name || (parts.slice(3).join("::") ?? "") };
+}
+
+function diffResult(d: BridgeDiff): DiffResult {
+  const detailed: Record<string, { kind: PropertyDiffKind; inputDiff: boolean }> = {};
+  // The bridge diffs prior state against the plan, not old inputs against new ones.
+  for (const [path, kind] of Object.entries(d.detailedDiff)) detailed[path] = { kind, inputDiff: false };
+  return { changes: d.changes, replaces: d.replaces, stables: [], deleteBeforeReplace: d.deleteBeforeReplace, diffs: d.changedKeys, detailedDiff: detailed };
+}
+
+/** A half-done apply becomes the engine's partial-failure status, so the resource is recorded, not lost. */
+async function partial<T>(op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (e) {
+    if (e instanceof PartialFailure) throw new ResourceInitError(e.message, e.id, e.properties, e.reasons, e.inputs);
+    throw e;
+  }
+}
+
+export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log }): ResourceOps => {
+  const bridge = new TerraformBridge(provider, schema, model, (severity, message) => log.log(severity, message));
+  return {
+    checkConfig: (r) => bridge.checkConfig(r.news),
+    diffConfig: async (r) => diffResult(bridge.diffConfig(r.olds, r.news)),
+    configure: async (r) => {
+      await bridge.configure(r.args);
+      // Resource references and output values are not converted by the bridge: the engine sends plain ids and values.
+      return { acceptSecrets: true, supportsPreview: true, acceptResources: false, acceptOutputs: false, supportsAutonamingConfiguration: true };
+    },
+    check: (r) => {
+      const { type, name } = typeAndName(r.urn, r.type, r.name);
+      return bridge.check(type, name, r.olds, r.news, r.autonaming, r.randomSeed);
+    },
+    diff: async (r) => diffResult(await bridge.diff(typeAndName(r.urn, r.type, r.name).type, r.id, r.olds, r.news)),
+    create: (r) => partial(() => bridge.create(typeAndName(r.urn, r.type, r.name).type, r.properties, { preview: r.preview, timeoutSeconds: r.timeout })),
+    update: (r) =>
+      partial(() => bridge.update(typeAndName(r.urn, r.type, r.name).type, r.id, r.olds, r.news, { preview: r.preview, timeoutSeconds: r.timeout })),
+    read: async (r) =>
+      (await partial(() => bridge.read(typeAndName(r.urn, r.type, r.name).type, r.id, r.properties, r.inputs))) ?? { id: "", properties: {}, inputs: {} },
+    delete: (r) => bridge.delete(typeAndName(r.urn, r.type, r.name).type, r.id, r.properties, { timeoutSeconds: r.timeout }),
+    invoke: async (r) => {
+      const { result, failures } = await bridge.invoke(r.token, r.args);
+      return failures.length > 0 ? { failures } : { return: result, failures: [] };
+    },
+    cancel: () => bridge.cancel(),
+  };
+};

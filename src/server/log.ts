@@ -1,0 +1,131 @@
+// Logging for the plugin: through the engine's Engine.Log when we have its address, else to stderr (never stdout).
+import * as grpc from "@grpc/grpc-js";
+import { loadProtos, serviceConstructor } from "../proto.js";
+import type { ProviderLogEntry } from "../terraform/launch.js";
+
+export type Severity = "debug" | "info" | "warning" | "error";
+
+export interface LogOptions {
+  /** The resource the message is about. */
+  urn?: string;
+  /** A status line the engine shows transiently (progress), rather than a lasting diagnostic. */
+  ephemeral?: boolean;
+}
+
+export interface Logger {
+  log(severity: Severity, message: string, options?: LogOptions): void;
+  /** Ephemeral info line, e.g. "Launching terraform-provider-random…". */
+  status(message: string, urn?: string): void;
+  /** Resolves once every message logged so far was delivered (or given up on). */
+  flush(): Promise<void>;
+}
+
+const SEVERITY_ENUM: Record<Severity, string> = { debug: "DEBUG", info: "INFO", warning: "WARNING", error: "ERROR" };
+
+/** Where diagnostics of the plugin itself go when the engine can't take them; -v=N raises what is printed. */
+export class StderrLogger implements Logger {
+  constructor(private readonly verbosity = 0) {}
+
+  log(severity: Severity, message: string, options?: LogOptions): void {
+    if (severity === "debug" && this.verbosity < 1) return;
+    const urn = options?.urn ? ` ${options.urn}` : "";
+    process.stderr.write(`[terraform-provider] ${severity}${urn}: ${message}\n`);
+  }
+
+  status(message: string, urn?: string): void {
+    this.log("info", message, { urn, ephemeral: true });
+  }
+
+  async flush(): Promise<void> {}
+}
+
+type LogCall = (
+  req: object,
+  meta: grpc.Metadata,
+  opts: grpc.CallOptions,
+  cb: (err: grpc.ServiceError | null) => void,
+) => grpc.ClientUnaryCall;
+
+/** A hung engine must not hold up shutdown, which waits on flush(). */
+const LOG_DEADLINE_MS = 5_000;
+
+/**
+ * Sends messages to the engine one after another, so they arrive in the order they were logged. A failed send
+ * (the engine went away) falls back to stderr for that message and every later one.
+ */
+export class EngineLogger implements Logger {
+  private readonly client: grpc.Client;
+  private chain: Promise<void> = Promise.resolve();
+  private broken = false;
+
+  constructor(
+    readonly engineAddress: string,
+    private readonly fallback: Logger,
+  ) {
+    const Engine = serviceConstructor(loadProtos(["pulumi/engine.proto"]), "pulumirpc.Engine");
+    this.client = new Engine(engineAddress, grpc.credentials.createInsecure());
+  }
+
+  log(severity: Severity, message: string, options?: LogOptions): void {
+    const request = {
+      severity: SEVERITY_ENUM[severity],
+      message,
+      urn: options?.urn ?? "",
+      streamId: 0,
+      ephemeral: options?.ephemeral ?? false,
+    };
+    this.chain = this.chain.then(() => this.send(request, severity, message, options));
+  }
+
+  status(message: string, urn?: string): void {
+    this.log("info", message, { urn, ephemeral: true });
+  }
+
+  flush(): Promise<void> {
+    return this.chain;
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  private send(request: object, severity: Severity, message: string, options: LogOptions | undefined): Promise<void> {
+    if (this.broken) {
+      this.fallback.log(severity, message, options);
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const log = (this.client as unknown as { Log: LogCall }).Log;
+      log.call(this.client, request, new grpc.Metadata(), { deadline: Date.now() + LOG_DEADLINE_MS }, (err) => {
+        if (err) {
+          this.broken = true;
+          this.fallback.log("debug", `engine log unavailable (${err.details || err.message}); logging to stderr`);
+          this.fallback.log(severity, message, options);
+        }
+        resolve();
+      });
+    });
+  }
+}
+
+/**
+ * Maps a Terraform provider's log line to an engine severity. Info lines go to debug too: they are plugin-framework
+ * and go-plugin chatter ("configuring server automatic mTLS") that Terraform itself never shows without TF_LOG.
+ * Trace lines only pass at -v=9 and above.
+ */
+export function forwardProviderLog(logger: Logger, providerName: string, verbosity: number): (e: ProviderLogEntry) => void {
+  return (entry) => {
+    if (entry.level === "trace" && verbosity < 9) return;
+    const severity: Severity = entry.level === "warn" ? "warning" : entry.level === "error" ? "error" : "debug";
+    logger.log(severity, `${providerName}: ${entry.message}${formatFields(entry.fields)}`);
+  };
+}
+
+/** hclog's structured fields carry the specifics ("Found resource type" names it only in a field). */
+function formatFields(fields: Record<string, unknown> | undefined): string {
+  if (fields === undefined) return "";
+  const parts = Object.entries(fields)
+    .filter(([k]) => !k.startsWith("@"))
+    .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`);
+  return parts.length > 0 ? ` (${parts.join(" ")})` : "";
+}

@@ -1,0 +1,70 @@
+// The plugin server: ResourceProvider on a free loopback port, engine logging, orderly stop; main.ts makes it an executable.
+import * as grpc from "@grpc/grpc-js";
+import { loadProtos, serviceConstructor } from "../proto.js";
+import { VERSION } from "../version.js";
+import { parsePluginArgs } from "./cli.js";
+import { EngineLogger, StderrLogger, type Logger } from "./log.js";
+import type { ResourceOpsFactory } from "./ops.js";
+import { ProviderService } from "./service.js";
+
+export interface RunningPlugin {
+  port: number;
+  service: ProviderService;
+  /** Stops serving, closes the Terraform provider; idempotent. */
+  stop(reason: string): Promise<void>;
+}
+
+export interface StartOptions {
+  argv: readonly string[];
+  opsFactory?: ResourceOpsFactory;
+}
+
+/** How long in-flight calls get to finish once we are told to stop. */
+const DRAIN_MS = 2_000;
+
+/** Starts the server; printing the port is left to the caller so tests can run it in-process. */
+export async function startPlugin(options: StartOptions): Promise<RunningPlugin> {
+  const args = parsePluginArgs(options.argv);
+  const stderr = new StderrLogger(args.logToStderr ? Math.max(args.verbosity, 1) : args.verbosity);
+  let engineLogger: EngineLogger | undefined;
+  const attach = (address: string): void => {
+    engineLogger?.close();
+    engineLogger = new EngineLogger(address, stderr);
+  };
+  if (args.engineAddress !== undefined) attach(args.engineAddress);
+  const logger = (): Logger => engineLogger ?? stderr;
+  if (args.ignored.length > 0) logger().log("debug", `ignoring unknown plugin arguments: ${args.ignored.join(" ")}`);
+
+  const service = new ProviderService({
+    logger,
+    opsFactory: options.opsFactory,
+    verbosity: args.verbosity,
+    cwd: process.cwd(),
+    onAttach: attach,
+  });
+  const server = new grpc.Server({
+    // Schemas of large providers exceed gRPC's 4 MiB default.
+    "grpc.max_send_message_length": 512 * 1024 * 1024,
+    "grpc.max_receive_message_length": 512 * 1024 * 1024,
+  });
+  const ResourceProvider = serviceConstructor(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
+  server.addService(ResourceProvider.service, service.handlers());
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+
+  let stopping: Promise<void> | undefined;
+  const stop = (reason: string): Promise<void> =>
+    (stopping ??= (async () => {
+      logger().log("debug", `terraform-provider ${VERSION} stopping: ${reason}`);
+      const drained = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([drained, new Promise<void>((r) => (timer = setTimeout(r, DRAIN_MS)))]);
+      clearTimeout(timer);
+      server.forceShutdown();
+      await service.shutdown();
+      await logger().flush();
+      engineLogger?.close();
+    })());
+  return { port, service, stop };
+}

@@ -1,0 +1,244 @@
+// The pulumirpc.ResourceProvider service: Parameterize, GetSchema, plugin housekeeping, and dispatch of resource RPCs to ResourceOps.
+import * as grpc from "@grpc/grpc-js";
+import { describe, parameterize, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
+import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
+import { VERSION } from "../version.js";
+import * as convert from "./convert.js";
+import type { Pb } from "./convert.js";
+import { forwardProviderLog, type Logger } from "./log.js";
+import { noResourceOps, type ResourceOps, type ResourceOpsFactory } from "./ops.js";
+import { RpcError, toStatus } from "./status.js";
+
+export interface ProviderServiceOptions {
+  /** Where our diagnostics go; replaceable (Attach gives a new engine address). */
+  logger: () => Logger;
+  /** Builds the bridge's operations once the provider is parameterized. */
+  opsFactory?: ResourceOpsFactory;
+  /** -v=N from the engine: how chatty provider log forwarding is. */
+  verbosity?: number;
+  /** Directory relative local provider paths are resolved against. */
+  cwd?: string;
+  /** The engine's Attach: log to this engine from now on. */
+  onAttach?: (engineAddress: string) => void;
+}
+
+/** A parameterized provider: the launched Terraform provider, its model, operations and (lazily) its schema. */
+interface Active {
+  parameterized: Parameterized;
+  model: ProviderModel;
+  ops: ResourceOps;
+  schemaJson?: string;
+}
+
+type Unary = (call: grpc.ServerUnaryCall<Pb, Pb>, callback: grpc.sendUnaryData<Pb>) => void;
+
+const NOT_PARAMETERIZED =
+  "this provider is not parameterized yet: it needs a Terraform provider first. Add one with " +
+  "`pulumi package add terraform-provider <provider>` (e.g. hashicorp/random or ./terraform-provider-random), " +
+  "or use an SDK generated that way";
+
+export class ProviderService {
+  private active: Active | undefined;
+  private pending: Promise<Active> | undefined;
+  private closed = false;
+
+  constructor(private readonly options: ProviderServiceOptions) {}
+
+  /** The current parameterization, for messages and tests. */
+  get parameterization(): Parameterized | undefined {
+    return this.active?.parameterized;
+  }
+
+  /** Stops the Terraform provider; the service answers nothing useful afterwards. */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    const active = this.active ?? (await this.pending?.catch(() => undefined));
+    this.active = undefined;
+    await active?.parameterized.provider.close().catch(() => undefined);
+  }
+
+  private get log(): Logger {
+    return this.options.logger();
+  }
+
+  private requireActive(method: string): Active {
+    if (this.active === undefined) {
+      throw new RpcError(grpc.status.FAILED_PRECONDITION, this.pending ? `${method} called while Parameterize is still running` : `${method}: ${NOT_PARAMETERIZED}`);
+    }
+    return this.active;
+  }
+
+  private async parameterize(request: Pb): Promise<Pb> {
+    if (this.closed) throw new RpcError(grpc.status.UNAVAILABLE, "the provider is shutting down");
+    if (this.active !== undefined || this.pending !== undefined) {
+      const current = this.active ? describe(this.active.parameterized) : "a parameterization that is still in progress";
+      throw new RpcError(
+        grpc.status.FAILED_PRECONDITION,
+        `this provider instance is already parameterized as ${current}; a provider is parameterized once (start a new instance for another Terraform provider)`,
+      );
+    }
+    const input = decodeParameterize(request);
+    const log = this.log;
+    const verbosity = this.options.verbosity ?? 0;
+    this.pending = (async () => {
+      const parameterized = await parameterize(input, {
+        cwd: this.options.cwd,
+        status: (m) => log.status(m),
+        warn: (m) => log.log("warning", m),
+        onProviderLog: (name) => forwardProviderLog(this.log, name, verbosity),
+      });
+      try {
+        const model = buildProviderModel(parameterized.schema, {
+          packageName: parameterized.name,
+          packageVersion: parameterized.version,
+          includes: parameterized.selection.includes,
+          excludes: parameterized.selection.excludes,
+        });
+        const ops = (this.options.opsFactory ?? noResourceOps)({ provider: parameterized.provider, schema: parameterized.schema, model, log: this.log });
+        return { parameterized, model, ops };
+      } catch (e) {
+        await parameterized.provider.close().catch(() => undefined);
+        throw e;
+      }
+    })();
+    try {
+      const active = await this.pending;
+      if (this.closed) {
+        await active.parameterized.provider.close().catch(() => undefined);
+        throw new RpcError(grpc.status.UNAVAILABLE, "the provider is shutting down");
+      }
+      this.active = active;
+      log.log("debug", `parameterized as ${describe(active.parameterized)}`);
+      return { name: active.parameterized.name, version: active.parameterized.version };
+    } finally {
+      this.pending = undefined;
+    }
+  }
+
+  private getSchema(request: Pb): Pb {
+    const active = this.requireActive("GetSchema");
+    const { name, version } = active.parameterized;
+    const wantName = typeof request["subpackage_name"] === "string" ? request["subpackage_name"] : "";
+    const wantVersion = typeof request["subpackage_version"] === "string" ? request["subpackage_version"] : "";
+    if (wantName !== "" && wantName !== name) {
+      throw new RpcError(grpc.status.INVALID_ARGUMENT, `GetSchema asked for package "${wantName}", but this provider is parameterized as ${describe(active.parameterized)}`);
+    }
+    if (wantVersion !== "" && wantVersion !== version) {
+      throw new RpcError(grpc.status.INVALID_ARGUMENT, `GetSchema asked for ${name} version ${wantVersion}, but this provider is parameterized as ${describe(active.parameterized)}`);
+    }
+    // Rendering a large provider takes a while; the engine asks more than once per command.
+    active.schemaJson ??= JSON.stringify(
+      renderPackageSchema(active.model, { bridgeVersion: VERSION, parameter: active.parameterized.value, source: active.parameterized.origin }),
+    );
+    return { schema: active.schemaJson };
+  }
+
+  private async cancel(): Promise<Pb> {
+    const active = this.active;
+    if (active === undefined) return {};
+    try {
+      await active.ops.cancel?.();
+    } finally {
+      this.active = undefined;
+      this.closed = true;
+      await active.parameterized.provider.close().catch(() => undefined);
+    }
+    return {};
+  }
+
+  /**
+   * A resource RPC: decode, call the bridge's operation, encode. Wiring an operation is adding it to ResourceOps;
+   * until then the RPC answers UNIMPLEMENTED naming the method.
+   */
+  private resource<Req, Res>(
+    method: string,
+    pick: (ops: ResourceOps) => ((req: Req) => Promise<Res>) | undefined,
+    decode: (r: Pb) => Req,
+    encode: (res: Res) => Pb,
+  ): (request: Pb) => Promise<Pb> {
+    return async (request) => {
+      const active = this.requireActive(method);
+      const op = pick(active.ops);
+      if (op === undefined) {
+        throw new RpcError(grpc.status.UNIMPLEMENTED, `${method} is not implemented yet by terraform-provider ${VERSION} (parameterized as ${describe(active.parameterized)})`);
+      }
+      return encode(await op.call(active.ops, decode(request)));
+    };
+  }
+
+  /** The handler table grpc-js serves. */
+  handlers(): grpc.UntypedServiceImplementation {
+    const unary = (method: string, fn: (request: Pb) => Pb | Promise<Pb>): Unary => (call, callback) => {
+      Promise.resolve()
+        .then(() => fn(call.request))
+        .then(
+          (res) => callback(null, res),
+          (e: unknown) => {
+            const status = toStatus(e, method);
+            this.log.log("debug", `${method} failed: ${status.details}`);
+            callback(status as grpc.ServiceError);
+          },
+        );
+    };
+    const unimplemented = (method: string, why: string): Unary =>
+      unary(method, () => {
+        throw new RpcError(grpc.status.UNIMPLEMENTED, `${method} is not implemented by terraform-provider: ${why}`);
+      });
+
+    return {
+      // Without Handshake the engine falls back to the flags Configure returns, which the bridge decides.
+      Handshake: unimplemented("Handshake", "capabilities are reported by Configure"),
+      Parameterize: unary("Parameterize", (r) => this.parameterize(r)),
+      GetSchema: unary("GetSchema", (r) => this.getSchema(r)),
+      GetPluginInfo: unary("GetPluginInfo", () => ({ version: VERSION })),
+      Attach: unary("Attach", (r) => {
+        const address = typeof r["address"] === "string" ? r["address"] : "";
+        if (address === "") throw new RpcError(grpc.status.INVALID_ARGUMENT, "Attach needs the engine address");
+        this.options.onAttach?.(address);
+        return {};
+      }),
+      Cancel: unary("Cancel", () => this.cancel()),
+      // Mappings serve converters (e.g. `pulumi convert --from terraform`); none are offered.
+      GetMapping: unary("GetMapping", () => ({ provider: "", data: Buffer.alloc(0) })),
+      GetMappings: unary("GetMappings", () => ({ providers: [] })),
+
+      // One line per resource RPC: the ResourceOps method it calls and its converters.
+      CheckConfig: unary("CheckConfig", this.resource("CheckConfig", (o) => o.checkConfig, convert.decodeCheck, convert.encodeCheck)),
+      DiffConfig: unary("DiffConfig", this.resource("DiffConfig", (o) => o.diffConfig, convert.decodeDiff, convert.encodeDiff)),
+      Configure: unary("Configure", this.resource("Configure", (o) => o.configure, convert.decodeConfigure, convert.encodeConfigure)),
+      Check: unary("Check", this.resource("Check", (o) => o.check, convert.decodeCheck, convert.encodeCheck)),
+      Diff: unary("Diff", this.resource("Diff", (o) => o.diff, convert.decodeDiff, convert.encodeDiff)),
+      Create: unary("Create", this.resource("Create", (o) => o.create, convert.decodeCreate, convert.encodeCreate)),
+      Read: unary("Read", this.resource("Read", (o) => o.read, convert.decodeRead, convert.encodeRead)),
+      Update: unary("Update", this.resource("Update", (o) => o.update, convert.decodeUpdate, convert.encodeUpdate)),
+      Delete: unary("Delete", this.resource("Delete", (o) => o.delete, convert.decodeDelete, convert.encodeEmpty)),
+      Invoke: unary("Invoke", this.resource("Invoke", (o) => o.invoke, convert.decodeInvoke, convert.encodeInvoke)),
+      Call: unary("Call", this.resource("Call", (o) => o.call, convert.decodeCall, convert.encodeCall)),
+      Construct: unary("Construct", this.resource("Construct", (o) => o.construct, convert.decodeConstruct, convert.encodeConstruct)),
+
+      List: (call: grpc.ServerWritableStream<Pb, Pb>) => {
+        call.destroy(Object.assign(new Error("List is not implemented by terraform-provider"), { code: grpc.status.UNIMPLEMENTED }));
+      },
+    };
+  }
+}
+
+function decodeParameterize(r: Pb): ParameterizeInput {
+  const which = r["parameters"];
+  const args = r["args"] as Pb | null | undefined;
+  const value = r["value"] as Pb | null | undefined;
+  if (which === "args" || (which === undefined && args)) {
+    const list = Array.isArray(args?.["args"]) ? (args["args"] as unknown[]).filter((a): a is string => typeof a === "string") : [];
+    return { kind: "args", args: list };
+  }
+  if (which === "value" || (which === undefined && value)) {
+    const bytes = value?.["value"];
+    return {
+      kind: "value",
+      name: typeof value?.["name"] === "string" ? value["name"] : "",
+      version: typeof value?.["version"] === "string" ? value["version"] : "",
+      value: bytes instanceof Uint8Array ? bytes : new Uint8Array(),
+    };
+  }
+  throw new RpcError(grpc.status.INVALID_ARGUMENT, "Parameterize needs either args or a value");
+}

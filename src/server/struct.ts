@@ -1,0 +1,267 @@
+// google.protobuf.Struct (as @grpc/proto-loader decodes it, oneofs on) ⇄ Pulumi property values, special signature objects included.
+import {
+  AssetOrArchive,
+  COMPUTED,
+  Computed,
+  OutputValue,
+  ResourceReference,
+  Secret,
+  isPropertyMap,
+  type PropertyMap,
+  type PropertyValue,
+} from "../bridge/property-value.js";
+
+/** The key whose value names what a special object is. */
+export const SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+export const RESOURCE_REFERENCE_SIG = "5cf8f73096256a8f31e491e813e4eb8e";
+export const ASSET_SIG = "c44067f5952c0a294b673a41bacd8c17";
+export const ARCHIVE_SIG = "0def7320c3a5731c473e5ecbe6d01bc7";
+export const OUTPUT_VALUE_SIG = "d0e6a833031e9bbcd3f4e8bde6ca49a4";
+
+/** The unknown we send, and the one the engine sends for untyped unknowns. */
+export const UNKNOWN_STRING = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/**
+ * The engine also marks unknowns whose type it knows with type-specific sentinels (bool, number, array, asset,
+ * archive, object). All of them are simply "unknown" to us: the Terraform type comes from the schema, not the wire.
+ */
+const UNKNOWN_SENTINELS: ReadonlySet<string> = new Set([
+  UNKNOWN_STRING,
+  "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7",
+  "3eeb2bf0-c639-47a8-9e75-3b44932eb421",
+  "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2",
+  "030794c1-ac77-496b-92df-f27374a8bd58",
+  "e48ece36-62e2-4504-bad9-02848725956a",
+  "dd056dcd-154b-4c76-9bd3-c8f88648b5ff",
+]);
+
+/** google.protobuf.Value as proto-loader gives it (`kind` names the oneof member that is set). */
+export interface PbValue {
+  kind?: string;
+  nullValue?: string | number;
+  numberValue?: number;
+  stringValue?: string;
+  boolValue?: boolean;
+  structValue?: PbStruct | null;
+  listValue?: PbListValue | null;
+}
+export interface PbStruct {
+  fields?: Record<string, PbValue>;
+}
+export interface PbListValue {
+  values?: PbValue[];
+}
+
+/** A Struct the engine sent that does not follow the property value conventions. */
+export class StructDecodeError extends Error {
+  constructor(
+    message: string,
+    readonly path: string,
+  ) {
+    super(path === "" ? message : `${message} (at ${path})`);
+    this.name = "StructDecodeError";
+  }
+}
+
+/** Plain JSON as it sits inside assets and archives, which we carry without interpreting. */
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+// Assigning "__proto__" on a plain object would change its prototype instead of adding a key.
+function put<T>(obj: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
+function child(path: string, key: string | number): string {
+  if (typeof key === "number") return `${path}[${key}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? (path === "" ? key : `${path}.${key}`) : `${path}[${JSON.stringify(key)}]`;
+}
+
+/** Which member of the Value oneof is set; tolerant of messages built without the `kind` virtual field. */
+function kindOf(v: PbValue): string | undefined {
+  if (v.kind !== undefined && v.kind !== "") return v.kind;
+  for (const k of ["nullValue", "numberValue", "stringValue", "boolValue", "structValue", "listValue"] as const) {
+    if (v[k] !== undefined && v[k] !== null) return k;
+  }
+  return undefined;
+}
+
+function plainJson(v: PbValue, path: string): Json {
+  switch (kindOf(v)) {
+    case "nullValue":
+    case undefined:
+      return null;
+    case "numberValue":
+      return v.numberValue ?? 0;
+    case "stringValue":
+      return v.stringValue ?? "";
+    case "boolValue":
+      return v.boolValue ?? false;
+    case "listValue":
+      return (v.listValue?.values ?? []).map((e, i) => plainJson(e, child(path, i)));
+    case "structValue": {
+      const out: { [k: string]: Json } = {};
+      for (const [k, e] of Object.entries(v.structValue?.fields ?? {})) put(out, k, plainJson(e, child(path, k)));
+      return out;
+    }
+    default:
+      throw new StructDecodeError(`unsupported google.protobuf.Value kind ${String(v.kind)}`, path);
+  }
+}
+
+/** Decodes a Struct into a property map; an absent Struct is an empty map. */
+export function structToPropertyMap(s: PbStruct | null | undefined, path = ""): PropertyMap {
+  const out: PropertyMap = {};
+  for (const [k, v] of Object.entries(s?.fields ?? {})) put(out, k, valueToProperty(v, child(path, k)));
+  return out;
+}
+
+/** Decodes one google.protobuf.Value into a property value. */
+export function valueToProperty(v: PbValue, path = ""): PropertyValue {
+  switch (kindOf(v)) {
+    case "nullValue":
+    case undefined:
+      return null;
+    case "numberValue":
+      return v.numberValue ?? 0;
+    case "boolValue":
+      return v.boolValue ?? false;
+    case "stringValue": {
+      const s = v.stringValue ?? "";
+      return UNKNOWN_SENTINELS.has(s) ? COMPUTED : s;
+    }
+    case "listValue":
+      return (v.listValue?.values ?? []).map((e, i) => valueToProperty(e, child(path, i)));
+    case "structValue":
+      return specialOrMap(v.structValue ?? {}, path);
+    default:
+      throw new StructDecodeError(`unsupported google.protobuf.Value kind ${String(v.kind)}`, path);
+  }
+}
+
+function specialOrMap(s: PbStruct, path: string): PropertyValue {
+  const fields = s.fields ?? {};
+  const sigField = Object.prototype.hasOwnProperty.call(fields, SIG_KEY) ? fields[SIG_KEY] : undefined;
+  if (sigField === undefined) return structToPropertyMap(s, path);
+  if (kindOf(sigField) !== "stringValue") throw new StructDecodeError("malformed special value: its signature is not a string", path);
+  const field = (name: string): PbValue | undefined =>
+    Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
+  const sig = sigField.stringValue;
+  switch (sig) {
+    case SECRET_SIG: {
+      const value = field("value");
+      if (value === undefined) throw new StructDecodeError("malformed secret: it has no value", path);
+      return new Secret(valueToProperty(value, child(path, "value")));
+    }
+    case OUTPUT_VALUE_SIG: {
+      const value = field("value");
+      const secret = field("secret");
+      if (secret !== undefined && kindOf(secret) !== "boolValue") {
+        throw new StructDecodeError("malformed output value: secret is not a bool", path);
+      }
+      const deps = field("dependencies");
+      const dependencies: string[] = [];
+      if (deps !== undefined) {
+        if (kindOf(deps) !== "listValue") throw new StructDecodeError("malformed output value: dependencies is not a list", path);
+        for (const d of deps.listValue?.values ?? []) {
+          if (kindOf(d) !== "stringValue") throw new StructDecodeError("malformed output value: a dependency is not a string", path);
+          dependencies.push(d.stringValue ?? "");
+        }
+      }
+      // An output without a value is unknown; a value that is itself the unknown sentinel is unknown too.
+      let decoded = value === undefined ? undefined : valueToProperty(value, child(path, "value"));
+      if (decoded instanceof Computed) decoded = undefined;
+      return new OutputValue(decoded, secret?.boolValue ?? false, dependencies);
+    }
+    case RESOURCE_REFERENCE_SIG: {
+      const urn = field("urn");
+      if (urn === undefined || kindOf(urn) !== "stringValue") {
+        throw new StructDecodeError("malformed resource reference: urn is missing or not a string", path);
+      }
+      const version = field("packageVersion");
+      if (version !== undefined && kindOf(version) !== "stringValue") {
+        throw new StructDecodeError("malformed resource reference: packageVersion is not a string", path);
+      }
+      // name and type are not kept: the engine derives both from the URN when they are absent.
+      return new ResourceReference(urn.stringValue ?? "", referenceId(field("id"), path), version?.stringValue ?? "");
+    }
+    case ASSET_SIG:
+    case ARCHIVE_SIG: {
+      const carried: Record<string, unknown> = {};
+      for (const [k, e] of Object.entries(fields)) if (k !== SIG_KEY) put(carried, k, plainJson(e, child(path, k)));
+      return new AssetOrArchive(sig === ASSET_SIG ? "asset" : "archive", carried);
+    }
+    default:
+      throw new StructDecodeError(`unrecognized signature ${JSON.stringify(sig)} in a special value`, path);
+  }
+}
+
+/** A reference's id: absent for components, "" or an unknown for a resource whose id is not known yet. */
+function referenceId(id: PbValue | undefined, path: string): PropertyValue | undefined {
+  if (id === undefined) return undefined;
+  const decoded = valueToProperty(id, child(path, "id"));
+  if (decoded === "" || decoded instanceof Computed) return COMPUTED;
+  if (typeof decoded === "string") return decoded;
+  if (decoded instanceof OutputValue) {
+    if (!decoded.known) return COMPUTED;
+    if (typeof decoded.value === "string") return decoded.value;
+  }
+  throw new StructDecodeError("malformed resource reference: id is not a string", path);
+}
+
+function jsonToValue(v: unknown): PbValue {
+  if (v === null || v === undefined) return { nullValue: "NULL_VALUE" };
+  if (typeof v === "boolean") return { boolValue: v };
+  if (typeof v === "number") return { numberValue: v };
+  if (typeof v === "string") return { stringValue: v };
+  if (Array.isArray(v)) return { listValue: { values: v.map(jsonToValue) } };
+  const fields: Record<string, PbValue> = {};
+  for (const [k, e] of Object.entries(v as Record<string, unknown>)) put(fields, k, jsonToValue(e));
+  return { structValue: { fields } };
+}
+
+function special(sig: string, fields: Record<string, PbValue>): PbValue {
+  return { structValue: { fields: { [SIG_KEY]: { stringValue: sig }, ...fields } } };
+}
+
+/** Encodes a property map as a Struct; undefined entries (not a property value, but easy to produce) are dropped. */
+export function propertyMapToStruct(m: PropertyMap): PbStruct {
+  const fields: Record<string, PbValue> = {};
+  for (const [k, v] of Object.entries(m)) {
+    if (v === undefined) continue;
+    put(fields, k, propertyToValue(v));
+  }
+  return { fields };
+}
+
+/** Encodes one property value as a google.protobuf.Value, special values as signature objects. */
+export function propertyToValue(v: PropertyValue): PbValue {
+  if (v === null || v === undefined) return { nullValue: "NULL_VALUE" };
+  if (typeof v === "boolean") return { boolValue: v };
+  if (typeof v === "number") return { numberValue: v };
+  if (typeof v === "string") return { stringValue: v };
+  if (Array.isArray(v)) return { listValue: { values: v.map(propertyToValue) } };
+  if (v instanceof Computed) return { stringValue: UNKNOWN_STRING };
+  if (v instanceof Secret) return special(SECRET_SIG, { value: propertyToValue(v.value) });
+  if (v instanceof OutputValue) {
+    const fields: Record<string, PbValue> = {};
+    if (v.value !== undefined) fields["value"] = propertyToValue(v.value);
+    if (v.secret) fields["secret"] = { boolValue: true };
+    if (v.dependencies.length > 0) fields["dependencies"] = { listValue: { values: v.dependencies.map((d) => ({ stringValue: d })) } };
+    return special(OUTPUT_VALUE_SIG, fields);
+  }
+  if (v instanceof ResourceReference) {
+    const fields: Record<string, PbValue> = { urn: { stringValue: v.urn } };
+    // The engine reads an empty id as "not known yet", which is how it writes one itself.
+    if (v.id !== undefined) fields["id"] = v.id instanceof Computed ? { stringValue: "" } : propertyToValue(v.id);
+    if (v.packageVersion !== "") fields["packageVersion"] = { stringValue: v.packageVersion };
+    return special(RESOURCE_REFERENCE_SIG, fields);
+  }
+  if (v instanceof AssetOrArchive) {
+    const fields: Record<string, PbValue> = {};
+    for (const [k, e] of Object.entries(v.fields)) if (k !== SIG_KEY) put(fields, k, jsonToValue(e));
+    return special(v.kind === "asset" ? ASSET_SIG : ARCHIVE_SIG, fields);
+  }
+  if (isPropertyMap(v)) return { structValue: propertyMapToStruct(v) };
+  throw new TypeError(`not a property value: ${Object.prototype.toString.call(v)}`);
+}

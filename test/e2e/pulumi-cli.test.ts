@@ -1,0 +1,145 @@
+// End to end with the real Pulumi CLI (v3.248.0): install the packaged plugin, let the engine start it, add a bridged
+// Terraform provider to a YAML project, and build a TypeScript SDK for it that compiles against @pulumi/pulumi 3.248.0.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VERSION } from "../../src/version.js";
+import { peerPath, repoRoot } from "../support/peers.js";
+import { sdkDeps } from "../support/pulumi-tools.js";
+import { expectSuccess, pulumiBinDir, pulumiSandbox, runPulumi, tempDir as makeTempDir, type PulumiSandbox } from "../support/pulumi.js";
+
+let sandbox: PulumiSandbox;
+const dirs: string[] = [];
+const tempDir = (prefix: string): string => {
+  const d = makeTempDir(prefix);
+  dirs.push(d);
+  return d;
+};
+let tarball: string;
+
+beforeAll(() => {
+  pulumiBinDir(); // first run builds the CLI from the Go module proxy (minutes)
+  tarball = execFileSync("bash", [join(repoRoot, "scripts/package.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+  sandbox = pulumiSandbox();
+}, 1_200_000);
+
+afterAll(() => {
+  sandbox?.cleanup();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const random = (): string => peerPath("random");
+
+describe("the packaged plugin", () => {
+  it("installs with `pulumi plugin install resource terraform-provider <version> --file <tarball>`", async () => {
+    expect(tarball).toMatch(new RegExp(`pulumi-resource-terraform-provider-v${VERSION.replace(/\./g, "\\.")}-linux-amd64\\.tar\\.gz$`));
+    const cwd = tempDir("tfbridge-e2e-");
+    expectSuccess(await runPulumi(["plugin", "install", "resource", "terraform-provider", VERSION, "--file", tarball], { cwd, env: sandbox.env }), "plugin install");
+    const ls = expectSuccess(await runPulumi(["plugin", "ls", "--json"], { cwd, env: sandbox.env }), "plugin ls");
+    const plugins = JSON.parse(ls.stdout) as { name: string; kind: string; version: string; path?: string }[];
+    expect(plugins).toContainEqual(expect.objectContaining({ name: "terraform-provider", kind: "resource", version: VERSION }));
+    const dir = join(sandbox.home, "plugins", `resource-terraform-provider-v${VERSION}`);
+    expect(existsSync(join(dir, "pulumi-resource-terraform-provider"))).toBe(true);
+    expect(existsSync(join(dir, "dist", "plugin.mjs"))).toBe(true);
+  });
+
+  it("is started by the engine: `pulumi package get-schema terraform-provider <path>`", async () => {
+    const cwd = tempDir("tfbridge-e2e-");
+    const r = expectSuccess(await runPulumi(["package", "get-schema", "terraform-provider", random()], { cwd, env: sandbox.env }), "get-schema");
+    const schema = JSON.parse(r.stdout) as Record<string, any>;
+    expect(schema["name"]).toBe("random");
+    expect(schema["version"]).toBe("0.0.0");
+    expect(schema["parameterization"]["baseProvider"]).toEqual({ name: "terraform-provider", version: VERSION });
+    expect(JSON.parse(Buffer.from(schema["parameterization"]["parameter"], "base64").toString())).toEqual({ local: { path: random() } });
+  });
+
+  it("passes the engine a clear error for a bad parameter", async () => {
+    const cwd = tempDir("tfbridge-e2e-");
+    const r = await runPulumi(["package", "get-schema", "terraform-provider", "--", "hashicorp/random", "--include", "a", "--exclude", "a"], { cwd, env: sandbox.env });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/tokens cannot be both included and excluded: a/);
+  });
+});
+
+describe("a YAML project", () => {
+  let project: string;
+
+  beforeAll(() => {
+    project = tempDir("tfbridge-yaml-");
+    writeFileSync(
+      join(project, "Pulumi.yaml"),
+      [
+        "name: tfrandom",
+        "runtime: yaml",
+        "resources:",
+        "  pet:",
+        "    type: random:index/pet:Pet",
+        "    properties:",
+        "      length: 2",
+        "  suffix:",
+        "    type: random:index/string:String",
+        "    properties:",
+        "      length: 6",
+        "      special: false",
+        "outputs:",
+        "  name: ${pet.id}-${suffix.result}",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("`pulumi package add terraform-provider <path>` records the package with its parameterization", async () => {
+    const r = expectSuccess(await runPulumi(["package", "add", "terraform-provider", random()], { cwd: project, env: sandbox.env }), "package add");
+    expect(r.stderr).toMatch(/Added package random/);
+    const yaml = readFileSync(join(project, "Pulumi.yaml"), "utf8");
+    expect(yaml).toContain(["packages:", "  random:", "    source: terraform-provider", `    version: ${VERSION}`, "    parameters:", `      - ${random()}`].join("\n"));
+    expect(existsSync(join(project, "sdks", "random", "random-0.0.0.yaml"))).toBe(true);
+  });
+
+  it("previews, deploys and destroys a program using random:index/... resources", async () => {
+    const run = async (args: string[], what: string) => expectSuccess(await runPulumi(args, { cwd: project, env: sandbox.env }), what);
+    await run(["stack", "init", "dev"], "stack init");
+    const preview = await run(["preview"], "preview");
+    expect(preview.stdout).toMatch(/\+\s+random:index:Pet\s+pet\s+create/);
+    expect(preview.stdout).toMatch(/\+\s+random:index:String\s+suffix\s+create/);
+    expect(preview.stdout).toMatch(/\+ 3 to create|\+ 2 to create/);
+    await run(["up", "--yes"], "up");
+    const name = JSON.parse((await run(["stack", "output", "--json"], "stack output")).stdout) as { name: string };
+    expect(name.name).toMatch(/^[a-z]+-[a-z]+-[A-Za-z0-9]{6}$/);
+    const again = await run(["preview", "--expect-no-changes"], "second preview");
+    expect(again.stdout).not.toMatch(/to create|to update|to replace/);
+    await run(["destroy", "--yes"], "destroy");
+  }, 600_000);
+});
+
+describe("a TypeScript SDK", () => {
+  it("cannot come from `pulumi package gen-sdk --language nodejs` here: the Node.js language host is missing", async () => {
+    const cwd = tempDir("tfbridge-gen-");
+    const r = await runPulumi(["package", "gen-sdk", "terraform-provider", random(), "--language", "nodejs", "--out", "sdk"], { cwd, env: sandbox.env });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/no language plugin 'pulumi-language-nodejs'/);
+  });
+
+  it("generated from our schema by Pulumi's Node.js code generator, installs and compiles with tsc", async () => {
+    const cwd = tempDir("tfbridge-sdk-");
+    const r = expectSuccess(await runPulumi(["package", "get-schema", "terraform-provider", random()], { cwd, env: sandbox.env }), "get-schema");
+    writeFileSync(join(cwd, "schema.json"), r.stdout);
+    const sdk = join(cwd, "sdk");
+    execFileSync(join(pulumiBinDir(), "pulumi-gensdk"), ["-schema", join(cwd, "schema.json"), "-language", "nodejs", "-out", sdk], { stdio: ["ignore", "inherit", "inherit"] });
+
+    const pkg = JSON.parse(readFileSync(join(sdk, "package.json"), "utf8")) as Record<string, any>;
+    expect(pkg["name"]).toBe("@pulumi/random");
+    expect(pkg["pulumi"]).toMatchObject({ resource: true, name: "terraform-provider", version: VERSION, parameterization: { name: "random", version: "0.0.0" } });
+    expect(JSON.parse(Buffer.from(pkg["pulumi"]["parameterization"]["value"], "base64").toString())).toEqual({ local: { path: random() } });
+    // @pulumi/pulumi 3.249+ needs Node 22; the engine here is 3.248.0.
+    pkg["dependencies"]["@pulumi/pulumi"] = "3.248.0";
+    writeFileSync(join(sdk, "package.json"), JSON.stringify(pkg, null, 2));
+
+    // The SDK's dependencies (@pulumi/pulumi 3.248.0, typescript, @types/node) come from one cached install.
+    symlinkSync(sdkDeps(), join(sdk, "node_modules"));
+    execFileSync(join(sdk, "node_modules", ".bin", "tsc"), [], { cwd: sdk, stdio: ["ignore", "inherit", "inherit"] });
+    for (const f of ["index.js", "index.d.ts", "pet.js", "pet.d.ts", "provider.js"]) expect(existsSync(join(sdk, "bin", f)), f).toBe(true);
+    expect(readFileSync(join(sdk, "bin", "pet.d.ts"), "utf8")).toMatch(/class Pet extends pulumi\.CustomResource/);
+  }, 900_000);
+});

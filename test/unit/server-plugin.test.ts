@@ -1,0 +1,253 @@
+// The plugin executable driven as the engine drives it (spawned, port read from stdout, gRPC) against real Terraform providers.
+// The engine's Log endpoint is played by a small in-test gRPC server (the e2e tests use the real engine); nothing else is faked.
+import { realpathSync } from "node:fs";
+import * as grpc from "@grpc/grpc-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadProtos, serviceConstructor } from "../../src/proto.js";
+import { VERSION } from "../../src/version.js";
+import { peerPath } from "../support/peers.js";
+import { processesMatching, waitGone } from "../support/processes.js";
+import { argsRequest, callError, startPluginProcess, valueRequest, type PluginProcess } from "../support/pulumi.js";
+
+interface LogEntry {
+  severity: string;
+  message: string;
+  urn: string;
+  ephemeral: boolean;
+}
+
+/** Stand-in for the engine's pulumirpc.Engine Log endpoint: records what the plugin logs. */
+async function engineLogSink(): Promise<{ address: string; logs: LogEntry[]; close(): void }> {
+  const logs: LogEntry[] = [];
+  const server = new grpc.Server();
+  const Engine = serviceConstructor(loadProtos(["pulumi/engine.proto"]), "pulumirpc.Engine");
+  server.addService(Engine.service, {
+    Log: (call: grpc.ServerUnaryCall<LogEntry, object>, cb: grpc.sendUnaryData<object>) => {
+      logs.push(call.request);
+      cb(null, {});
+    },
+  });
+  const port = await new Promise<number>((res, rej) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))));
+  return { address: `127.0.0.1:${port}`, logs, close: () => server.forceShutdown() };
+}
+
+const schemaOf = async (p: PluginProcess, req: Record<string, unknown> = {}): Promise<Record<string, any>> =>
+  JSON.parse(String((await p.call("GetSchema", req))["schema"]));
+
+describe("plugin process, unparameterized", () => {
+  let plugin: PluginProcess;
+  beforeAll(async () => {
+    plugin = await startPluginProcess({ args: ["--logtostderr", "-v=1"] });
+  });
+  afterAll(async () => plugin?.stop());
+
+  it("prints only its port on stdout and answers GetPluginInfo with our version", async () => {
+    expect(plugin.port).toBeGreaterThan(0);
+    expect(await plugin.call("GetPluginInfo", {})).toEqual({ version: VERSION });
+    expect(plugin.extraStdout()).toBe("");
+  });
+
+  it("refuses GetSchema and resource calls before Parameterize, saying what to do", async () => {
+    for (const method of ["GetSchema", "Check", "Configure", "Create"]) {
+      const e = await callError(plugin, method, {});
+      expect(e.code).toBe(grpc.status.FAILED_PRECONDITION);
+      expect(e.details).toMatch(/not parameterized yet.*pulumi package add terraform-provider/);
+    }
+  });
+
+  it("answers GetMapping(s) empty and Handshake/List UNIMPLEMENTED", async () => {
+    expect(await plugin.call("GetMappings", { key: "terraform" })).toEqual({ providers: [] });
+    expect(await plugin.call("GetMapping", { key: "terraform", provider: "" })).toMatchObject({ provider: "" });
+    expect((await callError(plugin, "Handshake", {})).code).toBe(grpc.status.UNIMPLEMENTED);
+  });
+
+  it("rejects malformed parameters without crashing", async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [argsRequest("--help"), /^Usage: pulumi package add terraform-provider/],
+      [argsRequest("random", "--nope"), /unknown flag "--nope"/],
+      [argsRequest("random", "--include", "a", "--exclude", "a"), /both included and excluded: a/],
+      [argsRequest(), /missing the Terraform provider/],
+      [valueRequest("{not json"), /not JSON/],
+      [valueRequest('{"remote":{"url":"hashicorp/random","version":"3.6.3"},"local":{"path":"/x"}}'), /exactly one of/],
+      [{}, /needs either args or a value/],
+    ];
+    for (const [request, message] of cases) {
+      const e = await callError(plugin, "Parameterize", request);
+      expect(e.code, String(message)).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(e.details).toMatch(message);
+    }
+    expect(await plugin.call("GetPluginInfo", {})).toEqual({ version: VERSION });
+  });
+
+  it("validates a registry address fully, then says download is not available yet", async () => {
+    const e = await callError(plugin, "Parameterize", argsRequest("hashicorp/random", ">= 3.0, < 4.0"));
+    expect(e.code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(e.details).toMatch(/registry\.opentofu\.org\/hashicorp\/random \(>= 3\.0, < 4\.0\).*not available yet.*pass its path/);
+    const bad = await callError(plugin, "Parameterize", argsRequest("hashicorp/random", "=> 3"));
+    expect(bad.code).toBe(grpc.status.INVALID_ARGUMENT);
+    const value = await callError(plugin, "Parameterize", valueRequest('{"remote":{"url":"registry.opentofu.org/hashicorp/random","version":"3.6.3"}}'));
+    expect(value.code).toBe(grpc.status.FAILED_PRECONDITION);
+  });
+
+  it("reports a missing local binary as NOT_FOUND", async () => {
+    const e = await callError(plugin, "Parameterize", argsRequest("./nowhere/terraform-provider-ghost"));
+    expect(e.code).toBe(grpc.status.NOT_FOUND);
+    expect(e.details).toMatch(/not found: .*nowhere\/terraform-provider-ghost/);
+  });
+});
+
+describe("plugin process, parameterized with a local binary", () => {
+  let plugin: PluginProcess;
+  let engine: Awaited<ReturnType<typeof engineLogSink>>;
+  const random = (): string => peerPath("random");
+
+  beforeAll(async () => {
+    engine = await engineLogSink();
+    plugin = await startPluginProcess({ args: [engine.address] });
+  });
+  afterAll(async () => {
+    await plugin?.stop();
+    engine?.close();
+  });
+
+  it("answers Parameterize with the provider type and version 0.0.0", async () => {
+    expect(await plugin.call("Parameterize", argsRequest(random()))).toEqual({ name: "random", version: "0.0.0" });
+  });
+
+  it("logs progress through the engine as an ephemeral status line", async () => {
+    const status = engine.logs.find((l) => l.message.startsWith("Launching terraform-provider-random"));
+    expect(status).toMatchObject({ severity: "INFO", ephemeral: true });
+    // Provider logs arrive as debug lines prefixed with the provider name.
+    expect(engine.logs.some((l) => l.severity === "DEBUG" && l.message.startsWith("random: "))).toBe(true);
+  });
+
+  it("renders the schema with the parameterization the engine needs", async () => {
+    const schema = await schemaOf(plugin);
+    expect(schema["name"]).toBe("random");
+    expect(schema["version"]).toBe("0.0.0");
+    expect(schema["parameterization"]["baseProvider"]).toEqual({ name: "terraform-provider", version: VERSION });
+    const value = JSON.parse(Buffer.from(schema["parameterization"]["parameter"], "base64").toString());
+    expect(value).toEqual({ local: { path: random() } });
+    expect(Object.keys(schema["resources"])).toContain("random:index/pet:Pet");
+  });
+
+  it("checks subpackage name and version against the parameterization", async () => {
+    expect((await schemaOf(plugin, { subpackage_name: "random", subpackage_version: "0.0.0" }))["name"]).toBe("random");
+    const name = await callError(plugin, "GetSchema", { subpackage_name: "tls" });
+    expect(name.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(name.details).toMatch(/asked for package "tls", but this provider is parameterized as random 0\.0\.0/);
+    const version = await callError(plugin, "GetSchema", { subpackage_name: "random", subpackage_version: "1.2.3" });
+    expect(version.details).toMatch(/asked for random version 1\.2\.3/);
+  });
+
+  it("refuses a second Parameterize, naming the current parameterization", async () => {
+    const e = await callError(plugin, "Parameterize", argsRequest(peerPath("tls")));
+    expect(e.code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(e.details).toContain(`already parameterized as random 0.0.0 (local ${random()})`);
+  });
+
+  it("answers the resource RPCs the bridge lacks (Call, Construct) UNIMPLEMENTED, naming the method", async () => {
+    for (const method of ["Call", "Construct"]) {
+      const e = await callError(plugin, method, {});
+      expect(e.code, method).toBe(grpc.status.UNIMPLEMENTED);
+      expect(e.details).toMatch(new RegExp(`^${method} is not implemented yet`));
+    }
+  });
+
+  it("rejects a malformed Struct as INVALID_ARGUMENT naming the property", async () => {
+    const bad = { urn: "urn:pulumi:dev::p::random:index/pet:Pet::pet", type: "random:index/pet:Pet", name: "pet", news: { fields: { x: { structValue: { fields: { "4dabf18193072939515e22adb298388d": { stringValue: "bogus" } } } } } } };
+    const e = await callError(plugin, "Check", bad);
+    expect(e.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(e.details).toMatch(/^Check: unrecognized signature "bogus".*\(at news\.x\)/);
+  });
+
+  it("dispatches decoded requests to the bridge: Check of a random_pet with a bad property type", async () => {
+    const req = {
+      urn: "urn:pulumi:dev::p::random:index/pet:Pet::pet", type: "random:index/pet:Pet", name: "pet",
+      olds: { fields: {} }, news: { fields: { length: { stringValue: "two" } } },
+    };
+    const res = await plugin.call("Check", req);
+    expect((res["failures"] as unknown[]).length).toBeGreaterThan(0);
+    expect(res["failures"]).toContainEqual(expect.objectContaining({ property: "length" }));
+  });
+});
+
+describe("plugin process, value form and selection", () => {
+  it("parameterizes from value bytes with includes and a provider name", async () => {
+    const plugin = await startPluginProcess();
+    try {
+      const value = JSON.stringify({ local: { path: peerPath("tls") }, includes: ["tls_private_key"], providerName: "mytls" });
+      expect(await plugin.call("Parameterize", valueRequest(value, "mytls", "0.0.0"))).toEqual({ name: "mytls", version: "0.0.0" });
+      const schema = await schemaOf(plugin);
+      expect(schema["name"]).toBe("mytls");
+      expect(Object.keys(schema["resources"])).toEqual(["mytls:index/privateKey:PrivateKey"]);
+      expect(JSON.parse(Buffer.from(schema["parameterization"]["parameter"], "base64").toString())).toEqual(JSON.parse(value));
+    } finally {
+      await plugin.stop();
+    }
+  });
+
+  it("refuses value bytes whose package disagrees with the request", async () => {
+    const plugin = await startPluginProcess();
+    try {
+      const e = await callError(plugin, "Parameterize", valueRequest(JSON.stringify({ local: { path: peerPath("random") } }), "other", "0.0.0"));
+      expect(e.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(e.details).toMatch(/describes package "random" but the request names "other"/);
+    } finally {
+      await plugin.stop();
+    }
+  });
+
+  it("resolves a relative local path against the directory the engine starts it in", async () => {
+    const dir = peerPath("random").replace(/\/terraform-provider-random$/, "");
+    const plugin = await startPluginProcess({ cwd: dir });
+    try {
+      expect(await plugin.call("Parameterize", argsRequest("./terraform-provider-random"))).toEqual({ name: "random", version: "0.0.0" });
+      const schema = await schemaOf(plugin);
+      expect(JSON.parse(Buffer.from(schema["parameterization"]["parameter"], "base64").toString())).toEqual({ local: { path: realpathSync(peerPath("random")) } });
+    } finally {
+      await plugin.stop();
+    }
+  });
+});
+
+describe("plugin process shutdown", () => {
+  const providerPids = (): number[] => processesMatching(peerPath("random"));
+
+  async function parameterized(): Promise<{ plugin: PluginProcess; pids: number[] }> {
+    const before = new Set(providerPids());
+    const plugin = await startPluginProcess();
+    await plugin.call("Parameterize", argsRequest(peerPath("random")));
+    const pids = providerPids().filter((p) => !before.has(p));
+    expect(pids.length).toBeGreaterThan(0);
+    return { plugin, pids };
+  }
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`on ${signal} stops the Terraform provider and exits 0`, async () => {
+      const { plugin, pids } = await parameterized();
+      const exit = new Promise<number | null>((r) => plugin.child.once("exit", (code) => r(code)));
+      plugin.child.kill(signal);
+      expect(await exit).toBe(0);
+      for (const pid of pids) expect(await waitGone(pid)).toBe(true);
+    });
+  }
+
+  it("exits when the engine closes its stdin (the engine went away)", async () => {
+    const { plugin, pids } = await parameterized();
+    const exit = new Promise<number | null>((r) => plugin.child.once("exit", (code) => r(code)));
+    plugin.child.stdin!.end();
+    expect(await exit).toBe(0);
+    for (const pid of pids) expect(await waitGone(pid)).toBe(true);
+  });
+
+  it("closes the Terraform provider on Cancel", async () => {
+    const { plugin, pids } = await parameterized();
+    try {
+      expect(await plugin.call("Cancel", {})).toEqual({});
+      for (const pid of pids) expect(await waitGone(pid)).toBe(true);
+    } finally {
+      await plugin.stop();
+    }
+  });
+});
