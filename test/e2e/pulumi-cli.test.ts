@@ -1,7 +1,7 @@
 // End to end with the real Pulumi CLI (v3.248.0): install the packaged plugin, let the engine start it, add a bridged
 // Terraform provider to a YAML project, and build a TypeScript SDK for it that compiles against @pulumi/pulumi 3.248.0.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
@@ -22,6 +22,11 @@ beforeAll(() => {
   pulumiBinDir(); // first run builds the CLI from the Go module proxy (minutes)
   tarball = execFileSync("bash", [join(repoRoot, "scripts/package.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
   sandbox = pulumiSandbox();
+  // Every test below needs the engine to find our plugin: install the packaged tarball, as a user would.
+  execFileSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "plugin", "install", "resource", "terraform-provider", VERSION, "--file", tarball], {
+    env: sandbox.env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }, 1_200_000);
 
 afterAll(() => {
@@ -35,7 +40,6 @@ describe("the packaged plugin", () => {
   it("installs with `pulumi plugin install resource terraform-provider <version> --file <tarball>`", async () => {
     expect(tarball).toMatch(new RegExp(`pulumi-resource-terraform-provider-v${VERSION.replace(/\./g, "\\.")}-linux-amd64\\.tar\\.gz$`));
     const cwd = tempDir("tfbridge-e2e-");
-    expectSuccess(await runPulumi(["plugin", "install", "resource", "terraform-provider", VERSION, "--file", tarball], { cwd, env: sandbox.env }), "plugin install");
     const ls = expectSuccess(await runPulumi(["plugin", "ls", "--json"], { cwd, env: sandbox.env }), "plugin ls");
     const plugins = JSON.parse(ls.stdout) as { name: string; kind: string; version: string; path?: string }[];
     expect(plugins).toContainEqual(expect.objectContaining({ name: "terraform-provider", kind: "resource", version: VERSION }));
@@ -114,6 +118,8 @@ describe("a YAML project", () => {
 });
 
 describe("a TypeScript SDK", () => {
+  let sdkDir = "";
+
   it("cannot come from `pulumi package gen-sdk --language nodejs` here: the Node.js language host is missing", async () => {
     const cwd = tempDir("tfbridge-gen-");
     const r = await runPulumi(["package", "gen-sdk", "terraform-provider", random(), "--language", "nodejs", "--out", "sdk"], { cwd, env: sandbox.env });
@@ -141,5 +147,55 @@ describe("a TypeScript SDK", () => {
     execFileSync(join(sdk, "node_modules", ".bin", "tsc"), [], { cwd: sdk, stdio: ["ignore", "inherit", "inherit"] });
     for (const f of ["index.js", "index.d.ts", "pet.js", "pet.d.ts", "provider.js"]) expect(existsSync(join(sdk, "bin", f)), f).toBe(true);
     expect(readFileSync(join(sdk, "bin", "pet.d.ts"), "utf8")).toMatch(/class Pet extends pulumi\.CustomResource/);
+    sdkDir = sdk;
+  }, 900_000);
+
+  it("a TypeScript program using that SDK previews, deploys and destroys (Automation API inline program)", async () => {
+    expect(sdkDir, "the SDK test above must run first").not.toBe("");
+    // The published layout: the compiled SDK with its package.json, which the SDK reads for its parameterization.
+    writeFileSync(join(sdkDir, "bin", "package.json"), readFileSync(join(sdkDir, "package.json")));
+    const program = tempDir("tfbridge-tsprog-");
+    const deps = sdkDeps();
+    mkdirSync(join(program, "node_modules", "@pulumi"), { recursive: true });
+    mkdirSync(join(program, "node_modules", "@types"), { recursive: true });
+    symlinkSync(join(deps, "@pulumi", "pulumi"), join(program, "node_modules", "@pulumi", "pulumi"));
+    symlinkSync(join(deps, "@types", "node"), join(program, "node_modules", "@types", "node"));
+    symlinkSync(join(sdkDir, "bin"), join(program, "node_modules", "@pulumi", "random"));
+    writeFileSync(join(program, "tsconfig.json"), JSON.stringify({
+      compilerOptions: { target: "ES2020", module: "commonjs", strict: true, esModuleInterop: true, skipLibCheck: true, types: ["node"], outDir: "bin" },
+      files: ["index.ts"],
+    }));
+    writeFileSync(join(program, "index.ts"), [
+      'import * as pulumi from "@pulumi/pulumi";',
+      'import { LocalWorkspace } from "@pulumi/pulumi/automation";',
+      'import * as random from "@pulumi/random";',
+      "",
+      "async function main(): Promise<void> {",
+      "  const stack = await LocalWorkspace.createOrSelectStack({",
+      '    stackName: "dev",',
+      '    projectName: "tsprogram",',
+      "    program: async () => {",
+      '      const pet = new random.Pet("pet", { length: 2 });',
+      '      const suffix = new random.String("suffix", { length: 5, special: false });',
+      "      return { name: pulumi.interpolate`${pet.id}-${suffix.result}` };",
+      "    },",
+      "  });",
+      "  const preview = await stack.preview();",
+      "  const up = await stack.up();",
+      "  const again = await stack.preview();",
+      "  const down = await stack.destroy();",
+      "  console.log(JSON.stringify({ preview: preview.changeSummary, up: up.summary.resourceChanges, name: up.outputs[\"name\"]?.value, again: again.changeSummary, down: down.summary.resourceChanges }));",
+      "}",
+      "main().catch((e) => { console.error(e); process.exit(1); });",
+      "",
+    ].join("\n"));
+    execFileSync(join(deps, ".bin", "tsc"), ["-p", program], { stdio: ["ignore", "inherit", "inherit"] });
+    const out = execFileSync(process.execPath, [join(program, "bin", "index.js")], { cwd: program, env: sandbox.env, encoding: "utf8", timeout: 600_000 });
+    const result = JSON.parse(out.trim().split("\n").pop()!) as Record<string, Record<string, number> | string>;
+    expect(result["preview"]).toMatchObject({ create: 3 });
+    expect(result["up"]).toMatchObject({ create: 3 });
+    expect(result["name"]).toMatch(/^[a-z]+-[a-z]+-[A-Za-z0-9]{5}$/);
+    expect(result["again"]).toEqual({ same: 3 });
+    expect(result["down"]).toMatchObject({ delete: 3 });
   }, 900_000);
 });
