@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The main job, from a fresh checkout: build everything, then a real `pulumi package add` + `pulumi up` of a YAML program
+# against real Terraform providers (random, and local writing a real file), then `pulumi destroy`. No cloud account:
+# a file backend and a Pulumi home under a temporary directory (kept with KEEP=1).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+say "npm packages"
+npm install --no-audit --no-fund --loglevel=error
+say "real Terraform providers (Go module proxy; cached in ~/.cache/pulumi-tf-bridge-ts)"
+peers="$(bash scripts/build-peers.sh | tail -1)"
+say "the Pulumi CLI v3.248.0 and its YAML language host (Go module proxy; the first build takes a few minutes)"
+pulumi_bin="$(bash scripts/build-pulumi.sh | tail -1)"
+say "packaging the plugin"
+tarball="$(bash scripts/package.sh | tail -1)"
+version="$(node -p 'require("./package.json").version')"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/tfbridge-demo-XXXXXX")"
+[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
+export PATH="$pulumi_bin:$PATH" PULUMI_HOME="$work/home" PULUMI_BACKEND_URL="file://$work/backend" \
+  PULUMI_CONFIG_PASSPHRASE=demo PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true \
+  PULUMI_DISABLE_REGISTRY_RESOLVE=true PULUMI_DIY_BACKEND_NO_LEGACY_WARNING=true
+mkdir -p "$work/backend" "$work/project"
+pulumi="pulumi --non-interactive"
+
+say "pulumi plugin install resource terraform-provider $version --file $(basename "$tarball")"
+$pulumi plugin install resource terraform-provider "$version" --file "$tarball"
+
+cd "$work/project"
+cat > Pulumi.yaml <<YAML
+name: tfbridge-demo
+runtime: yaml
+resources:
+  pet:
+    type: random:index/pet:Pet
+    properties:
+      length: 3
+  greeting:
+    type: local:index/file:File
+    properties:
+      filename: $work/project/hello.txt
+      content: Hello from \${pet.id}, written by terraform-provider-local through Pulumi.
+outputs:
+  pet: \${pet.id}
+  file: \${greeting.filename}
+YAML
+
+say "pulumi package add terraform-provider $peers/random/current/terraform-provider-random"
+$pulumi package add terraform-provider "$peers/random/current/terraform-provider-random"
+say "pulumi package add terraform-provider $peers/local/current/terraform-provider-local"
+$pulumi package add terraform-provider "$peers/local/current/terraform-provider-local"
+$pulumi stack init dev
+say "pulumi up"
+$pulumi up --yes
+say "what terraform-provider-local wrote"
+cat "$work/project/hello.txt"; echo
+say "pulumi preview (nothing to change)"
+$pulumi preview --expect-no-changes
+say "pulumi destroy"
+$pulumi destroy --yes
+[ ! -e "$work/project/hello.txt" ] && echo "hello.txt is gone: the Terraform provider deleted it."
