@@ -4,6 +4,8 @@ import { GrpcTerraformProvider } from "../src/terraform/client.js";
 import type { Block, ProviderSchema, Schema } from "../src/terraform/types.js";
 import { buildProviderModel, renderPackageSchema } from "../src/schema-translate/index.js";
 import { peerPath, pins } from "../test/support/peers.js";
+import { loadProtos, serviceConstructor } from "../src/proto.js";
+import { withCachedSchemaEncoding } from "../src/server/plugin.js";
 
 const RESOURCES = Number(process.env["BENCH_RESOURCES"] ?? 1_600);
 const DATA_SOURCES = Number(process.env["BENCH_DATA_SOURCES"] ?? 650);
@@ -52,11 +54,15 @@ const rendered = renderPackageSchema(model, {
 const t2 = performance.now();
 const json = JSON.stringify(rendered);
 const t3 = performance.now();
-// A second GetSchema must not redo this work: a server caching only the string still pays its UTF-8 encoding per call.
-const cache = new Map([["big", json]]);
+// GetSchema's wire encoding, as the plugin server does it: the first call encodes, a second reuses the bytes.
+const provider = serviceConstructor(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
+const serialize = withCachedSchemaEncoding(provider.service)["GetSchema"]!.responseSerialize;
+const response = { schema: json };
 const t4 = performance.now();
-const again = Buffer.from(cache.get("big")!);
+const first = serialize(response);
 const t5 = performance.now();
+const again = serialize(response);
+const t6 = performance.now();
 const peakRss = process.resourceUsage().maxRSS / 1024; // KiB → MiB
 
 console.log(`schema benchmark: ${RESOURCES} resources (${attrs} top-level attributes/blocks), ${DATA_SOURCES} data sources, ${model.types.size} nested types`);
@@ -64,5 +70,6 @@ console.log(`  build model         ${(t1 - t0).toFixed(0)} ms`);
 console.log(`  render schema       ${(t2 - t1).toFixed(0)} ms`);
 console.log(`  JSON.stringify      ${(t3 - t2).toFixed(0)} ms (${(json.length / 1e6).toFixed(1)} MB)`);
 console.log(`  total               ${(t3 - t0).toFixed(0)} ms   (target < 2000 ms: ratio ${((t3 - t0) / 2000).toFixed(2)})`);
-console.log(`  UTF-8 of cached JSON${(t5 - t4).toFixed(2)} ms (${again.length} bytes; target < 50 ms)`);
+console.log(`  first GetSchema encode ${(t5 - t4).toFixed(1)} ms (${first.length} bytes)`);
+console.log(`  second GetSchema    ${(t6 - t5).toFixed(3)} ms (${again.length} bytes; target < 50 ms)`);
 console.log(`  peak RSS            ${peakRss.toFixed(0)} MiB (process start ${(rssBefore / 2 ** 20).toFixed(0)} MiB; target < 500 MiB: ratio ${(peakRss / 500).toFixed(2)})`);

@@ -48,7 +48,7 @@ export async function startPlugin(options: StartOptions): Promise<RunningPlugin>
     "grpc.max_receive_message_length": 512 * 1024 * 1024,
   });
   const ResourceProvider = serviceConstructor(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
-  server.addService(ResourceProvider.service, service.handlers());
+  server.addService(withCachedSchemaEncoding(ResourceProvider.service), service.handlers());
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
@@ -67,4 +67,29 @@ export async function startPlugin(options: StartOptions): Promise<RunningPlugin>
       engineLogger?.close();
     })());
   return { port, service, stop };
+}
+
+/**
+ * A large provider's schema is tens of megabytes; encoding it to protobuf costs about as much as a GetSchema should
+ * take. The service answers every GetSchema with the same response object, so its bytes are kept per object.
+ */
+export function withCachedSchemaEncoding(definition: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  const method = definition["GetSchema"];
+  if (method === undefined) return definition;
+  const encoded = new WeakMap<object, Buffer>();
+  const serialize = method.responseSerialize;
+  return {
+    ...definition,
+    GetSchema: {
+      ...method,
+      responseSerialize: (value: object): Buffer => {
+        let bytes = encoded.get(value);
+        if (bytes === undefined) {
+          bytes = serialize(value);
+          encoded.set(value, bytes);
+        }
+        return bytes;
+      },
+    },
+  };
 }

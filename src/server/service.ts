@@ -27,7 +27,8 @@ interface Active {
   parameterized: Parameterized;
   model: ProviderModel;
   ops: ResourceOps;
-  schemaJson?: string;
+  /** The GetSchema response, kept as one object so its wire encoding is computed once (see plugin.ts). */
+  schemaResponse?: Pb;
 }
 
 type Unary = (call: grpc.ServerUnaryCall<Pb, Pb>, callback: grpc.sendUnaryData<Pb>) => void;
@@ -127,10 +128,12 @@ export class ProviderService {
       throw new RpcError(grpc.status.INVALID_ARGUMENT, `GetSchema asked for ${name} version ${wantVersion}, but this provider is parameterized as ${describe(active.parameterized)}`);
     }
     // Rendering a large provider takes a while; the engine asks more than once per command.
-    active.schemaJson ??= JSON.stringify(
-      renderPackageSchema(active.model, { bridgeVersion: VERSION, parameter: active.parameterized.value, source: active.parameterized.origin }),
-    );
-    return { schema: active.schemaJson };
+    active.schemaResponse ??= {
+      schema: JSON.stringify(
+        renderPackageSchema(active.model, { bridgeVersion: VERSION, parameter: active.parameterized.value, source: active.parameterized.origin }),
+      ),
+    };
+    return active.schemaResponse;
   }
 
   private async cancel(): Promise<Pb> {
