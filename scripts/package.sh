@@ -5,6 +5,9 @@
 #   dist/pulumi-resource-terraform-provider-v<version>-linux-amd64.tar.gz with, at its root:
 #     pulumi-resource-terraform-provider   the sh launcher (runs node on dist/plugin.mjs beside it)
 #     dist/plugin.mjs, dist/plugin.mjs.map, dist/proto/...
+#     dist/node_modules/   packages that cannot be bundled (@cdktf/hcl2json reads its WebAssembly HCL parser from
+#                          files beside its own code) with their runtime dependencies
+# The tarball is replaced atomically (written beside, then renamed), so a reader never sees half of one.
 # No PulumiPlugin.yaml: the engine executes pulumi-resource-terraform-provider directly; a PulumiPlugin.yaml
 # would route it through a language host instead. Needs `node` (20+) on PATH where the plugin runs.
 # Prints the tarball path on its last line.
@@ -14,12 +17,14 @@ cd "$root"
 version="$(node -p 'require("./package.json").version')"
 out="$root/dist"
 mkdir -p "$out"
+external=(@cdktf/hcl2json)
 rm -rf "$out/plugin.mjs" "$out/plugin.mjs.map" "$out/proto"
 
 # grpc-js and friends are CommonJS and require() Node built-ins; an ESM bundle needs a real require for that.
 node_modules/.bin/esbuild src/server/main.ts \
   --bundle --platform=node --format=esm --target=node20 \
   --outfile="$out/plugin.mjs" --sourcemap --legal-comments=none --log-level=warning \
+  "${external[@]/#/--external:}" \
   --define:__TF_BRIDGE_VERSION__="\"$version\"" \
   --banner:js="import { createRequire as __tfBridgeCreateRequire } from 'node:module'; const require = __tfBridgeCreateRequire(import.meta.url);"
 cp -R proto "$out/proto"
@@ -30,7 +35,34 @@ install -m 0755 bin/pulumi-resource-terraform-provider "$stage/pulumi-resource-t
 mkdir -p "$stage/dist"
 cp "$out/plugin.mjs" "$out/plugin.mjs.map" "$stage/dist/"
 cp -R proto "$stage/dist/proto"
+# The external packages and everything they require at run time, found as Node would resolve them from here.
+node -e '
+  const fs = require("fs"), path = require("path");
+  const seen = new Set();
+  const find = (name, from) => {
+    for (let d = from; ; d = path.dirname(d)) {
+      const c = path.join(d, "node_modules", name);
+      if (fs.existsSync(path.join(c, "package.json"))) return c;
+      if (d === path.dirname(d)) return undefined;
+    }
+  };
+  const visit = (name, from, optional) => {
+    const dir = find(name, from);
+    if (dir === undefined) { if (optional) return; throw new Error("cannot find " + name + " from " + from); }
+    if (seen.has(dir)) return;
+    seen.add(dir);
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+    for (const d of Object.keys(pkg.dependencies || {})) visit(d, dir, false);
+    for (const d of Object.keys(pkg.optionalDependencies || {})) visit(d, dir, true);
+  };
+  for (const name of process.argv.slice(1)) visit(name, process.cwd(), false);
+  for (const dir of seen) console.log(path.relative(path.join(process.cwd(), "node_modules"), dir));
+' "${external[@]}" | while read -r rel; do
+  mkdir -p "$stage/dist/node_modules/$(dirname "$rel")"
+  cp -R "node_modules/$rel" "$stage/dist/node_modules/$rel"
+done
 tarball="$out/pulumi-resource-terraform-provider-v$version-linux-amd64.tar.gz"
-tar -czf "$tarball" -C "$stage" --owner=0 --group=0 --numeric-owner .
+tar -czf "$tarball.tmp.$$" -C "$stage" --owner=0 --group=0 --numeric-owner .
+mv -f "$tarball.tmp.$$" "$tarball"
 echo "package: $(du -h "$tarball" | cut -f1) $tarball" >&2
 echo "$tarball"

@@ -11,6 +11,9 @@ export const USAGE = `Usage: pulumi package add terraform-provider <provider> [v
 or registry.opentofu.org/hashicorp/random (host defaults to registry.opentofu.org, namespace to hashicorp).
 [version-constraint] uses Terraform syntax, e.g. "~> 3.6", ">= 1.2, < 2.0", "= 3.6.3"; default: the newest.
 A path starting with "." or "/" names a provider binary on disk (its file name: terraform-provider-NAME).
+Registry providers are downloaded, verified and cached as Terraform does: credentials from TF_TOKEN_<host> or the
+Terraform CLI configuration (TF_CLI_CONFIG_FILE, ~/.terraformrc), which may also set mirrors; the cache is
+PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR, default ~/.pulumi/dynamic_tf_plugins.
 
 Flags:
   --include a,b            only map these Terraform resources, data sources and functions

@@ -2,7 +2,7 @@
 
 /**
  * `invalid-argument`: the args or value are malformed; `failed-precondition`: well-formed but not possible here
- * (e.g. registry download not available); `not-found`: the provider or version does not exist.
+ * (e.g. a registry that cannot be reached, a failed verification); `not-found`: the provider or version does not exist.
  */
 export type ParameterizeErrorKind = "invalid-argument" | "failed-precondition" | "not-found";
 

@@ -66,7 +66,7 @@ async function resolveSource(input: ParameterizeInput, options: ParameterizeOpti
       return { source: { kind: "local", path: local.path }, selection: parsed.selection, binary: local.path, type: local.type, version: LOCAL_VERSION };
     }
     const { address, constraint } = parsed.source;
-    const remote = await acquireRemote(address, constraint, { status: options.status });
+    const remote = await acquireRemote(address, constraint, { status: options.status, warn: options.warn });
     return { source: { kind: "remote", address, version: remote.version }, selection: parsed.selection, binary: remote.path, type: address.type, version: remote.version };
   }
   const value = parseValue(input.value);
@@ -75,7 +75,7 @@ async function resolveSource(input: ParameterizeInput, options: ParameterizeOpti
     return { source: { kind: "local", path: local.path }, selection: value.selection, binary: local.path, type: local.type, version: LOCAL_VERSION };
   }
   const { address, version } = value.source;
-  const remote = await acquireRemote(address, parseVersionConstraint(`= ${version}`), { status: options.status });
+  const remote = await acquireRemote(address, parseVersionConstraint(`= ${version}`), { status: options.status, warn: options.warn });
   return { source: value.source, selection: value.selection, binary: remote.path, type: address.type, version };
 }
 

@@ -20,7 +20,12 @@ let tarball: string;
 
 beforeAll(() => {
   pulumiBinDir(); // first run builds the CLI from the Go module proxy (minutes)
-  tarball = execFileSync("bash", [join(repoRoot, "scripts/package.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+  // package.sh rewrites dist/ in place: e2e files that package concurrently serialize on this lock file.
+  mkdirSync(join(repoRoot, "dist"), { recursive: true });
+  tarball = execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", join(repoRoot, "scripts/package.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+    .trim()
+    .split("\n")
+    .pop()!;
   sandbox = pulumiSandbox();
   // Every test below needs the engine to find our plugin: install the packaged tarball, as a user would.
   execFileSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "plugin", "install", "resource", "terraform-provider", VERSION, "--file", tarball], {

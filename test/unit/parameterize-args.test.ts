@@ -180,10 +180,14 @@ describe("acquisition", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("says registry download is not available yet and how to pass a local path instead", async () => {
-    const e = await acquireRemote(parseProviderAddress("hashicorp/random"), parseVersionConstraint("~> 3.6")).catch((x: unknown) => x);
+  it("reports a registry it cannot reach, with no cached version to fall back on, as failed-precondition", async () => {
+    const dir = tempDir("tfbridge-remote-");
+    const env = { HOME: dir, PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR: join(dir, "cache") };
+    // .invalid never resolves (RFC 2606), so this holds with or without a network.
+    const e = await acquireRemote(parseProviderAddress("registry.invalid/hashicorp/random"), parseVersionConstraint("~> 3.6"), { env }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ParameterizeError);
     expect((e as ParameterizeError).kind).toBe("failed-precondition");
-    expect((e as Error).message).toMatch(/registry\.opentofu\.org\/hashicorp\/random \(~> 3\.6\).*not available yet.*\.\/terraform-provider-random/);
+    expect((e as Error).message).toMatch(/cannot resolve registry\.invalid\/hashicorp\/random \("~> 3\.6"\): could not reach the registry at registry\.invalid: cannot reach registry\.invalid \((ENOTFOUND|EAI_AGAIN)/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -79,13 +79,14 @@ describe("plugin process, unparameterized", () => {
     expect(await plugin.call("GetPluginInfo", {})).toEqual({ version: VERSION });
   });
 
-  it("validates a registry address fully, then says download is not available yet", async () => {
-    const e = await callError(plugin, "Parameterize", argsRequest("hashicorp/random", ">= 3.0, < 4.0"));
+  it("validates a registry address fully, then reports an unreachable registry as FAILED_PRECONDITION", async () => {
+    // .invalid never resolves (RFC 2606), so this holds with or without a network.
+    const e = await callError(plugin, "Parameterize", argsRequest("registry.invalid/hashicorp/random", ">= 3.0, < 4.0"));
     expect(e.code).toBe(grpc.status.FAILED_PRECONDITION);
-    expect(e.details).toMatch(/registry\.opentofu\.org\/hashicorp\/random \(>= 3\.0, < 4\.0\).*not available yet.*pass its path/);
+    expect(e.details).toMatch(/registry\.invalid\/hashicorp\/random \(">= 3\.0, < 4\.0"\).*could not reach the registry at registry\.invalid.*no cached version matches/);
     const bad = await callError(plugin, "Parameterize", argsRequest("hashicorp/random", "=> 3"));
     expect(bad.code).toBe(grpc.status.INVALID_ARGUMENT);
-    const value = await callError(plugin, "Parameterize", valueRequest('{"remote":{"url":"registry.opentofu.org/hashicorp/random","version":"3.6.3"}}'));
+    const value = await callError(plugin, "Parameterize", valueRequest('{"remote":{"url":"registry.invalid/hashicorp/random","version":"3.6.3"}}'));
     expect(value.code).toBe(grpc.status.FAILED_PRECONDITION);
   });
 

@@ -1,0 +1,160 @@
+// Mirrors: the provider network mirror protocol (index.json, <version>.json, archives checked against their
+// h1:/zh: hashes) and filesystem mirrors in Terraform's packed and unpacked layouts.
+import { cp, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import semver from "semver";
+import type { ProviderAddress } from "./address.js";
+import { extractZip } from "./archive.js";
+import { hostDirName } from "./cache.js";
+import { comparisonHost } from "./credentials.js";
+import { HttpFailure, type Http } from "./http.js";
+import { RegistryProtocolError } from "./registry.js";
+import { progressReporter, type AvailableVersion, type InstallContext, type PackageSource } from "./source.js";
+import { hashV1, hashZh } from "./verify.js";
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export class NetworkMirrorSource implements PackageSource {
+  readonly description: string;
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly http: Http,
+  ) {
+    this.description = `network mirror ${baseUrl}`;
+  }
+
+  /** `<base><host>/<namespace>/<type>/`, the host in its ASCII comparison form as Terraform writes it. */
+  private providerUrl(a: ProviderAddress): URL {
+    return new URL(`${comparisonHost(a.host) ?? a.host}/${a.namespace}/${a.type}/`, this.baseUrl);
+  }
+
+  async versions(a: ProviderAddress): Promise<AvailableVersion[] | undefined> {
+    const url = new URL("index.json", this.providerUrl(a));
+    let json: unknown;
+    try {
+      ({ json } = await this.http.getJson(url, `listing versions of ${a.namespace}/${a.type} on ${this.description}`));
+    } catch (e) {
+      if (e instanceof HttpFailure && e.status === 404) return undefined;
+      throw e;
+    }
+    if (!isObject(json) || !isObject(json["versions"])) throw new RegistryProtocolError(`${url.href} has no "versions" object`);
+    return Object.keys(json["versions"]).map((version) => ({ version }));
+  }
+
+  async install(a: ProviderAddress, version: string, dest: string, scratch: string, ctx: InstallContext): Promise<string> {
+    const url = new URL(`${version}.json`, this.providerUrl(a));
+    let json: unknown;
+    let final: URL;
+    try {
+      ({ json, url: final } = await this.http.getJson(url, `the packages of ${a.type} ${version} on ${this.description}`));
+    } catch (e) {
+      if (e instanceof HttpFailure && e.status === 404) throw new RegistryProtocolError(`${this.description} has no ${a.namespace}/${a.type} ${version}`);
+      throw e;
+    }
+    const archives = isObject(json) && isObject(json["archives"]) ? json["archives"] : undefined;
+    if (archives === undefined) throw new RegistryProtocolError(`${url.href} has no "archives" object`);
+    const entry = archives[ctx.platform];
+    if (!isObject(entry) || typeof entry["url"] !== "string") {
+      throw new RegistryProtocolError(`${this.description} has no package of ${a.namespace}/${a.type} ${version} for ${ctx.platform}`);
+    }
+    const hashes = Array.isArray(entry["hashes"]) ? entry["hashes"].filter((h): h is string => typeof h === "string") : [];
+    const archiveUrl = new URL(entry["url"], final);
+    const archive = join(scratch, "package.zip");
+    const label = `Downloading terraform-provider-${a.type} ${version} (${ctx.platform}) from ${archiveUrl.host}`;
+    ctx.status(`${label}…`);
+    const got = await this.http.download(archiveUrl, archive, `downloading ${archiveUrl.href}`, progressReporter(label, ctx.status));
+    await extractZip(archive, dest);
+    if (hashes.length === 0) {
+      ctx.warn(`${this.description} gives no hashes for ${a.type} ${version}: the package is not verified`);
+      return "not verified: the mirror gives no hashes";
+    }
+    const zh = hashZh(got.sha256);
+    if (hashes.includes(zh)) return `matches the mirror's ${zh.slice(0, 16)}…`;
+    if (hashes.some((h) => h.startsWith("h1:"))) {
+      const h1 = await hashV1(dest);
+      if (hashes.includes(h1)) return `matches the mirror's ${h1}`;
+      throw new RegistryProtocolError(`the package of ${a.type} ${version} from ${this.description} matches none of its hashes (got ${h1} and ${zh})`);
+    }
+    throw new RegistryProtocolError(`the package of ${a.type} ${version} from ${this.description} matches none of its hashes (got ${zh})`);
+  }
+}
+
+interface FsPackage {
+  packed?: string;
+  unpacked?: string;
+}
+
+/**
+ * A directory in Terraform's mirror layouts, packed `HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip`
+ * or unpacked `HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/`. Filesystem mirrors carry no checksums, so (as in Terraform)
+ * their packages are trusted as they are.
+ */
+export class FilesystemMirrorSource implements PackageSource {
+  readonly description: string;
+
+  constructor(private readonly path: string) {
+    this.description = `filesystem mirror ${path}`;
+  }
+
+  /** Both spellings of an internationalized host may exist on disk. */
+  private providerDirs(a: ProviderAddress): string[] {
+    const ascii = comparisonHost(a.host) ?? a.host;
+    return [...new Set([hostDirName(a.host), ascii, a.host])].map((h) => join(this.path, h, a.namespace, a.type));
+  }
+
+  /** version → platform → package location */
+  private async scan(a: ProviderAddress): Promise<Map<string, Map<string, FsPackage>>> {
+    const out = new Map<string, Map<string, FsPackage>>();
+    const put = (version: string, platform: string, p: FsPackage): void => {
+      const v = out.get(version) ?? new Map<string, FsPackage>();
+      out.set(version, v);
+      v.set(platform, { ...v.get(platform), ...p });
+    };
+    const packed = new RegExp(`^terraform-provider-${a.type}_([^_]+)_([a-z0-9]+_[a-z0-9]+)\\.zip$`);
+    for (const dir of this.providerDirs(a)) {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        const m = packed.exec(e.name.toLowerCase());
+        if (m && semver.valid(m[1]!) === m[1]) {
+          put(m[1]!, m[2]!, { packed: join(dir, e.name) });
+          continue;
+        }
+        if (semver.valid(e.name) !== e.name) continue;
+        const vdir = join(dir, e.name);
+        if (!(await stat(vdir).then((s) => s.isDirectory(), () => false))) continue;
+        for (const p of await readdir(vdir)) {
+          if (/^[a-z0-9]+_[a-z0-9]+$/.test(p) && (await stat(join(vdir, p)).then((s) => s.isDirectory(), () => false))) {
+            put(e.name, p, { unpacked: join(vdir, p) });
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  async versions(a: ProviderAddress): Promise<AvailableVersion[] | undefined> {
+    const found = await this.scan(a);
+    if (found.size === 0) return undefined;
+    return [...found].map(([version, platforms]) => ({ version, platforms: [...platforms.keys()] }));
+  }
+
+  async install(a: ProviderAddress, version: string, dest: string, _scratch: string, ctx: InstallContext): Promise<string> {
+    const pkg = (await this.scan(a)).get(version)?.get(ctx.platform);
+    if (pkg === undefined) throw new RegistryProtocolError(`${this.description} has no package of ${a.namespace}/${a.type} ${version} for ${ctx.platform}`);
+    if (pkg.unpacked !== undefined) {
+      ctx.status(`Copying terraform-provider-${a.type} ${version} from ${pkg.unpacked}…`);
+      await cp(pkg.unpacked, dest, { recursive: true, preserveTimestamps: true, dereference: true });
+    } else {
+      ctx.status(`Unpacking ${pkg.packed}…`);
+      await extractZip(pkg.packed!, dest);
+    }
+    return "from a filesystem mirror (mirrors carry no signatures)";
+  }
+}

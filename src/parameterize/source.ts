@@ -1,0 +1,60 @@
+// What every place a provider can come from offers: a version listing and an install of one version into a directory.
+import type { ProviderAddress } from "./address.js";
+import type { Http } from "./http.js";
+
+export interface AvailableVersion {
+  version: string;
+  /** Plugin protocol versions ("5.0", "6.0"), when the source says. */
+  protocols?: string[];
+  /** Platforms (`linux_amd64`) with a package, when the source says. */
+  platforms?: string[];
+}
+
+export interface InstallContext {
+  http: Http;
+  platform: string;
+  /** Ephemeral progress lines. */
+  status: (message: string) => void;
+  /** Lasting notes for the user. */
+  warn: (message: string) => void;
+}
+
+export interface PackageSource {
+  /** For messages: "the registry at registry.opentofu.org", "network mirror https://…". */
+  readonly description: string;
+  /** The versions this source has, or undefined when it does not have the provider at all. */
+  versions(a: ProviderAddress, ctx: InstallContext): Promise<AvailableVersion[] | undefined>;
+  /**
+   * Writes the unpacked, verified package of `version` for ctx.platform into `dest`; `scratch` is for downloads.
+   * Returns a short note on how it was verified, for the status line.
+   */
+  install(a: ProviderAddress, version: string, dest: string, scratch: string, ctx: InstallContext): Promise<string>;
+}
+
+/** Terraform's protocol versions are "MAJOR.MINOR"; we speak 5 and 6. */
+export function protocolsSupported(protocols: readonly string[] | undefined): boolean {
+  if (protocols === undefined || protocols.length === 0) return true;
+  return protocols.some((p) => /^(5|6)(\.|$)/.test(p.trim()));
+}
+
+/** "12.3 MiB" */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+}
+
+/** A progress callback that reports at most every second or every 10%, plus the end. */
+export function progressReporter(label: string, status: (m: string) => void): (received: number, total: number | undefined) => void {
+  let lastAt = 0;
+  let lastTenth = -1;
+  return (received, total) => {
+    const now = Date.now();
+    const tenth = total ? Math.floor((received / total) * 10) : -1;
+    const done = total !== undefined && received >= total;
+    if (!done && now - lastAt < 1000 && tenth === lastTenth) return;
+    lastAt = now;
+    lastTenth = tenth;
+    status(total ? `${label}: ${formatBytes(received)} of ${formatBytes(total)} (${Math.floor((received / total) * 100)}%)` : `${label}: ${formatBytes(received)}`);
+  };
+}

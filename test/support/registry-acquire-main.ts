@@ -1,0 +1,20 @@
+// Child-process entry for registry tests: acquires one provider with the environment it was started with (so
+// NODE_EXTRA_CA_CERTS, read only at process start, makes it trust the test CA) and prints one JSON line.
+import { parseProviderAddress } from "../../src/parameterize/address.js";
+import { parseVersionConstraint } from "../../src/parameterize/constraint.js";
+import { ParameterizeError } from "../../src/parameterize/errors.js";
+import { acquireRemote } from "../../src/parameterize/remote.js";
+
+const [address, constraint] = JSON.parse(process.argv[2] ?? "[]") as [string, string];
+const statuses: string[] = [];
+const warnings: string[] = [];
+try {
+  const r = await acquireRemote(parseProviderAddress(address), parseVersionConstraint(constraint ?? ""), {
+    status: (m) => statuses.push(m),
+    warn: (m) => warnings.push(m),
+  });
+  process.stdout.write(JSON.stringify({ ok: true, path: r.path, version: r.version, statuses, warnings }) + "\n");
+} catch (e) {
+  const kind = e instanceof ParameterizeError ? e.kind : "bug";
+  process.stdout.write(JSON.stringify({ ok: false, kind, message: (e as Error).message, stack: kind === "bug" ? (e as Error).stack : undefined, statuses, warnings }) + "\n");
+}

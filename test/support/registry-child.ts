@@ -1,0 +1,60 @@
+// Runs acquisitions in child processes: the test CA is trusted through NODE_EXTRA_CA_CERTS, which Node reads only at
+// process start, so the code under test gets it exactly as the plugin does when pulumi passes its environment on.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { repoRoot } from "./peers.js";
+
+export interface AcquireResult {
+  ok: boolean;
+  path?: string;
+  version?: string;
+  kind?: string;
+  message?: string;
+  stack?: string;
+  statuses: string[];
+  warnings: string[];
+}
+
+/** A clean HOME and cache for one scenario; nothing of the machine's Terraform or Pulumi setup leaks in. */
+export interface Sandbox {
+  home: string;
+  cache: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function sandbox(caFile: string, extra: NodeJS.ProcessEnv = {}): Sandbox {
+  const root = mkdtempSync(join(tmpdir(), "tfbridge-acquire-"));
+  const home = join(root, "home");
+  const cache = join(root, "cache");
+  mkdirSync(home);
+  return {
+    home,
+    cache,
+    env: { PATH: process.env["PATH"], HOME: home, PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR: cache, NODE_EXTRA_CA_CERTS: caFile, ...extra },
+  };
+}
+
+export function acquireInChild(address: string, constraint: string, env: NodeJS.ProcessEnv): Promise<AcquireResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", join(repoRoot, "node_modules/tsx/dist/loader.mjs"), join(repoRoot, "test/support/registry-acquire-main.ts"), JSON.stringify([address, constraint])],
+      { env, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    child.once("error", reject);
+    child.once("close", (code) => {
+      const line = out.trim().split("\n").pop() ?? "";
+      try {
+        resolve(JSON.parse(line) as AcquireResult);
+      } catch {
+        reject(new Error(`acquire child exited ${code} without a result\n--- stdout\n${out}\n--- stderr\n${err}`));
+      }
+    });
+  });
+}
