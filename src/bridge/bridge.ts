@@ -8,6 +8,7 @@ import { proposedNewState } from "../terraform/values.js";
 import type { DataSourceModel, FunctionModel, PropertyModel, ProviderModel, ResourceModel } from "../schema-translate/model.js";
 import { ConversionError, fromTfObject, toTfObject } from "./convert.js";
 import { computeDiff, type DiffResult } from "./diff.js";
+import { carrySecrets } from "./secrets.js";
 import { OutputValue, Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
 
 export type { DiffResult } from "./diff.js";
@@ -180,25 +181,31 @@ export class TerraformBridge {
     const inputs: PropertyMap = { ...news };
     delete inputs[META_KEY];
     this.autoname(model, schema, urnName, olds, inputs, autonaming, randomSeed);
-    let config: CtyValue;
-    try {
-      config = toTfObject(model.properties, inputs);
-    } catch (e) {
-      if (e instanceof ConversionError) return { inputs, failures: [{ property: e.path, reason: e.reason }] };
-      throw e;
+    // Every problem the program can fix at once: unknown properties, then each property of the wrong shape.
+    const failures: CheckFailure[] = Object.keys(inputs)
+      .filter((k) => !model.properties.some((p) => p.name === k && p.input))
+      .map((k) => ({
+        property: k,
+        reason: model.properties.some((p) => p.name === k) ? `${k} is computed by the provider and cannot be set` : `${token} has no input property ${k}`,
+      }));
+    for (const p of model.properties) {
+      const v = inputs[p.name];
+      if (!p.input || v === undefined) continue;
+      try {
+        toTfObject([p], { [p.name]: v });
+      } catch (e) {
+        if (!(e instanceof ConversionError)) throw e;
+        failures.push({ property: e.path, reason: e.reason });
+      }
     }
-    const unknownProps = Object.keys(inputs).filter((k) => !model.properties.some((p) => p.name === k && p.input));
-    if (unknownProps.length > 0) {
-      return {
-        inputs,
-        failures: unknownProps.map((k) => ({
-          property: k,
-          reason: model.properties.some((p) => p.name === k)
-            ? `${k} is computed by the provider and cannot be set`
-            : `${token} has no input property ${k}`,
-        })),
-      };
+    if (failures.length > 0) {
+      // The provider cannot validate a configuration that does not convert; name what it would have said is missing.
+      for (const p of model.properties) {
+        if (p.required && (inputs[p.name] === undefined || inputs[p.name] === null)) failures.push({ property: p.name, reason: `missing required property ${p.name}` });
+      }
+      return { inputs, failures };
     }
+    const config = toTfObject(model.properties, inputs);
     const diags = await this.tf.validateResourceConfig(model.tfName, config);
     this.warn(diags, model.tfName);
     return { inputs, failures: failuresFromDiagnostics(diags, model.properties) };
@@ -298,7 +305,7 @@ export class TerraformBridge {
     this.warn(plan.diagnostics, model.tfName);
     if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`planning ${model.tfName} failed`, plan.diagnostics));
     const meta: Meta = { schemaVersion: schema.version, privateState: plan.plannedPrivate };
-    if (options.preview) return { id: "", properties: this.outputs(model, plan.plannedState, meta) };
+    if (options.preview) return { id: "", properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, meta), news) };
 
     const applied = await this.tf.applyResourceChange({
       typeName: model.tfName,
@@ -312,7 +319,7 @@ export class TerraformBridge {
     const failed = errorDiagnostics(applied.diagnostics).length > 0;
     if (failed && applied.newState === null) throw new BridgeError(diagnosticsMessage(`creating ${model.tfName} failed`, applied.diagnostics));
     const id = this.idOf(model, applied.newState, model.id.kind === "synthesized" ? randomUUID() : "");
-    const properties = this.outputs(model, applied.newState, newMeta);
+    const properties = carrySecrets(model.properties, this.outputs(model, applied.newState, newMeta), news);
     if (failed) throw new PartialFailure(id, properties, news, [diagnosticsMessage(`creating ${model.tfName} failed part-way`, applied.diagnostics)]);
     if (id === "") throw new BridgeError(`${model.tfName} was created but the provider returned no id`);
     return { id, properties };
@@ -331,7 +338,7 @@ export class TerraformBridge {
     });
     this.warn(plan.diagnostics, model.tfName);
     if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`planning ${model.tfName} failed`, plan.diagnostics));
-    if (options.preview) return { properties: this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate }) };
+    if (options.preview) return { properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate }), news) };
     const applied = await this.tf.applyResourceChange({
       typeName: model.tfName,
       priorState: prior.state,
@@ -342,7 +349,7 @@ export class TerraformBridge {
     this.warn(applied.diagnostics, model.tfName);
     const failed = errorDiagnostics(applied.diagnostics).length > 0;
     if (failed && applied.newState === null) throw new BridgeError(diagnosticsMessage(`updating ${model.tfName} failed`, applied.diagnostics));
-    const properties = this.outputs(model, applied.newState, { schemaVersion: schema.version, privateState: applied.private });
+    const properties = carrySecrets(model.properties, this.outputs(model, applied.newState, { schemaVersion: schema.version, privateState: applied.private }), news);
     if (failed) throw new PartialFailure(id, properties, news, [diagnosticsMessage(`updating ${model.tfName} failed part-way`, applied.diagnostics)]);
     return { properties };
   }
@@ -389,7 +396,8 @@ export class TerraformBridge {
     this.warn(read.diagnostics, model.tfName);
     if (errorDiagnostics(read.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`reading ${model.tfName} "${id}" failed`, read.diagnostics));
     if (read.newState === null) return undefined;
-    const properties = this.outputs(model, read.newState, { schemaVersion: schema.version, privateState: read.private });
+    // What was secret before a refresh stays secret: in the prior state and in the inputs the program had set.
+    const properties = carrySecrets(model.properties, carrySecrets(model.properties, this.outputs(model, read.newState, { schemaVersion: schema.version, privateState: read.private }), state), inputs);
     const newId = this.idOf(model, read.newState, id);
     const derived: PropertyMap = {};
     for (const p of model.properties) {
@@ -459,6 +467,9 @@ export class TerraformBridge {
       const name = arg === undefined ? "" : (params[Math.min(arg, params.length - 1)]?.name ?? "");
       return { result: {}, failures: [{ property: name, reason: called.error.text }] };
     }
+    // The schema names an object return's type, so SDKs call `invoke` and read its fields from the result itself;
+    // any other return is wrapped as `{result: value}`, which their `invokeSingle` unwraps.
+    if (fn.returnType.kind === "object") return { result: fromTfObject(fn.returnType.ref.properties, called.result), failures: [] };
     const out: PropertyModel = { tfName: "result", name: "result", tfType: fn.tfReturnType, type: fn.returnType, required: true, input: false, computed: true, secret: false, writeOnly: false, maxItemsOne: false, description: "" };
     return { result: fromTfObject([out], { result: called.result }), failures: [] };
   }

@@ -111,12 +111,14 @@ export class EngineLogger implements Logger {
 /**
  * Maps a Terraform provider's log line to an engine severity. Info lines go to debug too: they are plugin-framework
  * and go-plugin chatter ("configuring server automatic mTLS") that Terraform itself never shows without TF_LOG.
- * Trace lines only pass at -v=9 and above.
+ * Error lines as well: the framework logs every error diagnostic it returns ("Response contains error diagnostic"),
+ * and the bridge already reports those diagnostics with the failed operation; as engine errors they would mark the
+ * stack itself as failed and repeat the message. Trace lines only pass at -v=9 and above.
  */
 export function forwardProviderLog(logger: Logger, providerName: string, verbosity: number): (e: ProviderLogEntry) => void {
   return (entry) => {
     if (entry.level === "trace" && verbosity < 9) return;
-    const severity: Severity = entry.level === "warn" ? "warning" : entry.level === "error" ? "error" : "debug";
+    const severity: Severity = entry.level === "warn" ? "warning" : "debug";
     logger.log(severity, `${providerName}: ${entry.message}${formatFields(entry.fields)}`);
   };
 }

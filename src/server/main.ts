@@ -1,5 +1,5 @@
 // The executable the Pulumi engine starts: serve ResourceProvider on a free loopback port, print the port, shut down cleanly.
-import { fstatSync } from "node:fs";
+import { appendFileSync, fstatSync } from "node:fs";
 import { bridgeOps } from "./bridge-ops.js";
 import { startPlugin, type RunningPlugin } from "./plugin.js";
 
@@ -13,6 +13,24 @@ function stdinIsPipe(): boolean {
     return st.isFIFO() || st.isSocket();
   } catch {
     return false;
+  }
+}
+
+/**
+ * `TF_BRIDGE_RSS_REPORT=<file>`: append one JSON line `{pid, maxRssKiB, uptimeMs}` to <file> when told to
+ * stop (and at exit, if no stop came first). The engine starts this process, so an environment variable is how the
+ * load scenario and benchmark learn its peak memory. Written at the stop request: the engine may SIGKILL a slow stop.
+ */
+let rssReported = false;
+function reportPeakRss(): void {
+  const file = process.env["TF_BRIDGE_RSS_REPORT"];
+  if (!file || rssReported) return;
+  rssReported = true;
+  const line = { pid: process.pid, maxRssKiB: process.resourceUsage().maxRSS, uptimeMs: Math.round(process.uptime() * 1000) };
+  try {
+    appendFileSync(file, `${JSON.stringify(line)}\n`);
+  } catch {
+    // a measurement aid must never break the plugin
   }
 }
 
@@ -31,7 +49,9 @@ async function main(): Promise<void> {
   // The engine reads exactly this line; nothing else may ever go to stdout.
   process.stdout.write(`${plugin.port}\n`);
 
+  process.once("exit", reportPeakRss);
   const exit = (reason: string, code: number): void => {
+    reportPeakRss();
     void plugin.stop(reason).finally(() => process.exit(code));
   };
   process.once("SIGTERM", () => exit("SIGTERM", 0));

@@ -59,7 +59,9 @@ export async function startPlugin(options: StartOptions): Promise<RunningPlugin>
       logger().log("debug", `terraform-provider ${VERSION} stopping: ${reason}`);
       const drained = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([drained, new Promise<void>((r) => (timer = setTimeout(r, DRAIN_MS)))]);
+      // Calls in flight get to finish; idle connections do not hold us up (the engine waits for our exit before it
+      // closes the next plugin, so a slow exit here adds up across a deployment's providers).
+      await Promise.race([drained, service.whenIdle(), new Promise<void>((r) => (timer = setTimeout(r, DRAIN_MS)))]);
       clearTimeout(timer);
       server.forceShutdown();
       await service.shutdown();

@@ -42,6 +42,9 @@ export class ProviderService {
   private active: Active | undefined;
   private pending: Promise<Active> | undefined;
   private closed = false;
+  /** Calls being answered, and who waits for there to be none (an orderly stop). */
+  private inFlight = 0;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(private readonly options: ProviderServiceOptions) {}
 
@@ -56,6 +59,26 @@ export class ProviderService {
     const active = this.active ?? (await this.pending?.catch(() => undefined));
     this.active = undefined;
     await active?.parameterized.provider.close().catch(() => undefined);
+  }
+
+  /**
+   * Resolves when no call is being answered. A stop waits for this rather than for the engine to close its
+   * connections: the engine keeps them open until we have exited, and it kills its plugins one after another.
+   */
+  whenIdle(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private callStarted(): void {
+    this.inFlight++;
+  }
+
+  private callEnded(): void {
+    if (--this.inFlight > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
   }
 
   private get log(): Logger {
@@ -78,7 +101,7 @@ export class ProviderService {
         `this provider instance is already parameterized as ${current}; a provider is parameterized once (start a new instance for another Terraform provider)`,
       );
     }
-    const input = decodeParameterize(request);
+    const input = engineQuirks(decodeParameterize(request));
     const log = this.log;
     const verbosity = this.options.verbosity ?? 0;
     this.pending = (async () => {
@@ -172,6 +195,7 @@ export class ProviderService {
   /** The handler table grpc-js serves. */
   handlers(): grpc.UntypedServiceImplementation {
     const unary = (method: string, fn: (request: Pb) => Pb | Promise<Pb>): Unary => (call, callback) => {
+      this.callStarted();
       Promise.resolve()
         .then(() => fn(call.request))
         .then(
@@ -181,7 +205,8 @@ export class ProviderService {
             this.log.log("debug", `${method} failed: ${status.details}`);
             callback(status as grpc.ServiceError);
           },
-        );
+        )
+        .finally(() => this.callEnded());
     };
     const unimplemented = (method: string, why: string): Unary =>
       unary(method, () => {
@@ -224,6 +249,16 @@ export class ProviderService {
       },
     };
   }
+}
+
+/**
+ * The engine (v3.248) loads an explicit provider resource of a parameterized package (YAML `pulumi:providers:random`)
+ * with the *base plugin's* version in the value form: it copies the default provider's version over the
+ * parameterization's after setting it. The value bytes name the Terraform provider exactly, so a request naming our
+ * own version is that slip, and not a package version to check against.
+ */
+function engineQuirks(input: ParameterizeInput): ParameterizeInput {
+  return input.kind === "value" && input.version === VERSION ? { ...input, version: "" } : input;
 }
 
 function decodeParameterize(r: Pb): ParameterizeInput {

@@ -1,0 +1,57 @@
+// Keeps secrets secret across the Terraform round trip: what the program marked secret comes back secret, nested too.
+import type { PropertyModel, TypeModel } from "../schema-translate/model.js";
+import { OutputValue, Secret, isPropertyMap, type PropertyMap, type PropertyValue } from "./property-value.js";
+
+/** True when the value, or anything inside it, is secret. */
+function containsSecret(v: PropertyValue | undefined): boolean {
+  if (v instanceof Secret) return true;
+  if (v instanceof OutputValue) return v.secret || containsSecret(v.value);
+  if (Array.isArray(v)) return v.some(containsSecret);
+  if (isPropertyMap(v)) return Object.values(v).some(containsSecret);
+  return false;
+}
+
+function secret(out: PropertyValue): PropertyValue {
+  return out === null || out instanceof Secret ? out : new Secret(out);
+}
+
+function carry(t: TypeModel | undefined, out: PropertyValue, from: PropertyValue | undefined): PropertyValue {
+  if (from === undefined || from === null || out instanceof Secret) return out;
+  if (from instanceof Secret) return secret(out);
+  if (from instanceof OutputValue) return from.secret ? secret(out) : carry(t, out, from.value);
+  if (Array.isArray(from) && Array.isArray(out)) {
+    // List elements keep their places; a set's do not (the provider may return them in any order), so a set with a
+    // secret element is secret as a whole. So is a list whose length the provider changed.
+    const set = t?.kind === "array" && t.set === true;
+    if (!set && from.length === out.length) return out.map((x, i) => carry(t?.kind === "array" ? t.items : undefined, x, from[i]));
+    return containsSecret(from) ? secret(out) : out;
+  }
+  if (isPropertyMap(from) && isPropertyMap(out)) {
+    if (t?.kind === "object") return carryProperties(t.ref.properties, out, from);
+    const values = t?.kind === "map" ? t.values : undefined;
+    const result: PropertyMap = { ...out };
+    for (const [k, v] of Object.entries(out)) if (k in from) result[k] = carry(values, v, from[k]);
+    return result;
+  }
+  return containsSecret(from) ? secret(out) : out;
+}
+
+function carryProperties(props: readonly PropertyModel[], outputs: PropertyMap, from: PropertyMap): PropertyMap {
+  const result: PropertyMap = { ...outputs };
+  for (const [k, v] of Object.entries(outputs)) {
+    if (!(k in from)) continue;
+    result[k] = carry(props.find((p) => p.name === k)?.type, v, from[k]);
+  }
+  return result;
+}
+
+/**
+ * Terraform knows nothing of Pulumi secrets: the bridge unwraps them on the way in and only the schema's sensitive
+ * attributes come back as secrets. The engine re-marks top-level outputs whose input was secret, but not what is
+ * inside them (`tags.password`, `rules[0].token`), so the bridge marks each output value whose counterpart in
+ * `from` (the inputs, or the prior state) is secret, following the model's types (list elements by position, map
+ * entries and object properties by name, sets as a whole).
+ */
+export function carrySecrets(props: readonly PropertyModel[], outputs: PropertyMap, from: PropertyMap | undefined): PropertyMap {
+  return from === undefined ? outputs : carryProperties(props, outputs, from);
+}

@@ -1,0 +1,121 @@
+// Shared steps of the end-to-end scenarios with the real Pulumi CLI: install the packaged plugin into a sandbox, lay
+// out YAML projects, read stack exports, find leftover processes and the plugin's peak-RSS reports.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { VERSION } from "../../src/version.js";
+import { repoRoot } from "./peers.js";
+import { processAlive } from "./processes.js";
+import { expectSuccess, pulumiBinDir, runPulumi, type PulumiSandbox, type RunResult } from "./pulumi.js";
+
+/**
+ * Packages the plugin (scripts/package.sh) and installs the tarball into the sandbox, as a user would. package.sh
+ * rewrites dist/ in place, so concurrent test files serialize on a lock file. `TF_BRIDGE_PLUGIN_TARBALL=<file>`
+ * installs that tarball instead (e.g. to benchmark another build).
+ */
+export function installPlugin(sandbox: PulumiSandbox): string {
+  let tarball = process.env["TF_BRIDGE_PLUGIN_TARBALL"] ?? "";
+  if (tarball === "") {
+    mkdirSync(join(repoRoot, "dist"), { recursive: true });
+    const out = execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", join(repoRoot, "scripts/package.sh")], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    tarball = out.trim().split("\n").pop()!;
+  }
+  execFileSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "plugin", "install", "resource", "terraform-provider", VERSION, "--file", tarball], {
+    env: sandbox.env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return tarball;
+}
+
+/** A YAML project driven through the real CLI. */
+export interface YamlProject {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  /** Runs `pulumi ARGS` in the project; never throws. */
+  pulumi(args: string[], timeoutMs?: number): Promise<RunResult>;
+  /** Runs `pulumi ARGS` and throws with the whole output unless it exits 0. */
+  ok(args: string[], timeoutMs?: number): Promise<RunResult>;
+  /** `pulumi stack export`: the deployment's resources. */
+  resources(): Promise<ExportedResource[]>;
+  /** Rewrites the program part of Pulumi.yaml, keeping the `packages` section `pulumi package add` wrote. */
+  setProgram(program: string): void;
+}
+
+export interface ExportedResource {
+  urn: string;
+  type: string;
+  id?: string;
+  custom?: boolean;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  initErrors?: string[];
+}
+
+/** Creates `dir/Pulumi.yaml` with `name`, `runtime: yaml` and the given program text (resources:, outputs:, …). */
+export function yamlProject(dir: string, name: string, program: string, env: NodeJS.ProcessEnv): YamlProject {
+  const file = join(dir, "Pulumi.yaml");
+  writeFileSync(file, `name: ${name}\nruntime: yaml\n${program}`);
+  const pulumi = (args: string[], timeoutMs?: number): Promise<RunResult> => runPulumi(args, { cwd: dir, env, timeoutMs });
+  const ok = async (args: string[], timeoutMs?: number): Promise<RunResult> => expectSuccess(await pulumi(args, timeoutMs), `pulumi ${args.join(" ")}`);
+  return {
+    dir,
+    env,
+    pulumi,
+    ok,
+    resources: async () => {
+      const exported = JSON.parse((await ok(["stack", "export"])).stdout) as { deployment: { resources?: ExportedResource[] } };
+      return exported.deployment.resources ?? [];
+    },
+    setProgram: (next) => {
+      const current = readFileSync(file, "utf8");
+      const packages = /^packages:\n(?:[ \t]+.*\n?)*/m.exec(current)?.[0] ?? "";
+      writeFileSync(file, `name: ${name}\nruntime: yaml\n${packages}${packages.endsWith("\n") || packages === "" ? "" : "\n"}${next}`);
+    },
+  };
+}
+
+/** Live processes started under this sandbox (their environment names its PULUMI_HOME) whose command line has `needle`. */
+export function sandboxProcesses(sandbox: PulumiSandbox, needle: string): { pid: number; cmd: string }[] {
+  const marker = `PULUMI_HOME=${sandbox.home}\0`;
+  const out: { pid: number; cmd: string }[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (!cmd.includes(needle)) continue;
+      const environ = readFileSync(`/proc/${entry}/environ`, "utf8");
+      if (environ.includes(marker) && processAlive(Number(entry))) out.push({ pid: Number(entry), cmd: cmd.replace(/\0/g, " ").trim() });
+    } catch {
+      // exited while we looked
+    }
+  }
+  return out;
+}
+
+/** Waits up to `ms` for the sandbox's processes matching `needle` to be gone; returns those still alive. */
+export async function waitNoSandboxProcesses(sandbox: PulumiSandbox, needle: string, ms = 10_000): Promise<{ pid: number; cmd: string }[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const left = sandboxProcesses(sandbox, needle);
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** One line of a TF_BRIDGE_RSS_REPORT file: written by each plugin process as it exits. */
+export interface RssReport {
+  pid: number;
+  maxRssKiB: number;
+  uptimeMs: number;
+}
+
+export function readRssReports(file: string): RssReport[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as RssReport);
+}

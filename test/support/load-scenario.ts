@@ -1,0 +1,240 @@
+// The load scenario, shared by test/e2e/load.test.ts (which asserts) and bench/load.bench.ts (which only prints): one
+// YAML program with hundreds of random_id, random_string and httpapi_item resources, `pulumi up --parallel N`, then
+// `pulumi destroy`, through the real CLI, the packaged plugin and real providers; the httpapi service runs on loopback.
+import { readFileSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
+import { installPlugin, readRssReports, sandboxProcesses, waitNoSandboxProcesses, yamlProject, type ExportedResource, type RssReport } from "./e2e.js";
+import { startHttpApi } from "./httpapi.js";
+import { peerPath } from "./peers.js";
+import { pulumiBinDir, pulumiSandbox, tempDir } from "./pulumi.js";
+
+export interface LoadOptions {
+  /** How many of each resource; the total is their sum. */
+  randomIds: number;
+  randomStrings: number;
+  items: number;
+  parallel: number;
+  /** Progress lines (phase timings); defaults to stderr. */
+  log?: (line: string) => void;
+}
+
+export interface ProcessPeak {
+  pid: number;
+  /** The parent's pid: for a Terraform provider, the plugin process that launched it. */
+  ppid: number;
+  cmd: string;
+  /** Peak resident set (VmHWM) last seen in /proc, KiB. */
+  peakKiB: number;
+}
+
+export interface LoadResult {
+  resources: number;
+  parallel: number;
+  upMs: number;
+  /** `pulumi preview --expect-no-changes` right after up (it fails the run if anything would change). */
+  previewMs: number;
+  destroyMs: number;
+  upOutputTail: string;
+  /** Our resources in `pulumi stack export` after up and after destroy. */
+  exportedAfterUp: number;
+  exportedAfterDestroy: number;
+  /** Items the httpapi service held after up and after destroy. */
+  serviceItemsAfterUp: number;
+  serviceItemsAfterDestroy: number;
+  /** Ids in the stack that the service does not have (lost) and items it has that the stack does not (leaked). */
+  lostItems: string[];
+  leakedItems: string[];
+  /** One line per plugin process, written by the plugin itself (TF_BRIDGE_RSS_REPORT), with the command it served. */
+  pluginReports: (RssReport & { phase: string; provider?: string })[];
+  /** Peaks sampled from /proc while the commands ran: the plugin processes and the Terraform providers. */
+  pluginPeaks: ProcessPeak[];
+  providerPeaks: ProcessPeak[];
+  /** CPU time by kind of process over the whole run (sampled every 250 ms, so a little low). */
+  cpuSeconds: Record<string, number>;
+  /** terraform-provider-* and plugin processes of this sandbox still alive 10 s after destroy. */
+  leftovers: { pid: number; cmd: string }[];
+}
+
+const OUR_TYPES = new Set(["random:index/id:Id", "random:index/string:String", "httpapi:index/item:Item"]);
+
+export function loadProgram(o: Pick<LoadOptions, "randomIds" | "randomStrings" | "items">): string {
+  const lines = ["resources:"];
+  for (let i = 0; i < o.randomIds; i++) lines.push(`  id${i}:`, "    type: random:index/id:Id", "    properties:", "      byteLength: 8");
+  for (let i = 0; i < o.randomStrings; i++) {
+    lines.push(`  str${i}:`, "    type: random:index/string:String", "    properties:", "      length: 12", "      special: false", "      keepers:", `        n: "${i}"`);
+  }
+  for (let i = 0; i < o.items; i++) {
+    lines.push(
+      `  item${i}:`,
+      "    type: httpapi:index/item:Item",
+      "    properties:",
+      `      name: load-${i}`,
+      `      size: ${i}`,
+      "      tags:",
+      "        scenario: load",
+      "      settings:",
+      "        mode: standard",
+      "        enabled: true",
+      "      rules:",
+      `        - port: ${1024 + i}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ; 100 on Linux/x86-64). */
+const USER_HZ = 100;
+
+type ProcessClass = "engine" | "language host" | "plugin" | "provider" | "other";
+
+function classify(cmd: string): ProcessClass {
+  const exe = basename(cmd.split(" ")[0] ?? "");
+  // Plugins run as `node …/resource-terraform-provider-v…/dist/plugin.mjs`; providers as their own executable. The
+  // pulumi CLI's own command line may name a provider too (`pulumi package add terraform-provider <path>`).
+  if (cmd.includes("resource-terraform-provider")) return "plugin";
+  if (exe.startsWith("terraform-provider-")) return "provider";
+  if (exe === "pulumi") return "engine";
+  if (exe.startsWith("pulumi-language-")) return "language host";
+  return "other";
+}
+
+/** Samples every process of the sandbox: peak RSS (VmHWM) and CPU time, until stopped. */
+function startSampler(sandbox: ReturnType<typeof pulumiSandbox>): {
+  stop(): { plugins: ProcessPeak[]; providers: ProcessPeak[]; cpuSeconds: Record<ProcessClass, number> };
+} {
+  const peaks = new Map<number, ProcessPeak & { cpuTicks: number }>();
+  const sample = (): void => {
+    for (const p of sandboxProcesses(sandbox, "")) {
+      try {
+        const status = readFileSync(`/proc/${p.pid}/status`, "utf8");
+        const stat = readFileSync(`/proc/${p.pid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        const cpuTicks = Number(fields[11]) + Number(fields[12]); // utime, stime
+        const kib = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+        const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+        const prev = peaks.get(p.pid);
+        peaks.set(p.pid, { pid: p.pid, ppid, cmd: p.cmd, peakKiB: Math.max(kib, prev?.peakKiB ?? 0), cpuTicks: Math.max(cpuTicks, prev?.cpuTicks ?? 0) });
+      } catch {
+        // exited between the scan and the read
+      }
+    }
+  };
+  const timer = setInterval(sample, 250);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      const all = [...peaks.values()];
+      const cpuSeconds: Record<ProcessClass, number> = { engine: 0, "language host": 0, plugin: 0, provider: 0, other: 0 };
+      for (const p of all) cpuSeconds[classify(p.cmd)] += p.cpuTicks / USER_HZ;
+      const strip = ({ pid, ppid, cmd, peakKiB }: ProcessPeak): ProcessPeak => ({ pid, ppid, cmd, peakKiB });
+      return {
+        plugins: all.filter((p) => classify(p.cmd) === "plugin").map(strip),
+        providers: all.filter((p) => classify(p.cmd) === "provider").map(strip),
+        cpuSeconds,
+      };
+    },
+  };
+}
+
+export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
+  const log = o.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  pulumiBinDir();
+  const sandbox = pulumiSandbox();
+  const dir = tempDir("tfbridge-load-");
+  const rssFile = join(dir, "plugin-rss.jsonl");
+  sandbox.env["TF_BRIDGE_RSS_REPORT"] = rssFile;
+  const api = await startHttpApi();
+  let sampler: ReturnType<typeof startSampler> | undefined;
+  try {
+    installPlugin(sandbox);
+    const reports: LoadResult["pluginReports"] = [];
+    const collectReports = (phase: string): void => {
+      for (const r of readRssReports(rssFile).slice(reports.length)) reports.push({ ...r, phase });
+    };
+    sampler = startSampler(sandbox);
+    const project = yamlProject(dir, "load", "", sandbox.env);
+    await project.ok(["package", "add", "terraform-provider", peerPath("random")]);
+    await project.ok(["package", "add", "terraform-provider", peerPath("httpapi")]);
+    collectReports("package add");
+    project.setProgram(loadProgram(o));
+    await project.ok(["stack", "init", "load"]);
+    await project.ok(["config", "set", "httpapi:endpoint", api.url]);
+    await project.ok(["config", "set", "--secret", "httpapi:token", api.token]);
+    const resources = o.randomIds + o.randomStrings + o.items;
+
+    collectReports("setup");
+    let started = Date.now();
+    const up = await project.ok(["up", "--yes", "--skip-preview", "--parallel", String(o.parallel)], 1_800_000);
+    const upMs = Date.now() - started;
+    log(`load: up of ${resources} resources with --parallel ${o.parallel}: ${(upMs / 1000).toFixed(1)} s`);
+    collectReports("up");
+
+    // A second look must find nothing to do: no perpetual diffs at scale.
+    started = Date.now();
+    await project.ok(["preview", "--expect-no-changes", "--parallel", String(o.parallel)], 1_800_000);
+    const previewMs = Date.now() - started;
+    log(`load: no-change preview: ${(previewMs / 1000).toFixed(1)} s`);
+    collectReports("preview");
+
+    const exported: ExportedResource[] = (await project.resources()).filter((r) => OUR_TYPES.has(r.type));
+    const serviceItems = await api.items();
+    const stackItemIds = new Set(exported.filter((r) => r.type === "httpapi:index/item:Item").map((r) => r.id ?? ""));
+    const serviceIds = new Set(serviceItems.map((i) => i.id));
+
+    started = Date.now();
+    await project.ok(["destroy", "--yes", "--skip-preview", "--parallel", String(o.parallel)], 1_800_000);
+    const destroyMs = Date.now() - started;
+    log(`load: destroy: ${(destroyMs / 1000).toFixed(1)} s`);
+    collectReports("destroy");
+    const afterDestroy = (await project.resources()).filter((r) => OUR_TYPES.has(r.type)).length;
+    const leftovers = await waitNoSandboxProcesses(sandbox, "terraform-provider", 10_000);
+    const peaks = sampler.stop();
+    collectReports("after destroy");
+    // Which Terraform provider each plugin process ran: its child's executable.
+    for (const r of reports) {
+      const child = peaks.providers.find((p) => p.ppid === r.pid);
+      if (child) r.provider = basename(child.cmd.split(" ")[0] ?? "").replace(/^terraform-provider-/, "");
+    }
+    return {
+      resources,
+      parallel: o.parallel,
+      upMs,
+      previewMs,
+      destroyMs,
+      upOutputTail: up.stdout.split("\n").slice(-12).join("\n"),
+      exportedAfterUp: exported.length,
+      exportedAfterDestroy: afterDestroy,
+      serviceItemsAfterUp: serviceItems.length,
+      serviceItemsAfterDestroy: (await api.items()).length,
+      lostItems: [...stackItemIds].filter((id) => !serviceIds.has(id)),
+      leakedItems: [...serviceIds].filter((id) => !stackItemIds.has(id)),
+      pluginReports: reports,
+      pluginPeaks: peaks.plugins,
+      providerPeaks: peaks.providers,
+      cpuSeconds: peaks.cpuSeconds,
+      leftovers,
+    };
+  } finally {
+    sampler?.stop();
+    await api.stop();
+    sandbox.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The figures a human wants from a run, as lines. */
+export function describeLoad(r: LoadResult): string[] {
+  const mib = (kib: number): string => `${(kib / 1024).toFixed(1)} MiB`;
+  const reported = r.pluginReports.map((x) => x.maxRssKiB);
+  const sampled = r.pluginPeaks.map((x) => x.peakKiB);
+  return [
+    `resources: ${r.resources} (stack export after up: ${r.exportedAfterUp}, after destroy: ${r.exportedAfterDestroy}; service items after up: ${r.serviceItemsAfterUp}, after destroy: ${r.serviceItemsAfterDestroy})`,
+    `wall time: up ${(r.upMs / 1000).toFixed(1)} s, no-change preview ${(r.previewMs / 1000).toFixed(1)} s, destroy ${(r.destroyMs / 1000).toFixed(1)} s (--parallel ${r.parallel})`,
+    `bridge plugin peak RSS (process.resourceUsage().maxRSS, TF_BRIDGE_RSS_REPORT): max ${reported.length ? mib(Math.max(...reported)) : "n/a"} over ${reported.length} plugin processes`,
+    ...r.pluginReports.map((x) => `  ${x.phase}: ${x.provider ?? "?"} ${mib(x.maxRssKiB)} (pid ${x.pid}, ran ${(x.uptimeMs / 1000).toFixed(1)} s)`),
+    `bridge plugin peak RSS (/proc VmHWM, sampled): max ${sampled.length ? mib(Math.max(...sampled)) : "n/a"} over ${sampled.length} processes`,
+    `terraform providers peak RSS (/proc VmHWM): ${r.providerPeaks.map((p) => `${p.cmd.split("/").pop()} ${mib(p.peakKiB)}`).join(", ") || "n/a"}`,
+    `CPU time (s): ${Object.entries(r.cpuSeconds).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ")}`,
+    `leftover processes: ${r.leftovers.length}`,
+  ];
+}
