@@ -102,8 +102,9 @@ function providerFunction(fn: FunctionModel): JsonObject {
     spec["inputs"] = withList({ type: "object", properties: props }, "required", params.filter((p) => p.required).map((p) => p.name));
     spec["multiArgumentInputs"] = params.map((p) => p.name);
   }
-  // A non-object return is a plain type spec; object returns name their type.
-  spec["outputs"] = typeSpec(fn.returnType);
+  // An object return is spelled out as the function's outputs, so every language (YAML included) reads its fields;
+  // anything else is a plain type, which Invoke answers as `{result: value}` and SDKs unwrap.
+  spec["outputs"] = fn.returnType.kind === "object" ? objectType(fn.returnType.ref) : typeSpec(fn.returnType);
   if (fn.deprecationMessage !== undefined) spec["deprecationMessage"] = fn.deprecationMessage;
   return spec;
 }

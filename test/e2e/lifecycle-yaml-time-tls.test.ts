@@ -48,6 +48,7 @@ describe("time (YAML)", () => {
       "  laterDay: ${later.day}",
       "  stampYear: ${stamp.year}",
       "  parsed: ${parsed}",
+      "  parsedYear: ${parsed.year}",
     ].join("\n");
 
   it("creates, updates an offset in place, replaces on triggers, calls rfc3339Parse, imports a time_static, destroys", async () => {
@@ -60,6 +61,8 @@ describe("time (YAML)", () => {
     expect(out["stampYear"]).toBe(new Date().getUTCFullYear());
     // A provider function with an object return: its fields, as the schema's return type promises.
     expect(out["parsed"]).toMatchObject({ year: 2024, month: 3, day: 4, hour: 5, minute: 6, second: 7, monthName: "March", weekdayName: "Monday" });
+    // YAML reads a field of the returned object: the schema spells the return out as the function's outputs.
+    expect(out["parsedYear"]).toBe(2024);
     await s.ok(["preview", "--expect-no-changes"]);
 
     // offset_days is updated in place: the offset is recomputed, the resource keeps its id.
