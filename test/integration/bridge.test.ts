@@ -238,3 +238,29 @@ describe("time through the bridge", () => {
     expect(parsed.result["result"]).toBeUndefined();
   });
 });
+
+describe("autonaming through the bridge", () => {
+  const T = "bridgetest:index/named:Named";
+  const env = { BRIDGETEST_STATE_DIR: join(scratch, "named") };
+
+  it("fills an omitted optional name from the engine's seed, deterministically; keeps given and previous names", async () => {
+    const { b } = await bridgeFor("bridgetest", {}, env);
+    const seed = Buffer.from("0123456789abcdef");
+    const first = await b.check(T, "web", {}, {}, undefined, seed);
+    const again = await b.check(T, "web", {}, {}, undefined, seed);
+    expect(first.failures).toEqual([]);
+    expect(first.inputs["name"]).toMatch(/^web-[0-9a-f]{7}$/);
+    expect(again.inputs["name"]).toBe(first.inputs["name"]);
+    expect((await b.check(T, "web", {}, { name: "mine" }, undefined, seed)).inputs["name"]).toBe("mine");
+    expect((await b.check(T, "web", { name: "web-old1234" }, {}, undefined, seed)).inputs["name"]).toBe("web-old1234");
+  });
+
+  it("takes the engine's proposal, and names nothing when autonaming is disabled (the provider then picks)", async () => {
+    const { b } = await bridgeFor("bridgetest", {}, env);
+    expect((await b.check(T, "web", {}, {}, { mode: "propose", proposedName: "proj-web" })).inputs["name"]).toBe("proj-web");
+    const disabled = await b.check(T, "web", {}, {}, { mode: "disable" });
+    expect(disabled.inputs["name"]).toBeUndefined();
+    const created = await b.create(T, disabled.inputs);
+    expect(created.properties["name"]).toBe(`provider-chose-${created.id}`);
+  });
+});

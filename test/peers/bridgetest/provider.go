@@ -95,6 +95,7 @@ func (p *bridgetestProvider) Resources(_ context.Context) []func() resource.Reso
 	return []func() resource.Resource{
 		func() resource.Resource { return &objectResource{} },
 		func() resource.Resource { return &failingResource{} },
+		func() resource.Resource { return &namedResource{} },
 	}
 }
 
