@@ -4,10 +4,14 @@ import { GrpcTerraformProvider } from "../src/terraform/client.js";
 import { completeObject } from "../src/terraform/values.js";
 import type { CtyValue } from "../src/terraform/cty/index.js";
 import { propertyMapToStruct } from "../src/server/struct.js";
-import { peerPath } from "../test/support/peers.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { peerPath, repoRoot } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, type Msg } from "../test/support/pulumi.js";
 
 const N = Number(process.env["BENCH_OPS"] ?? 1_000);
+const bundle = join(repoRoot, "dist", "plugin.mjs");
+if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run package\` first`);
 
 interface Case {
   peer: string;
@@ -62,7 +66,11 @@ async function direct(c: Case): Promise<{ create: number[]; del: number[] }> {
 }
 
 async function bridged(c: Case): Promise<{ create: number[]; del: number[] }> {
-  const plugin = await startPluginProcess({ env: { ...process.env, ...c.env } });
+  // The packaged bundle, as users run it (`npm run package` first); BENCH_PROFILE_DIR=<dir> writes a CPU profile of
+  // the plugin process there (node --cpu-prof), for finding hot spots.
+  const profile = process.env["BENCH_PROFILE_DIR"];
+  const nodeArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
+  const plugin = await startPluginProcess({ bin: process.execPath, args: [...nodeArgs, bundle], env: { ...process.env, ...c.env } });
   await plugin.call("Parameterize", argsRequest(peerPath(c.peer)));
   await plugin.call("Configure", { args: propertyMapToStruct({}), acceptSecrets: true, acceptResources: true });
   const create: number[] = [];

@@ -48,6 +48,20 @@ export interface ExitInfo {
 }
 
 /** How long each shutdown step waits before the next, harsher one. */
+/**
+ * Without these, HashiCorp's plugin SDKs log every request at trace level to stderr (dozens of lines per call) and leave
+ * the filtering to the client. Terraform users choose provider logging with TF_LOG / TF_LOG_PROVIDER; we honour those and
+ * otherwise ask the provider for warnings and errors only.
+ */
+const LOG_SUBSYSTEMS = ["TF_LOG_PROVIDER", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_SDK_HELPER_SCHEMA", "TF_LOG_SDK_HELPER_RESOURCE", "TF_LOG_SDK_MUX"];
+
+function providerLogEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const level = env["TF_LOG_PROVIDER"] ?? env["TF_LOG"] ?? "WARN";
+  const out: Record<string, string> = {};
+  for (const key of LOG_SUBSYSTEMS) if (env[key] === undefined) out[key] = level;
+  return out;
+}
+
 const SHUTDOWN_GRACE_MS = 2_000;
 const TERM_GRACE_MS = 1_000;
 const STDERR_TAIL_LINES = 400;
@@ -305,6 +319,7 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
     env: {
       ...process.env,
       ...options.env,
+      ...providerLogEnv({ ...process.env, ...options.env }),
       [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
       PLUGIN_PROTOCOL_VERSIONS: offered.join(","),
       PLUGIN_MIN_PORT: "10000",

@@ -318,3 +318,24 @@ describe("bridgetest (protocol 6)", () => {
     results.forEach((r, i) => expect(r.result).toBe([...`s${i}`].reverse().join("")));
   });
 });
+
+describe("provider logging", () => {
+  async function logsDuringPlans(env?: Record<string, string>): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    const p = await GrpcTerraformProvider.launch({ path: peerPath("random"), env, onLog: (e) => (counts[e.level] = (counts[e.level] ?? 0) + 1) });
+    open.push(p);
+    const schema = await p.getProviderSchema();
+    noErrors(await p.configureProvider(completeObject(schema.provider.block, {})));
+    const config = completeObject(schema.resources.get("random_id")!.block, { byte_length: 4 });
+    for (let i = 0; i < 10; i++) await p.planResourceChange({ typeName: "random_id", priorState: null, proposedNewState: config, config });
+    return counts;
+  }
+
+  it("asks the provider for warnings and errors only, unless TF_LOG says otherwise", async () => {
+    const quiet = await logsDuringPlans();
+    expect(quiet["trace"] ?? 0).toBe(0);
+    const verbose = await logsDuringPlans({ TF_LOG: "TRACE" });
+    // terraform-plugin-go logs each request it receives at trace level when asked to.
+    expect(verbose["trace"] ?? 0).toBeGreaterThan(10);
+  });
+});
