@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the real Terraform providers pinned in test/peers/pins.json into a cache outside the clone.
 # Idempotent: a provider whose binary already exists for its pinned version is not rebuilt.
-# Prints the cache directory on its last line.
+# Prints the directory of links to this checkout's binaries (<repo>/.peers) on its last line.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${TF_BRIDGE_PEER_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/peers}"
@@ -32,6 +32,9 @@ node -e '
       mkdir -p "$(dirname "$dir")"; rm -rf "$dir"; mv "$tmp" "$dir"
     fi
   fi
-  ln -sfn "$dir" "$cache/$name/current"
+  # Links live in this checkout, not in the shared cache: two checkouts building different sources must not
+  # re-point each other's providers.
+  mkdir -p "$root/.peers"
+  ln -sfn "$dir/terraform-provider-$name" "$root/.peers/terraform-provider-$name"
 done
-echo "$cache"
+echo "$root/.peers"

@@ -47,10 +47,10 @@ outputs:
   file: \${greeting.filename}
 YAML
 
-say "pulumi package add terraform-provider $peers/random/current/terraform-provider-random"
-$pulumi package add terraform-provider "$peers/random/current/terraform-provider-random"
-say "pulumi package add terraform-provider $peers/local/current/terraform-provider-local"
-$pulumi package add terraform-provider "$peers/local/current/terraform-provider-local"
+say "pulumi package add terraform-provider $peers/terraform-provider-random"
+$pulumi package add terraform-provider "$peers/terraform-provider-random"
+say "pulumi package add terraform-provider $peers/terraform-provider-local"
+$pulumi package add terraform-provider "$peers/terraform-provider-local"
 $pulumi stack init dev
 say "pulumi up"
 $pulumi up --yes

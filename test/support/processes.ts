@@ -42,4 +42,12 @@ export function processesMatching(needle: string): number[] {
   return out;
 }
 
-
+/** The parent pid of a process, or undefined once it is gone. */
+export function parentPid(pid: number): number | undefined {
+  try {
+    const m = /^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProtos, serviceConstructor } from "../../src/proto.js";
 import { VERSION } from "../../src/version.js";
 import { peerPath } from "../support/peers.js";
-import { processesMatching, waitGone } from "../support/processes.js";
+import { parentPid, processesMatching, waitGone } from "../support/processes.js";
 import { argsRequest, callError, startPluginProcess, valueRequest, type PluginProcess } from "../support/pulumi.js";
 
 interface LogEntry {
@@ -216,10 +216,10 @@ describe("plugin process shutdown", () => {
   const providerPids = (): number[] => processesMatching(peerPath("random"));
 
   async function parameterized(): Promise<{ plugin: PluginProcess; pids: number[] }> {
-    const before = new Set(providerPids());
     const plugin = await startPluginProcess();
     await plugin.call("Parameterize", argsRequest(peerPath("random")));
-    const pids = providerPids().filter((p) => !before.has(p));
+    // Only this plugin's own provider: other test files start random providers at the same time.
+    const pids = providerPids().filter((p) => parentPid(p) === plugin.child.pid);
     expect(pids.length).toBeGreaterThan(0);
     return { plugin, pids };
   }
