@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { peerPath, repoRoot } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, type Msg } from "../test/support/pulumi.js";
+import { median, report } from "./report.js";
 
 const N = Number(process.env["BENCH_OPS"] ?? 1_000);
 const bundle = join(repoRoot, "dist", "plugin.mjs");
@@ -34,10 +35,6 @@ const cases: Case[] = [
   },
 ];
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 async function direct(c: Case): Promise<{ create: number[]; del: number[] }> {
   const tf = await GrpcTerraformProvider.launch({ path: peerPath(c.peer), env: c.env });
@@ -98,6 +95,7 @@ for (const c of cases) {
     const dm = median(dx);
     const bm = median(bx);
     rows.push([c.tfType, op, dm.toFixed(3), bm.toFixed(3), (bm - dm).toFixed(3), (bm / dm).toFixed(2)]);
+    report({ scenario: `${op} ${c.tfType} (per op)`, bridge: bm, direct: dm, unit: "ms", target: "< direct + 1 ms" });
   }
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

@@ -6,6 +6,7 @@ import { buildProviderModel, renderPackageSchema } from "../src/schema-translate
 import { peerPath, pins } from "../test/support/peers.js";
 import { loadProtos, serviceConstructor } from "../src/proto.js";
 import { withCachedSchemaEncoding } from "../src/server/plugin.js";
+import { report } from "./report.js";
 
 const RESOURCES = Number(process.env["BENCH_RESOURCES"] ?? 1_600);
 const DATA_SOURCES = Number(process.env["BENCH_DATA_SOURCES"] ?? 650);
@@ -73,3 +74,6 @@ console.log(`  total               ${(t3 - t0).toFixed(0)} ms   (target < 2000 m
 console.log(`  first GetSchema encode ${(t5 - t4).toFixed(1)} ms (${first.length} bytes)`);
 console.log(`  second GetSchema    ${(t6 - t5).toFixed(3)} ms (${again.length} bytes; target < 50 ms)`);
 console.log(`  peak RSS            ${peakRss.toFixed(0)} MiB (process start ${(rssBefore / 2 ** 20).toFixed(0)} MiB; target < 500 MiB: ratio ${(peakRss / 500).toFixed(2)})`);
+report({ scenario: `translate ${RESOURCES} resources + ${DATA_SOURCES} data sources to JSON`, bridge: t3 - t0, unit: "ms", target: "< 2000 ms" });
+report({ scenario: "second GetSchema (encode, cached)", bridge: t6 - t5, unit: "ms", target: "< 50 ms" });
+report({ scenario: "schema translation peak RSS", bridge: peakRss, unit: "MiB", target: "< 500 MiB" });

@@ -4,6 +4,8 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { peerPath, repoRoot } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, tempDir, PLUGIN_BIN } from "../test/support/pulumi.js";
+import { GrpcTerraformProvider } from "../src/terraform/client.js";
+import { median, report } from "./report.js";
 
 const RUNS = 10;
 
@@ -29,11 +31,15 @@ async function once(bin: string, provider: string): Promise<Sample> {
   }
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
+/** The Terraform provider's own start: spawn, handshake, schema received (what Parameterize needs from it). */
+async function direct(provider: string): Promise<number> {
+  const t0 = performance.now();
+  const tf = await GrpcTerraformProvider.launch({ path: peerPath(provider) });
+  await tf.getProviderSchema();
+  const t = performance.now() - t0;
+  await tf.close();
+  return t;
+}
 
 // The packaged plugin exactly as `pulumi plugin install` lays it out: the tarball extracted into a directory.
 const tarball = execFileSync("bash", [join(repoRoot, "scripts/package.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
@@ -51,6 +57,13 @@ for (const provider of ["random", "tls"]) {
     await once(v.bin, provider); // warm the page cache and tsx's transform cache
     const samples: Sample[] = [];
     for (let i = 0; i < RUNS; i++) samples.push(await once(v.bin, provider));
+    if (v.name.startsWith("packaged")) {
+      const directs: number[] = [];
+      for (let i = 0; i < RUNS; i++) directs.push(await direct(provider));
+      const d = median(directs);
+      report({ scenario: `start → Parameterize answered (${provider}, packaged)`, bridge: median(samples.map((s) => s.parameterize)), direct: d, unit: "ms", target: "< direct + 300 ms" });
+      report({ scenario: `start → GetSchema answered (${provider}, packaged)`, bridge: median(samples.map((s) => s.schema)), direct: d, unit: "ms" });
+    }
     rows.push([
       provider,
       v.name,

@@ -1,0 +1,31 @@
+// Runs every benchmark in turn (their own tables print as they go), then one table: the bridge's figure, the same
+// work done straight against the Terraform provider, and their ratio. `npm run bench`; no assertions anywhere.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { repoRoot } from "../test/support/peers.js";
+import { REPORT_PREFIX, type BenchResult } from "./report.js";
+
+const benches = (process.env["BENCHES"] ?? "codec,launch,startup,overhead,schema,load").split(",");
+const results: BenchResult[] = [];
+
+for (const name of benches) {
+  console.log(`\n== bench/${name}.bench.ts`);
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "bench", `${name}.bench.ts`)], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.startsWith(REPORT_PREFIX)) results.push(JSON.parse(line.slice(REPORT_PREFIX.length)) as BenchResult);
+      else console.log(line);
+    });
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`bench/${name}.bench.ts exited with ${code}`))));
+  });
+}
+
+const fmt = (n: number | undefined): string => (n === undefined ? "-" : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(3));
+const rows = [["scenario", "bridge", "direct", "ratio", "unit", "target"]];
+for (const r of results) {
+  rows.push([r.scenario, fmt(r.bridge), fmt(r.direct), r.direct ? (r.bridge / r.direct).toFixed(2) : "-", r.unit, r.target ?? ""]);
+}
+const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+console.log("\n== summary (medians; direct = the same work sent straight to the Terraform provider)");
+for (const r of rows) console.log(r.map((c, i) => (i >= 1 && i <= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  "));
