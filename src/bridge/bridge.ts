@@ -282,28 +282,34 @@ export class TerraformBridge {
     return fallback;
   }
 
-  async diff(token: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<DiffResult> {
-    const { model, schema } = this.resource(token);
-    const prior = await this.priorState(model, schema, id, olds);
-    const config = toTfObject(model.properties, news);
+  /**
+   * Terraform's plan step: the proposed new state from prior state and configuration, PlanResourceChange, warnings
+   * to the log, errors as a BridgeError. A null config plans the deletion.
+   */
+  private async plan(model: ResourceModel, schema: Schema, prior: { state: CtyValue; privateState?: Uint8Array }, config: CtyValue, what = "planning") {
     const plan = await this.tf.planResourceChange({
       typeName: model.tfName,
       priorState: prior.state,
-      proposedNewState: proposedNewState(schema.block, prior.state, config),
+      proposedNewState: config === null ? null : proposedNewState(schema.block, prior.state, config),
       config,
-      priorPrivate: prior.meta.privateState,
+      priorPrivate: prior.privateState,
     });
     this.warn(plan.diagnostics, model.tfName);
-    if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`planning ${model.tfName} failed`, plan.diagnostics));
+    if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`${what} ${model.tfName} failed`, plan.diagnostics));
+    return plan;
+  }
+
+  async diff(token: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<DiffResult> {
+    const { model, schema } = this.resource(token);
+    const prior = await this.priorState(model, schema, id, olds);
+    const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState }, toTfObject(model.properties, news));
     return computeDiff(model.properties, prior.state, plan.plannedState, plan.requiresReplace, schema.block);
   }
 
   async create(token: string, news: PropertyMap, options: OperationOptions = {}): Promise<{ id: string; properties: PropertyMap }> {
     const { model, schema } = this.resource(token);
     const config = this.withTimeouts(schema, toTfObject(model.properties, news), "create", options.timeoutSeconds);
-    const plan = await this.tf.planResourceChange({ typeName: model.tfName, priorState: null, proposedNewState: config, config });
-    this.warn(plan.diagnostics, model.tfName);
-    if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`planning ${model.tfName} failed`, plan.diagnostics));
+    const plan = await this.plan(model, schema, { state: null }, config);
     const meta: Meta = { schemaVersion: schema.version, privateState: plan.plannedPrivate };
     if (options.preview) return { id: "", properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, meta), news) };
 
@@ -329,15 +335,7 @@ export class TerraformBridge {
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds);
     const config = this.withTimeouts(schema, toTfObject(model.properties, news), "update", options.timeoutSeconds);
-    const plan = await this.tf.planResourceChange({
-      typeName: model.tfName,
-      priorState: prior.state,
-      proposedNewState: proposedNewState(schema.block, prior.state, config),
-      config,
-      priorPrivate: prior.meta.privateState,
-    });
-    this.warn(plan.diagnostics, model.tfName);
-    if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`planning ${model.tfName} failed`, plan.diagnostics));
+    const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState }, config);
     if (options.preview) return { properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate }), news) };
     const applied = await this.tf.applyResourceChange({
       typeName: model.tfName,
@@ -354,17 +352,19 @@ export class TerraformBridge {
     return { properties };
   }
 
-  async delete(token: string, id: string, olds: PropertyMap, options: OperationOptions = {}): Promise<void> {
+  /**
+   * Deletion applies a null plan. A delete timeout has nowhere to go: the configuration is null, and SDKv2 providers
+   * read it from the private state written at create/update (a known limit, see the README).
+   */
+  async delete(token: string, id: string, olds: PropertyMap, _options: OperationOptions = {}): Promise<void> {
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds);
     if (prior.state === null) return;
     let plannedPrivate = prior.meta.privateState;
     if (this.schema.serverCapabilities.planDestroy) {
-      const plan = await this.tf.planResourceChange({ typeName: model.tfName, priorState: prior.state, proposedNewState: null, config: null, priorPrivate: prior.meta.privateState });
-      if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`planning the deletion of ${model.tfName} failed`, plan.diagnostics));
+      const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState }, null, "planning the deletion of");
       plannedPrivate = plan.plannedPrivate;
     }
-    void options;
     const applied = await this.tf.applyResourceChange({ typeName: model.tfName, priorState: prior.state, plannedState: null, config: null, plannedPrivate });
     this.warn(applied.diagnostics, model.tfName);
     if (errorDiagnostics(applied.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`deleting ${model.tfName} failed`, applied.diagnostics));
