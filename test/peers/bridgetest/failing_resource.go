@@ -97,19 +97,8 @@ func (r *failingResource) Read(ctx context.Context, req resource.ReadRequest, re
 		resp.Diagnostics.AddError("bridgetest: deliberate read failure", "fail_on = read")
 		return
 	}
-	var id types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
-	dir := stateDir(r.data, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	obj, found, err := readObject(dir, id.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddError("bridgetest: cannot read object", err.Error())
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
+	obj, ok := readStored(ctx, r.data, req, resp)
+	if !ok {
 		return
 	}
 	v, err := decodeState(obj.State, req.State.Raw.Type())

@@ -309,20 +309,8 @@ func (r *objectResource) Create(ctx context.Context, req resource.CreateRequest,
 }
 
 func (r *objectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var id types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
-	dir := stateDir(r.data, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	obj, found, err := readObject(dir, id.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddError("bridgetest: cannot read object", err.Error())
-		return
-	}
-	if !found {
-		tflog.Info(ctx, "bridgetest: object file is gone; removing from state", map[string]any{"id": id.ValueString()})
-		resp.State.RemoveResource(ctx)
+	obj, ok := readStored(ctx, r.data, req, resp)
+	if !ok {
 		return
 	}
 	checkPrivate(ctx, "Read", req.Private.GetKey, &resp.Diagnostics)
