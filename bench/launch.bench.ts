@@ -2,14 +2,10 @@
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
 import { launchProvider } from "../src/terraform/launch.js";
 import { peerPath, pins } from "../test/support/peers.js";
+import { median } from "./report.js";
 
 const runs = Number(process.env["BENCH_RUNS"] ?? 10);
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
 
 const rows: string[][] = [["provider", "proto", "handshake ms", "schema ms", "resources", "data sources", "schema share"]];
 for (const name of Object.keys(pins)) {

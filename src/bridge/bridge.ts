@@ -1,15 +1,15 @@
 // Pulumi operation semantics over one Terraform provider: config, check, diff, create/update/delete, read/import, invoke.
 import { createHash, randomUUID } from "node:crypto";
-import { encodeJson, isUnknown, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
+import { encodeJson, isRecord, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
 import { errorDiagnostics, formatDiagnostics } from "../terraform/client.js";
 import { impliedType } from "../terraform/schema.js";
 import type { AttributePath, Diagnostic, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
 import { proposedNewState } from "../terraform/values.js";
 import type { DataSourceModel, FunctionModel, PropertyModel, ProviderModel, ResourceModel } from "../schema-translate/model.js";
-import { ConversionError, fromTfObject, toTfObject } from "./convert.js";
+import { ConversionError, fromTfObject, toTfObject, unwrap } from "./convert.js";
 import { computeDiff, type DiffResult } from "./diff.js";
 import { carrySecrets } from "./secrets.js";
-import { OutputValue, Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
+import type { PropertyMap, PropertyValue } from "./property-value.js";
 
 export type { DiffResult } from "./diff.js";
 
@@ -252,20 +252,19 @@ export class TerraformBridge {
   }
 
   private withTimeouts(schema: Schema, config: CtyValue, op: "create" | "update" | "delete", seconds: number | undefined): CtyValue {
-    if (seconds === undefined || seconds <= 0 || config === null || typeof config !== "object") return config;
+    if (seconds === undefined || seconds <= 0 || !isRecord(config)) return config;
     const timeouts = schema.block.blockTypes.find((b) => b.typeName === "timeouts") ?? schema.block.attributes.find((a) => a.name === "timeouts");
     if (timeouts === undefined) return config;
     const names = "block" in timeouts ? timeouts.block.attributes.map((a) => a.name) : timeouts.nestedType?.attributes.map((a) => a.name) ?? [];
     if (!names.includes(op)) return config;
-    const cfg = config as { [k: string]: CtyValue };
-    const current = cfg["timeouts"];
-    const existing = current !== null && typeof current === "object" && !Array.isArray(current) && !isUnknown(current) ? (current as { [k: string]: CtyValue }) : {};
+    const current = config["timeouts"];
+    const existing = isRecord(current) ? current : {};
     // The program's own timeouts block wins; customTimeouts fill in what it leaves unset.
     if (existing[op] !== undefined && existing[op] !== null) return config;
     const filled: { [k: string]: CtyValue } = Object.create(null) as { [k: string]: CtyValue };
     for (const n of names) filled[n] = existing[n] ?? null;
     filled[op] = timeoutValue(seconds);
-    return { ...cfg, timeouts: filled };
+    return { ...config, timeouts: filled };
   }
 
   private outputs(model: ResourceModel, state: CtyValue, meta: Meta): PropertyMap {
@@ -275,8 +274,8 @@ export class TerraformBridge {
   }
 
   private idOf(model: ResourceModel, state: CtyValue, fallback: string): string {
-    if (model.id.kind === "attribute" && state !== null && typeof state === "object" && !Array.isArray(state)) {
-      const v = (state as { [k: string]: CtyValue })["id"];
+    if (model.id.kind === "attribute" && isRecord(state)) {
+      const v = state["id"];
       if (typeof v === "string" && v !== "") return v;
     }
     return fallback;
@@ -492,8 +491,7 @@ function withoutMeta(m: PropertyMap): PropertyMap {
 }
 
 function readMeta(v: PropertyValue | undefined): Meta {
-  let raw = v;
-  while (raw instanceof Secret || raw instanceof OutputValue) raw = raw instanceof Secret ? raw.value : (raw.value ?? null);
+  const raw = v === undefined ? null : unwrap(v);
   if (typeof raw !== "string" || raw === "") return { schemaVersion: 0, privateState: new Uint8Array() };
   try {
     const parsed = JSON.parse(raw) as { schema_version?: string; private_state?: string };

@@ -1,5 +1,5 @@
 // Converts values between Pulumi property maps and Terraform cty objects, using only the provider model's names and types.
-import { BigNum, Dynamic, Unknown, isUnknown, type CtyType, type CtyValue } from "../terraform/cty/index.js";
+import { BigNum, Dynamic, Unknown, isRecord, isUnknown, type CtyType, type CtyValue } from "../terraform/cty/index.js";
 import type { PropertyModel, TypeModel } from "../schema-translate/model.js";
 import {
   AssetOrArchive,
@@ -26,7 +26,7 @@ function join(path: string, name: string): string {
 }
 
 /** Strips secrets and output wrappers; what Terraform sees is the plain value or an unknown. */
-function unwrap(v: PropertyValue): PropertyValue {
+export function unwrap(v: PropertyValue): PropertyValue {
   for (;;) {
     if (v instanceof Secret) v = v.value;
     else if (v instanceof OutputValue) {
@@ -147,8 +147,8 @@ export function describeValue(v: PropertyValue): string {
 /** TF object → Pulumi property map; sensitive values come back as secrets, unknowns as Computed. */
 export function fromTfObject(props: readonly PropertyModel[], obj: CtyValue): PropertyMap {
   const out: PropertyMap = {};
-  if (obj === null || isUnknown(obj) || typeof obj !== "object" || Array.isArray(obj)) return out;
-  const o = obj as CtyObject;
+  if (!isRecord(obj)) return out;
+  const o = obj;
   for (const p of props) {
     const v = fromTfProperty(p, o[p.tfName] ?? null);
     out[p.name] = p.secret && v !== null ? new Secret(v) : v;
@@ -174,13 +174,13 @@ function fromTfValue(t: TypeModel, v: CtyValue): PropertyValue {
     case "array":
       return Array.isArray(v) ? v.map((x) => fromTfValue(t.items, x)) : ctyToPlain(v);
     case "map": {
-      if (typeof v !== "object" || Array.isArray(v)) return ctyToPlain(v);
+      if (!isRecord(v)) return ctyToPlain(v);
       const out: PropertyMap = {};
       for (const [k, x] of Object.entries(v as CtyObject)) out[k] = fromTfValue(t.values, x);
       return out;
     }
     case "object":
-      if (typeof v !== "object" || Array.isArray(v)) return ctyToPlain(v);
+      if (!isRecord(v)) return ctyToPlain(v);
       return fromTfObject(t.ref.properties, v);
     default:
       return ctyToPlain(v);

@@ -1,5 +1,5 @@
 // Turns a Terraform plan (prior vs planned state, requires-replace paths) into Pulumi's diff: changes, replaces, detailed diff.
-import { BigNum, Dynamic, isUnknown, type CtyValue } from "../terraform/cty/index.js";
+import { BigNum, Dynamic, isRecord, isUnknown, type CtyRecord, type CtyValue } from "../terraform/cty/index.js";
 import type { AttributePath, Block } from "../terraform/types.js";
 import type { PropertyModel, TypeModel } from "../schema-translate/model.js";
 
@@ -16,14 +16,14 @@ export interface DiffResult {
   changedKeys: string[];
 }
 
-type Obj = { [k: string]: CtyValue };
+type Obj = CtyRecord;
 type TfPath = (string | number)[];
 
-function isObj(v: CtyValue): v is Obj {
-  return v !== null && typeof v === "object" && !Array.isArray(v) && !isUnknown(v) && !(v instanceof BigNum) && !(v instanceof Dynamic);
-}
-
-/** Deep equality of cty values; unknown is never equal to anything (it may change), numbers compare by value. */
+/**
+ * Deep equality of cty values for diffing, looser than the codec's `rawEquals` on purpose: an unknown never equals
+ * anything (it may still change), a Dynamic equals its plain value, and numbers compare as Pulumi sees them (doubles),
+ * so a provider re-reading 0.1 as an exact decimal is no change.
+ */
 export function ctyEqual(a: CtyValue, b: CtyValue): boolean {
   if (isUnknown(a) || isUnknown(b)) return false;
   if (a instanceof Dynamic) return ctyEqual(a.value, b instanceof Dynamic ? b.value : b);
@@ -77,10 +77,10 @@ class DiffWalker {
     if (b === null) return this.record(path, tfPath, "delete");
     switch (t.kind) {
       case "object":
-        if (isObj(a) && isObj(b)) return this.properties(t.ref.properties, a, b, path, tfPath);
+        if (isRecord(a) && isRecord(b)) return this.properties(t.ref.properties, a, b, path, tfPath);
         break;
       case "map":
-        if (isObj(a) && isObj(b)) {
+        if (isRecord(a) && isRecord(b)) {
           for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
             this.value(t.values, a[k] ?? null, b[k] ?? null, `${path}["${k}"]`, [...tfPath, k]);
           }
@@ -135,8 +135,8 @@ export function computeDiff(
 ): DiffResult {
   const rr = requiresReplace.map(stepsOf);
   const walker = new DiffWalker(rr);
-  const a = isObj(prior) ? prior : {};
-  const b = isObj(planned) ? planned : {};
+  const a = isRecord(prior) ? prior : {};
+  const b = isRecord(planned) ? planned : {};
   walker.properties(props, a, b, "", [], true);
   const changed = !ctyEqual(prior, planned);
   const replaceTop = new Set<string>();

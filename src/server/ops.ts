@@ -4,12 +4,10 @@ import type { ProviderModel } from "../schema-translate/model.js";
 import type { ProviderSchema, TerraformProvider } from "../terraform/types.js";
 import type { Logger } from "./log.js";
 
-/** A validation problem: reported in the response, not as an error. */
-export interface CheckFailure {
-  /** Pulumi property path, e.g. `length` or `keepers.a`; empty for the whole object. */
-  property: string;
-  reason: string;
-}
+// Validation problems and kinds of property change are the bridge's own types; the seam reuses them.
+import type { CheckFailure } from "../bridge/bridge.js";
+import type { DiffKind as PropertyDiffKind } from "../bridge/diff.js";
+export type { CheckFailure, PropertyDiffKind };
 
 export interface CheckRequest {
   urn: string;
@@ -28,7 +26,6 @@ export interface CheckResult {
   failures: CheckFailure[];
 }
 
-export type PropertyDiffKind = "add" | "add-replace" | "delete" | "delete-replace" | "update" | "update-replace";
 
 export interface DiffRequest {
   id: string;

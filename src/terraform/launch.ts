@@ -186,7 +186,6 @@ export function extractPanic(lines: readonly string[]): string | undefined {
 export class LaunchedProvider {
   readonly exited: Promise<ExitInfo>;
   private exitInfo: ExitInfo | undefined;
-  private readonly stderrTail: string[] = [];
   private shuttingDown: Promise<void> | undefined;
   private stdioCall: grpc.ClientReadableStream<unknown> | undefined;
 
@@ -197,10 +196,10 @@ export class LaunchedProvider {
     readonly channel: grpc.Channel,
     private readonly child: ChildProcess,
     exited: Promise<ExitInfo>,
-    stderrTail: string[],
+    /** The provider's last stderr lines, kept by the reader in launchProvider. */
+    private readonly stderrTail: string[],
   ) {
     this.exited = exited.then((info) => (this.exitInfo = info));
-    this.stderrTail = stderrTail;
   }
 
   get protocolVersion(): 5 | 6 {

@@ -1,5 +1,5 @@
 // Whole cty object values for a schema block: every attribute present, absent blocks as Terraform represents them.
-import { BigNum, Dynamic, isUnknown, type CtyValue } from "./cty/index.js";
+import { isRecord, isUnknown, type CtyValue } from "./cty/index.js";
 import type { Block, NestedAttributeObject, NestedBlock, NestingMode } from "./types.js";
 
 type ObjectValue = { [key: string]: CtyValue };
@@ -43,7 +43,7 @@ export function completeObject(block: Block, partial: ObjectValue): ObjectValue 
 
 function completeBlockValue(nb: NestedBlock, v: CtyValue): CtyValue {
   // Unknown values and nulls pass through; only plain objects are completed.
-  const one = (x: CtyValue): CtyValue => (isPlainObject(x) ? completeObject(nb.block, x as ObjectValue) : x);
+  const one = (x: CtyValue): CtyValue => (isRecord(x) ? completeObject(nb.block, x as ObjectValue) : x);
   switch (nb.nesting) {
     case "single":
     case "group":
@@ -52,14 +52,8 @@ function completeBlockValue(nb: NestedBlock, v: CtyValue): CtyValue {
     case "set":
       return Array.isArray(v) ? v.map(one) : v;
     case "map":
-      return isPlainObject(v) ? Object.fromEntries(Object.entries(v as ObjectValue).map(([k, x]) => [k, one(x)])) : v;
+      return isRecord(v) ? Object.fromEntries(Object.entries(v as ObjectValue).map(([k, x]) => [k, one(x)])) : v;
   }
-}
-
-function isPlainObject(x: unknown): boolean {
-  if (x === null || typeof x !== "object" || Array.isArray(x)) return false;
-  const proto = Object.getPrototypeOf(x) as unknown;
-  return proto === Object.prototype || proto === null;
 }
 
 /**
@@ -69,7 +63,7 @@ function isPlainObject(x: unknown): boolean {
  */
 export function proposedNewState(block: Block, prior: CtyValue, config: CtyValue): CtyValue {
   if (config === null || isUnknown(config)) return config;
-  const priorObj = isObject(prior) ? prior : undefined;
+  const priorObj = isRecord(prior) ? prior : undefined;
   const cfg = config as ObjectValue;
   const out: ObjectValue = Object.create(null) as ObjectValue;
   for (const a of block.attributes) {
@@ -113,15 +107,11 @@ function proposedCollection(
       // Set elements have no identity across plans; Terraform proposes them as configured.
       return Array.isArray(config) ? config.map((c) => one(null, c)) : config;
     case "map": {
-      if (!isObject(config)) return config;
+      if (!isRecord(config)) return config;
       const out: ObjectValue = Object.create(null) as ObjectValue;
-      const p = isObject(prior) ? prior : undefined;
+      const p = isRecord(prior) ? prior : undefined;
       for (const [k, c] of Object.entries(config)) out[k] = one(p?.[k] ?? null, c);
       return out;
     }
   }
-}
-
-function isObject(v: CtyValue): v is ObjectValue {
-  return v !== null && typeof v === "object" && !Array.isArray(v) && !isUnknown(v) && !(v instanceof Dynamic) && !(v instanceof BigNum);
 }

@@ -23,11 +23,13 @@ export {
   BigNum,
   Dynamic,
   impliedType,
+  isRecord,
   isUnknown,
   rawEquals,
   UNKNOWN,
   Unknown,
   wholeContainsUnknown,
+  type CtyRecord,
   type CtyValue,
   type Refinement,
 } from "./value.js";
