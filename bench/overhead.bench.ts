@@ -1,49 +1,62 @@
 // Per-operation overhead: create+delete of N resources through our plugin's gRPC server (the calls the engine makes:
 // Check, Create, Delete) versus the same plan/apply calls sent straight to the Terraform provider. Medians per op.
+// The engine's side of the hop is the engine's own stack: pulumi-engineclient (grpc-go + the pulumirpc stubs of the
+// pinned SDK, test/peers/pulumi/engineclient) sends the calls. The same cycle from a Node.js gRPC client is shown too:
+// that client costs more per call than Pulumi's, so its figure bounds the overhead from above.
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
 import { completeObject } from "../src/terraform/values.js";
 import type { CtyValue } from "../src/terraform/cty/index.js";
 import { propertyMapToStruct } from "../src/server/struct.js";
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { peerPath, repoRoot } from "../test/support/peers.js";
-import { argsRequest, startPluginProcess, type Msg } from "../test/support/pulumi.js";
+import { argsRequest, startPluginProcess, type Msg, type PluginProcess } from "../test/support/pulumi.js";
+import { pulumiBin } from "../test/support/pulumi-tools.js";
 import { median, report } from "./report.js";
 
 const N = Number(process.env["BENCH_OPS"] ?? 1_000);
+// The cycles run in rounds, each round doing direct, grpc-go and grpc-js in turn, so that drift of the machine (other
+// load, page cache, the provider's own state files) falls on all three alike rather than on whichever ran last.
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
+const PER_ROUND = Math.ceil(N / ROUNDS);
 const bundle = join(repoRoot, "dist", "plugin.mjs");
 if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run package\` first`);
+
+type Cycles = { create: number[]; del: number[] };
 
 interface Case {
   peer: string;
   tfType: string;
   token: string;
   inputs: (i: number) => Record<string, CtyValue>;
-  pulumiInputs: (i: number) => Record<string, string | number | boolean>;
+  /** Pulumi inputs of cycle i; "%d" in a string stands for i (the Go client fills it in the same way). */
+  pulumiInputs: Record<string, string | number | boolean>;
   env?: Record<string, string>;
 }
 
 const cases: Case[] = [
-  { peer: "random", tfType: "random_id", token: "random:index/id:Id", inputs: () => ({ byte_length: 8 }), pulumiInputs: () => ({ byteLength: 8 }) },
+  { peer: "random", tfType: "random_id", token: "random:index/id:Id", inputs: () => ({ byte_length: 8 }), pulumiInputs: { byteLength: 8 } },
   {
     peer: "bridgetest",
     tfType: "bridgetest_object",
     token: "bridgetest:index/objectResource:ObjectResource",
     inputs: (i) => ({ name: `o${i}` }),
-    pulumiInputs: (i) => ({ name: `o${i}` }),
+    pulumiInputs: { name: "o%d" },
     env: { BRIDGETEST_STATE_DIR: `/tmp/tfbridge-overhead-${process.pid}` },
   },
 ];
 
 
-async function direct(c: Case): Promise<{ create: number[]; del: number[] }> {
+async function direct(c: Case, n: number): Promise<Cycles> {
   const tf = await GrpcTerraformProvider.launch({ path: peerPath(c.peer), env: c.env });
   const schema = await tf.getProviderSchema();
   await tf.configureProvider(completeObject(schema.provider.block, {}));
   const block = schema.resources.get(c.tfType)!.block;
   const create: number[] = [];
   const del: number[] = [];
-  for (let i = 0; i < N; i++) {
+  for (let i = 0; i < n; i++) {
     const config = completeObject(block, c.inputs(i));
     let t = performance.now();
     // Terraform validates a resource's configuration before planning it, as the bridge's Check does.
@@ -54,27 +67,55 @@ async function direct(c: Case): Promise<{ create: number[]; del: number[] }> {
     t = performance.now();
     // Terraform upgrades stored state before using it; the bridge does the same, so the direct path does too.
     const up = await tf.upgradeResourceState({ typeName: c.tfType, version: schema.resources.get(c.tfType)!.version, rawStateJson: JSON.stringify(applied.newState) });
-    const dplan = await tf.planResourceChange({ typeName: c.tfType, priorState: up.upgradedState, proposedNewState: null, config: null, priorPrivate: applied.private });
-    await tf.applyResourceChange({ typeName: c.tfType, priorState: up.upgradedState, plannedState: null, config: null, plannedPrivate: dplan.plannedPrivate });
+    // Terraform plans a deletion only with providers that declare the plan_destroy capability; so does the bridge.
+    let plannedPrivate = applied.private;
+    if (schema.serverCapabilities.planDestroy) {
+      const dplan = await tf.planResourceChange({ typeName: c.tfType, priorState: up.upgradedState, proposedNewState: null, config: null, priorPrivate: applied.private });
+      plannedPrivate = dplan.plannedPrivate;
+    }
+    await tf.applyResourceChange({ typeName: c.tfType, priorState: up.upgradedState, plannedState: null, config: null, plannedPrivate });
     del.push(performance.now() - t);
   }
   await tf.close();
   return { create, del };
 }
 
-async function bridged(c: Case): Promise<{ create: number[]; del: number[] }> {
-  // The packaged bundle, as users run it (`npm run package` first); BENCH_PROFILE_DIR=<dir> writes a CPU profile of
-  // the plugin process there (node --cpu-prof), for finding hot spots.
+const fill = (inputs: Case["pulumiInputs"], i: number): Case["pulumiInputs"] =>
+  Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, typeof v === "string" ? v.replaceAll("%d", String(i)) : v]));
+
+/** The plugin as users run it (the packaged bundle), parameterized and configured; `drive` runs the cycles. */
+async function bridged(c: Case, drive: (plugin: PluginProcess, n: number) => Promise<Cycles>, n: number): Promise<Cycles> {
+  // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the plugin process there (node --cpu-prof), to find hot spots.
   const profile = process.env["BENCH_PROFILE_DIR"];
   const nodeArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
   const plugin = await startPluginProcess({ bin: process.execPath, args: [...nodeArgs, bundle], env: { ...process.env, ...c.env } });
-  await plugin.call("Parameterize", argsRequest(peerPath(c.peer)));
-  await plugin.call("Configure", { args: propertyMapToStruct({}), acceptSecrets: true, acceptResources: true });
+  try {
+    await plugin.call("Parameterize", argsRequest(peerPath(c.peer)));
+    await plugin.call("Configure", { args: propertyMapToStruct({}), acceptSecrets: true, acceptResources: true });
+    return await drive(plugin, n);
+  } finally {
+    await plugin.stop();
+  }
+}
+
+/** Check+Create and Delete from the engine's own gRPC client stack (grpc-go), as `pulumi up` sends them. */
+const goEngine = (c: Case) => async (plugin: PluginProcess, n: number): Promise<Cycles> => {
+  const { stdout } = await promisify(execFile)(
+    join(pulumiBin(), "pulumi-engineclient"),
+    ["-port", String(plugin.port), "-token", c.token, "-inputs", JSON.stringify(c.pulumiInputs), "-n", String(n)],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  const out = JSON.parse(stdout) as { create: number[]; delete: number[] };
+  return { create: out.create, del: out.delete };
+};
+
+/** The same cycle from a Node.js gRPC client (@grpc/grpc-js), whose own per-call cost is higher than the engine's. */
+const nodeClient = (c: Case) => async (plugin: PluginProcess, n: number): Promise<Cycles> => {
   const create: number[] = [];
   const del: number[] = [];
-  for (let i = 0; i < N; i++) {
+  for (let i = 0; i < n; i++) {
     const urn = `urn:pulumi:bench::bench::${c.token}::r${i}`;
-    const news = propertyMapToStruct(c.pulumiInputs(i));
+    const news = propertyMapToStruct(fill(c.pulumiInputs, i));
     let t = performance.now();
     const checked = await plugin.call("Check", { urn, type: c.token, name: `r${i}`, olds: propertyMapToStruct({}), news, randomSeed: Buffer.alloc(0) });
     const created = await plugin.call("Create", { urn, type: c.token, name: `r${i}`, properties: checked["inputs"] as Msg, preview: false, timeout: 0 });
@@ -83,21 +124,31 @@ async function bridged(c: Case): Promise<{ create: number[]; del: number[] }> {
     await plugin.call("Delete", { urn, type: c.token, name: `r${i}`, id: created["id"], properties: created["properties"] as Msg, timeout: 0 });
     del.push(performance.now() - t);
   }
-  await plugin.stop();
   return { create, del };
-}
+};
 
-const rows = [["resource", "op", "direct ms", "bridge ms", "added ms", "ratio"]];
-for (const c of cases) {
-  const d = await direct(c);
-  const b = await bridged(c);
-  for (const [op, dx, bx] of [["create", d.create, b.create], ["delete", d.del, b.del]] as const) {
+const rows = [["resource", "op", "engine client", "direct ms", "bridge ms", "added ms", "ratio"]];
+// BENCH_RESOURCES=random_id,… limits the run to some of the cases.
+const only = process.env["BENCH_RESOURCES"]?.split(",");
+for (const c of cases.filter((x) => only === undefined || only.includes(x.tfType))) {
+  const d: Cycles = { create: [], del: [] };
+  const viaGo: Cycles = { create: [], del: [] };
+  const viaNode: Cycles = { create: [], del: [] };
+  const add = (to: Cycles, from: Cycles): void => void (to.create.push(...from.create), to.del.push(...from.del));
+  for (let round = 0; round < ROUNDS; round++) {
+    add(d, await direct(c, PER_ROUND));
+    add(viaGo, await bridged(c, goEngine(c), PER_ROUND));
+    add(viaNode, await bridged(c, nodeClient(c), PER_ROUND));
+  }
+  for (const [op, dx, gx, nx] of [["create", d.create, viaGo.create, viaNode.create], ["delete", d.del, viaGo.del, viaNode.del]] as const) {
     const dm = median(dx);
-    const bm = median(bx);
-    rows.push([c.tfType, op, dm.toFixed(3), bm.toFixed(3), (bm - dm).toFixed(3), (bm / dm).toFixed(2)]);
-    report({ scenario: `${op} ${c.tfType} (per op)`, bridge: bm, direct: dm, unit: "ms", target: "< direct + 1 ms" });
+    for (const [client, bx] of [["grpc-go (engine)", gx], ["grpc-js", nx]] as const) {
+      const bm = median(bx);
+      rows.push([c.tfType, op, client, dm.toFixed(3), bm.toFixed(3), (bm - dm).toFixed(3), (bm / dm).toFixed(2)]);
+    }
+    report({ scenario: `${op} ${c.tfType} (per op)`, bridge: median(gx), direct: dm, unit: "ms", target: "< direct + 1 ms" });
   }
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-console.log(`per-operation overhead: medians over ${N} create+delete cycles (bridge: Check+Create and Delete over gRPC, as the engine calls them)`);
+console.log(`per-operation overhead: medians over ${PER_ROUND * ROUNDS} create+delete cycles in ${ROUNDS} rounds (bridge: Check+Create and Delete over gRPC, as the engine calls them)`);
 for (const r of rows) console.log(r.map((x, i) => x.padEnd(widths[i]!)).join("  "));

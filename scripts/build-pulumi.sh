@@ -8,6 +8,8 @@
 #   pulumi-resource-pulumi-nodejs   shell shim from the sdk/v3 module (dynamic providers)
 #   pulumi-gensdk                   test/peers/pulumi/gensdk: Pulumi's own SDK generators (pkg/v3/codegen) driven
 #                                   directly, because `pulumi package gen-sdk` needs language hosts we cannot build
+#   pulumi-engineclient             test/peers/pulumi/engineclient: Check/Create/Delete over the engine's own gRPC
+#                                   stack (grpc-go, pulumirpc), for the per-operation benchmark
 # pulumi-language-nodejs is not built: the module proxy serves no version of its module
 # (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3) here.
 #
@@ -34,9 +36,9 @@ yamlversion="$(modversion "$wrap/yaml/go.mod" github.com/pulumi/pulumi-yaml)"
 cache="${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}"
 dir="$cache/$version"
 bin="$dir/bin"
-tools=(pulumi pulumi-language-yaml pulumi-resource-pulumi-nodejs pulumi-gensdk)
+tools=(pulumi pulumi-language-yaml pulumi-resource-pulumi-nodejs pulumi-gensdk pulumi-engineclient)
 # Rebuild when the wrapper modules change (e.g. a new pulumi-yaml pin), not only when a binary is missing.
-stamp="$(cat "$wrap/go.mod" "$wrap/go.sum" "$wrap/yaml/go.mod" "$wrap/yaml/go.sum" "$wrap/gensdk/main.go" | sha256sum | cut -c1-16)"
+stamp="$(cat "$wrap/go.mod" "$wrap/go.sum" "$wrap/yaml/go.mod" "$wrap/yaml/go.sum" "$wrap/gensdk/main.go" "$wrap/engineclient/main.go" | sha256sum | cut -c1-16)"
 
 complete() { # bindir
   local t
@@ -71,6 +73,8 @@ log "building pulumi $version (first build takes a few minutes)"
 
 log "building pulumi-gensdk"
 (cd "$wrap" && go build -trimpath -ldflags "-s -w" -o "$tmp/pulumi-gensdk" ./gensdk)
+log "building pulumi-engineclient"
+(cd "$wrap" && go build -trimpath -ldflags "-s -w" -o "$tmp/pulumi-engineclient" ./engineclient)
 log "building pulumi-language-yaml $yamlversion"
 (cd "$wrap/yaml" && go build -trimpath \
   -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=$yamlversion" \

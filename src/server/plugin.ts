@@ -46,6 +46,7 @@ export async function startPlugin(options: StartOptions): Promise<RunningPlugin>
     // Schemas of large providers exceed gRPC's 4 MiB default.
     "grpc.max_send_message_length": 512 * 1024 * 1024,
     "grpc.max_receive_message_length": 512 * 1024 * 1024,
+    "grpc.enable_channelz": 0,
   });
   const ResourceProvider = serviceConstructor(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
   server.addService(withCachedSchemaEncoding(ResourceProvider.service), service.handlers());

@@ -429,6 +429,8 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
     // Large providers send schemas of tens of megabytes.
     "grpc.max_receive_message_length": -1,
     "grpc.max_send_message_length": -1,
+    "grpc.enable_channelz": 0,
+    "grpc.enable_retries": 0,
   });
 
   const provider = new LaunchedProvider(path, child.pid!, handshake, channel, child, exited, stderrTail);

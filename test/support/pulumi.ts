@@ -74,6 +74,8 @@ export async function startPluginProcess(options: StartPluginOptions = {}): Prom
   const ResourceProvider = serviceConstructor(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
   const client = new ResourceProvider(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
     "grpc.max_receive_message_length": 512 * 1024 * 1024,
+    "grpc.enable_channelz": 0,
+    "grpc.enable_retries": 0,
   });
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();

@@ -1,0 +1,99 @@
+// Command engineclient drives a resource provider plugin the way the Pulumi engine does for a create and a delete:
+// Check, Create, then Delete, over the engine's own gRPC stack (grpc-go and the pulumirpc stubs of the pinned SDK).
+// The per-operation benchmark uses it so that the client side of the engine hop costs what it costs in Pulumi, not
+// what a Node.js gRPC client costs. The plugin must already be parameterized and configured (the benchmark does that).
+//
+// Prints one JSON object: {"create": [ms...], "delete": [ms...]}, one entry per cycle.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+func main() {
+	port := flag.Int("port", 0, "the plugin's port")
+	token := flag.String("token", "", "resource type token, e.g. random:index/id:Id")
+	inputs := flag.String("inputs", "{}", `inputs as JSON; "%d" in a string value becomes the cycle number`)
+	n := flag.Int("n", 1000, "create+delete cycles")
+	flag.Parse()
+	if *port == 0 || *token == "" {
+		fail(fmt.Errorf("-port and -token are required"))
+	}
+	conn, err := grpc.NewClient(fmt.Sprintf("127.0.0.1:%d", *port), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		fail(err)
+	}
+	defer conn.Close()
+	client := pulumirpc.NewResourceProviderClient(conn)
+	ctx := context.Background()
+
+	var template map[string]any
+	if err := json.Unmarshal([]byte(*inputs), &template); err != nil {
+		fail(fmt.Errorf("-inputs: %w", err))
+	}
+	out := struct {
+		Create []float64 `json:"create"`
+		Delete []float64 `json:"delete"`
+	}{}
+	ms := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+	for i := 0; i < *n; i++ {
+		name := fmt.Sprintf("r%d", i)
+		urn := fmt.Sprintf("urn:pulumi:bench::bench::%s::%s", *token, name)
+		news, err := structpb.NewStruct(fill(template, i))
+		if err != nil {
+			fail(err)
+		}
+		olds, _ := structpb.NewStruct(nil)
+
+		t := time.Now()
+		checked, err := client.Check(ctx, &pulumirpc.CheckRequest{Urn: urn, Type: *token, Name: name, Olds: olds, News: news, RandomSeed: []byte(name)})
+		if err != nil {
+			fail(fmt.Errorf("Check %s: %w", name, err))
+		}
+		if len(checked.Failures) > 0 {
+			fail(fmt.Errorf("Check %s failed: %v", name, checked.Failures))
+		}
+		created, err := client.Create(ctx, &pulumirpc.CreateRequest{Urn: urn, Type: *token, Name: name, Properties: checked.Inputs})
+		if err != nil {
+			fail(fmt.Errorf("Create %s: %w", name, err))
+		}
+		out.Create = append(out.Create, ms(time.Since(t)))
+
+		t = time.Now()
+		if _, err := client.Delete(ctx, &pulumirpc.DeleteRequest{Urn: urn, Type: *token, Name: name, Id: created.Id, Properties: created.Properties, OldInputs: checked.Inputs}); err != nil {
+			fail(fmt.Errorf("Delete %s: %w", name, err))
+		}
+		out.Delete = append(out.Delete, ms(time.Since(t)))
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
+		fail(err)
+	}
+}
+
+// fill copies the template, replacing "%d" in string values with the cycle number.
+func fill(template map[string]any, i int) map[string]any {
+	m := make(map[string]any, len(template))
+	for k, v := range template {
+		if s, ok := v.(string); ok {
+			v = strings.ReplaceAll(s, "%d", fmt.Sprint(i))
+		}
+		m[k] = v
+	}
+	return m
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "engineclient:", err)
+	os.Exit(1)
+}
