@@ -17,11 +17,12 @@ import { pulumiBin } from "../test/support/pulumi-tools.js";
 import { median, report } from "./report.js";
 
 const N = Number(process.env["BENCH_OPS"] ?? 1_000);
-// The cycles run in rounds, each round doing direct, grpc-go and grpc-js in turn, so that drift of the machine (other
-// load, page cache, the provider's own state files) falls on all three alike rather than on whichever ran last.
+// The cycles run in rounds, each round doing direct, grpc-go and grpc-js in turn on the same long-lived processes, so
+// that drift of the machine (other load, page cache, the provider's own state files) falls on all three alike.
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
 const PER_ROUND = Math.ceil(N / ROUNDS);
-const bundle = join(repoRoot, "dist", "plugin.mjs");
+const WARMUP = 50;
+const bundle = join(repoRoot, "dist", "boot.cjs");
 if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run package\` first`);
 
 type Cycles = { create: number[]; del: number[] };
@@ -49,53 +50,58 @@ const cases: Case[] = [
 ];
 
 
-async function direct(c: Case, n: number): Promise<Cycles> {
+/** A session runs n create+delete cycles at a time, on processes started once (so rounds interleave, warm). */
+interface Session {
+  run(n: number): Promise<Cycles>;
+  close(): Promise<void>;
+}
+
+/** Terraform's calls for the same cycle, sent straight to the provider by our client. */
+async function directSession(c: Case): Promise<Session> {
   const tf = await GrpcTerraformProvider.launch({ path: peerPath(c.peer), env: c.env });
   const schema = await tf.getProviderSchema();
   await tf.configureProvider(completeObject(schema.provider.block, {}));
-  const block = schema.resources.get(c.tfType)!.block;
-  const create: number[] = [];
-  const del: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const config = completeObject(block, c.inputs(i));
-    let t = performance.now();
-    // Terraform validates a resource's configuration before planning it, as the bridge's Check does.
-    await tf.validateResourceConfig(c.tfType, config);
-    const plan = await tf.planResourceChange({ typeName: c.tfType, priorState: null, proposedNewState: config, config });
-    const applied = await tf.applyResourceChange({ typeName: c.tfType, priorState: null, plannedState: plan.plannedState, config, plannedPrivate: plan.plannedPrivate });
-    create.push(performance.now() - t);
-    t = performance.now();
-    // Terraform upgrades stored state before using it; the bridge does the same, so the direct path does too.
-    const up = await tf.upgradeResourceState({ typeName: c.tfType, version: schema.resources.get(c.tfType)!.version, rawStateJson: JSON.stringify(applied.newState) });
-    // Terraform plans a deletion only with providers that declare the plan_destroy capability; so does the bridge.
-    let plannedPrivate = applied.private;
-    if (schema.serverCapabilities.planDestroy) {
-      const dplan = await tf.planResourceChange({ typeName: c.tfType, priorState: up.upgradedState, proposedNewState: null, config: null, priorPrivate: applied.private });
-      plannedPrivate = dplan.plannedPrivate;
+  const resource = schema.resources.get(c.tfType)!;
+  const run = async (n: number): Promise<Cycles> => {
+    const create: number[] = [];
+    const del: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const config = completeObject(resource.block, c.inputs(i));
+      let t = performance.now();
+      // Terraform validates a resource's configuration before planning it, as the bridge's Check does.
+      await tf.validateResourceConfig(c.tfType, config);
+      const plan = await tf.planResourceChange({ typeName: c.tfType, priorState: null, proposedNewState: config, config });
+      const applied = await tf.applyResourceChange({ typeName: c.tfType, priorState: null, plannedState: plan.plannedState, config, plannedPrivate: plan.plannedPrivate });
+      create.push(performance.now() - t);
+      t = performance.now();
+      // Terraform upgrades stored state before using it; the bridge does the same, so the direct path does too.
+      const up = await tf.upgradeResourceState({ typeName: c.tfType, version: resource.version, rawStateJson: JSON.stringify(applied.newState) });
+      // Terraform plans a deletion only with providers that declare the plan_destroy capability; so does the bridge.
+      let plannedPrivate = applied.private;
+      if (schema.serverCapabilities.planDestroy) {
+        const dplan = await tf.planResourceChange({ typeName: c.tfType, priorState: up.upgradedState, proposedNewState: null, config: null, priorPrivate: applied.private });
+        plannedPrivate = dplan.plannedPrivate;
+      }
+      await tf.applyResourceChange({ typeName: c.tfType, priorState: up.upgradedState, plannedState: null, config: null, plannedPrivate });
+      del.push(performance.now() - t);
     }
-    await tf.applyResourceChange({ typeName: c.tfType, priorState: up.upgradedState, plannedState: null, config: null, plannedPrivate });
-    del.push(performance.now() - t);
-  }
-  await tf.close();
-  return { create, del };
+    return { create, del };
+  };
+  return { run, close: () => tf.close() };
 }
 
 const fill = (inputs: Case["pulumiInputs"], i: number): Case["pulumiInputs"] =>
   Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, typeof v === "string" ? v.replaceAll("%d", String(i)) : v]));
 
-/** The plugin as users run it (the packaged bundle), parameterized and configured; `drive` runs the cycles. */
-async function bridged(c: Case, drive: (plugin: PluginProcess, n: number) => Promise<Cycles>, n: number): Promise<Cycles> {
+/** The plugin as users run it (the packaged bundle), parameterized and configured, driven by `client`. */
+async function bridgeSession(c: Case, client: (plugin: PluginProcess, n: number) => Promise<Cycles>): Promise<Session> {
   // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the plugin process there (node --cpu-prof), to find hot spots.
   const profile = process.env["BENCH_PROFILE_DIR"];
   const nodeArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
   const plugin = await startPluginProcess({ bin: process.execPath, args: [...nodeArgs, bundle], env: { ...process.env, ...c.env } });
-  try {
-    await plugin.call("Parameterize", argsRequest(peerPath(c.peer)));
-    await plugin.call("Configure", { args: propertyMapToStruct({}), acceptSecrets: true, acceptResources: true });
-    return await drive(plugin, n);
-  } finally {
-    await plugin.stop();
-  }
+  await plugin.call("Parameterize", argsRequest(peerPath(c.peer)));
+  await plugin.call("Configure", { args: propertyMapToStruct({}), acceptSecrets: true, acceptResources: true });
+  return { run: (n) => client(plugin, n), close: () => plugin.stop() };
 }
 
 /** Check+Create and Delete from the engine's own gRPC client stack (grpc-go), as `pulumi up` sends them. */
@@ -131,15 +137,18 @@ const rows = [["resource", "op", "engine client", "direct ms", "bridge ms", "add
 // BENCH_RESOURCES=random_id,… limits the run to some of the cases.
 const only = process.env["BENCH_RESOURCES"]?.split(",");
 for (const c of cases.filter((x) => only === undefined || only.includes(x.tfType))) {
-  const d: Cycles = { create: [], del: [] };
-  const viaGo: Cycles = { create: [], del: [] };
-  const viaNode: Cycles = { create: [], del: [] };
-  const add = (to: Cycles, from: Cycles): void => void (to.create.push(...from.create), to.del.push(...from.del));
+  const sessions = [await directSession(c), await bridgeSession(c, goEngine(c)), await bridgeSession(c, nodeClient(c))];
+  const [d, viaGo, viaNode] = sessions.map((): Cycles => ({ create: [], del: [] })) as [Cycles, Cycles, Cycles];
+  // Unrecorded warm-up: the first cycles of a process pay for JIT compilation and connection set-up.
+  for (const s of sessions) await s.run(WARMUP);
   for (let round = 0; round < ROUNDS; round++) {
-    add(d, await direct(c, PER_ROUND));
-    add(viaGo, await bridged(c, goEngine(c), PER_ROUND));
-    add(viaNode, await bridged(c, nodeClient(c), PER_ROUND));
+    for (const [s, into] of [[sessions[0]!, d], [sessions[1]!, viaGo], [sessions[2]!, viaNode]] as const) {
+      const got = await s.run(PER_ROUND);
+      into.create.push(...got.create);
+      into.del.push(...got.del);
+    }
   }
+  for (const s of sessions) await s.close();
   for (const [op, dx, gx, nx] of [["create", d.create, viaGo.create, viaNode.create], ["delete", d.del, viaGo.del, viaNode.del]] as const) {
     const dm = median(dx);
     for (const [client, bx] of [["grpc-go (engine)", gx], ["grpc-js", nx]] as const) {

@@ -2,7 +2,8 @@
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { peerPath, repoRoot } from "../test/support/peers.js";
+import { packagePlugin } from "../test/support/e2e.js";
+import { peerPath } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, tempDir, PLUGIN_BIN } from "../test/support/pulumi.js";
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
 import { median, report } from "./report.js";
@@ -16,9 +17,9 @@ interface Sample {
   schemaBytes: number;
 }
 
-async function once(bin: string, provider: string): Promise<Sample> {
+async function once(bin: string, provider: string, env?: NodeJS.ProcessEnv): Promise<Sample> {
   const t0 = performance.now();
-  const plugin = await startPluginProcess({ bin, startTimeoutMs: 60_000 });
+  const plugin = await startPluginProcess({ bin, startTimeoutMs: 60_000, env: { ...process.env, ...env } });
   const tPort = performance.now();
   try {
     await plugin.call("Parameterize", argsRequest(peerPath(provider)));
@@ -42,22 +43,25 @@ async function direct(provider: string): Promise<number> {
 }
 
 // The packaged plugin exactly as `pulumi plugin install` lays it out: the tarball extracted into a directory.
-const tarball = execFileSync("bash", [join(repoRoot, "scripts/package.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
 const installed = tempDir("tfbridge-bench-plugin-");
-execFileSync("tar", ["-xzf", tarball, "-C", installed]);
+execFileSync("tar", ["-xzf", packagePlugin(), "-C", installed]);
 
-const variants = [
-  { name: "packaged (bundle)", bin: join(installed, "pulumi-resource-terraform-provider") },
+// The warm-up run of each variant writes the packaged plugin's code cache (src/server/boot.ts) that later runs use;
+// "no code cache" is the same bundle compiled from scratch at every start, as on the first start after installing.
+const packaged = join(installed, "pulumi-resource-terraform-provider");
+const variants: { name: string; bin: string; env?: NodeJS.ProcessEnv }[] = [
+  { name: "packaged (bundle)", bin: packaged },
+  { name: "packaged, no code cache", bin: packaged, env: { TF_BRIDGE_COMPILE_CACHE: "0" } },
   { name: "checkout (tsx)", bin: PLUGIN_BIN },
 ];
 
 const rows: string[][] = [];
 for (const provider of ["random", "tls"]) {
   for (const v of variants) {
-    await once(v.bin, provider); // warm the page cache and tsx's transform cache
+    await once(v.bin, provider, v.env); // warm the page cache, the code cache and tsx's transform cache
     const samples: Sample[] = [];
-    for (let i = 0; i < RUNS; i++) samples.push(await once(v.bin, provider));
-    if (v.name.startsWith("packaged")) {
+    for (let i = 0; i < RUNS; i++) samples.push(await once(v.bin, provider, v.env));
+    if (v.name === "packaged (bundle)") {
       const directs: number[] = [];
       for (let i = 0; i < RUNS; i++) directs.push(await direct(provider));
       const d = median(directs);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Packages the plugin for `pulumi plugin install resource terraform-provider <version> --file <tarball>`:
-#   dist/plugin.mjs (+ .map)  esbuild bundle of src/server/main.ts and every dependency (ESM, node20)
+#   dist/plugin.cjs (+ .map)  esbuild bundle of src/server/main.ts and every dependency (CommonJS, node20)
+#   dist/boot.cjs             src/server/boot.ts: runs plugin.cjs with a V8 code cache kept beside it
 #   dist/proto/               the wire definitions, which src/proto.ts finds beside the bundle
 #   dist/pulumi-resource-terraform-provider-v<version>-linux-amd64.tar.gz with, at its root:
-#     pulumi-resource-terraform-provider   the sh launcher (runs node on dist/plugin.mjs beside it)
-#     dist/plugin.mjs, dist/plugin.mjs.map, dist/proto/...
+#     pulumi-resource-terraform-provider   the sh launcher (runs node on dist/boot.cjs beside it)
+#     dist/boot.cjs, dist/plugin.cjs, dist/plugin.cjs.map, dist/proto/...
 #     dist/node_modules/   packages that cannot be bundled (@cdktf/hcl2json reads its WebAssembly HCL parser from
 #                          files beside its own code) with their runtime dependencies
 # The tarball is replaced atomically (written beside, then renamed), so a reader never sees half of one.
@@ -18,22 +19,29 @@ version="$(node -p 'require("./package.json").version')"
 out="$root/dist"
 mkdir -p "$out"
 external=(@cdktf/hcl2json)
-rm -rf "$out/plugin.mjs" "$out/plugin.mjs.map" "$out/proto"
+rm -rf "$out"/plugin.* "$out/boot.cjs" "$out/proto"
 
-# grpc-js and friends are CommonJS and require() Node built-ins; an ESM bundle needs a real require for that.
+# CommonJS, not ESM: boot.cjs compiles the bundle as a vm.Script so that V8 can cache its code between runs (the
+# sources are ESM; import.meta.url becomes the bundle's own file URL). No --enable-source-maps at run time: Node parses
+# the 6 MB map at every start when it is on (~35 ms); NODE_OPTIONS=--enable-source-maps turns it on for debugging.
 node_modules/.bin/esbuild src/server/main.ts \
-  --bundle --platform=node --format=esm --target=node20 \
-  --outfile="$out/plugin.mjs" --sourcemap --legal-comments=none --log-level=warning \
+  --bundle --platform=node --format=cjs --target=node20 \
+  --outfile="$out/plugin.cjs" --sourcemap --legal-comments=none --log-level=warning \
   "${external[@]/#/--external:}" \
   --define:__TF_BRIDGE_VERSION__="\"$version\"" \
-  --banner:js="import { createRequire as __tfBridgeCreateRequire } from 'node:module'; const require = __tfBridgeCreateRequire(import.meta.url);"
+  --define:import.meta.url=__tfBridgeModuleUrl \
+  --banner:js="const __tfBridgeModuleUrl = require('node:url').pathToFileURL(__filename).href;"
+node_modules/.bin/esbuild src/server/boot.ts \
+  --bundle --platform=node --format=cjs --target=node20 \
+  --outfile="$out/boot.cjs" --legal-comments=none --log-level=warning \
+  --define:__TF_BRIDGE_BOOT__=true
 cp -R proto "$out/proto"
 
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 install -m 0755 bin/pulumi-resource-terraform-provider "$stage/pulumi-resource-terraform-provider"
 mkdir -p "$stage/dist"
-cp "$out/plugin.mjs" "$out/plugin.mjs.map" "$stage/dist/"
+cp "$out/boot.cjs" "$out/plugin.cjs" "$out/plugin.cjs.map" "$stage/dist/"
 cp -R proto "$stage/dist/proto"
 # The external packages and everything they require at run time, found as Node would resolve them from here.
 node -e '

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { createRequire } from "node:module";
 import type { ProviderAddress } from "./address.js";
 import { comparisonHost } from "./credentials.js";
 import { ParameterizeError } from "./errors.js";
@@ -232,16 +233,16 @@ export function expandEnv(s: string, env: NodeJS.ProcessEnv): string {
 }
 
 type Hcl2Json = typeof import("@cdktf/hcl2json");
-let hcl2json: Promise<Hcl2Json["parse"]> | undefined;
+let hcl2json: Hcl2Json | undefined;
 
 /**
  * Parses HCL to JSON. The parser is HashiCorp's own HCL (Go, compiled to WebAssembly, in @cdktf/hcl2json); it is
  * loaded on first use only, because most machines have no CLI configuration at all. The package is CommonJS and
- * stays outside the plugin bundle (it reads its .wasm from beside its code), so its exports may arrive as `default`.
+ * stays outside the plugin bundle (it reads its .wasm from beside its code); require() finds it beside the bundle.
  */
 async function hclToJson(filename: string, text: string): Promise<Json> {
-  hcl2json ??= import("@cdktf/hcl2json").then((m) => (m as Hcl2Json & { default?: Hcl2Json }).parse ?? (m as { default: Hcl2Json }).default.parse);
-  const parse = await hcl2json;
+  hcl2json ??= createRequire(import.meta.url)("@cdktf/hcl2json") as Hcl2Json;
+  const parse = hcl2json.parse;
   return (await parse(filename, text)) as Json;
 }
 

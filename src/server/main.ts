@@ -63,4 +63,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// Not a top-level await: the packaged bundle is CommonJS (see boot.ts), and main() handles its own failures.
+void main();

@@ -78,7 +78,7 @@ describe("cancel (SIGINT to pulumi up)", () => {
 
     // Nothing of ours is left running: not the Terraform providers, not the plugin.
     expect(await waitNoSandboxProcesses(sandbox, peerPath("time"))).toEqual([]);
-    expect(await waitNoSandboxProcesses(sandbox, "plugin.mjs")).toEqual([]);
+    expect(await waitNoSandboxProcesses(sandbox, "dist/boot.cjs")).toEqual([]);
 
     // The state records what was made, nothing half-made, no pending operation.
     const deployment = await s.deployment();

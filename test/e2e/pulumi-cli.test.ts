@@ -1,7 +1,7 @@
 // End to end with the real Pulumi CLI (v3.248.0): install the packaged plugin, let the engine start it, add a bridged
 // Terraform provider to a YAML project, and build a TypeScript SDK for it that compiles against @pulumi/pulumi 3.248.0.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
@@ -50,7 +50,8 @@ describe("the packaged plugin", () => {
     expect(plugins).toContainEqual(expect.objectContaining({ name: "terraform-provider", kind: "resource", version: VERSION }));
     const dir = join(sandbox.home, "plugins", `resource-terraform-provider-v${VERSION}`);
     expect(existsSync(join(dir, "pulumi-resource-terraform-provider"))).toBe(true);
-    expect(existsSync(join(dir, "dist", "plugin.mjs"))).toBe(true);
+    expect(existsSync(join(dir, "dist", "boot.cjs"))).toBe(true);
+    expect(existsSync(join(dir, "dist", "plugin.cjs"))).toBe(true);
   });
 
   it("is started by the engine: `pulumi package get-schema terraform-provider <path>`", async () => {
@@ -61,6 +62,9 @@ describe("the packaged plugin", () => {
     expect(schema["version"]).toBe("0.0.0");
     expect(schema["parameterization"]["baseProvider"]).toEqual({ name: "terraform-provider", version: VERSION });
     expect(JSON.parse(Buffer.from(schema["parameterization"]["parameter"], "base64").toString())).toEqual({ local: { path: random() } });
+    // The engine's run left the V8 code cache beside the bundle (src/server/boot.ts), for faster starts after it.
+    const dist = join(sandbox.home, "plugins", `resource-terraform-provider-v${VERSION}`, "dist");
+    expect(readdirSync(dist).filter((f) => f.endsWith(".v8cache"))).toHaveLength(1);
   });
 
   it("passes the engine a clear error for a bad parameter", async () => {

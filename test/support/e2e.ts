@@ -9,20 +9,24 @@ import { processAlive } from "./processes.js";
 import { expectSuccess, pulumiBinDir, runPulumi, type PulumiSandbox, type RunResult } from "./pulumi.js";
 
 /**
- * Packages the plugin (scripts/package.sh) and installs the tarball into the sandbox, as a user would. package.sh
- * rewrites dist/ in place, so concurrent test files serialize on a lock file. `TF_BRIDGE_PLUGIN_TARBALL=<file>`
- * installs that tarball instead (e.g. to benchmark another build).
+ * Packages the plugin (scripts/package.sh) and returns the tarball. package.sh rewrites dist/ in place, so concurrent
+ * test files serialize on a lock file. `TF_BRIDGE_PLUGIN_TARBALL=<file>` names a tarball to use instead (e.g. to
+ * benchmark another build).
  */
+export function packagePlugin(): string {
+  const given = process.env["TF_BRIDGE_PLUGIN_TARBALL"] ?? "";
+  if (given !== "") return given;
+  mkdirSync(join(repoRoot, "dist"), { recursive: true });
+  const out = execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", join(repoRoot, "scripts/package.sh")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return out.trim().split("\n").pop()!;
+}
+
+/** Packages the plugin and installs the tarball into the sandbox, as a user would. */
 export function installPlugin(sandbox: PulumiSandbox): string {
-  let tarball = process.env["TF_BRIDGE_PLUGIN_TARBALL"] ?? "";
-  if (tarball === "") {
-    mkdirSync(join(repoRoot, "dist"), { recursive: true });
-    const out = execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", join(repoRoot, "scripts/package.sh")], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    tarball = out.trim().split("\n").pop()!;
-  }
+  const tarball = packagePlugin();
   execFileSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "plugin", "install", "resource", "terraform-provider", VERSION, "--file", tarball], {
     env: sandbox.env,
     stdio: ["ignore", "ignore", "inherit"],

@@ -3,7 +3,8 @@
 // The per-operation benchmark uses it so that the client side of the engine hop costs what it costs in Pulumi, not
 // what a Node.js gRPC client costs. The plugin must already be parameterized and configured (the benchmark does that).
 //
-// Prints one JSON object: {"create": [ms...], "delete": [ms...]}, one entry per cycle.
+// Prints one JSON object: {"check": [ms...], "create": [ms...], "delete": [ms...]}, one entry per cycle; create
+// includes its Check, as a resource's creation in `pulumi up` does.
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
@@ -26,8 +28,9 @@ func main() {
 	token := flag.String("token", "", "resource type token, e.g. random:index/id:Id")
 	inputs := flag.String("inputs", "{}", `inputs as JSON; "%d" in a string value becomes the cycle number`)
 	n := flag.Int("n", 1000, "create+delete cycles")
+	ping := flag.Bool("ping", false, `instead of cycles, time n GetPluginInfo calls (the bare cost of a call): {"ping": [ms...]}`)
 	flag.Parse()
-	if *port == 0 || *token == "" {
+	if *port == 0 || (*token == "" && !*ping) {
 		fail(fmt.Errorf("-port and -token are required"))
 	}
 	conn, err := grpc.NewClient(fmt.Sprintf("127.0.0.1:%d", *port), grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -37,16 +40,32 @@ func main() {
 	defer conn.Close()
 	client := pulumirpc.NewResourceProviderClient(conn)
 	ctx := context.Background()
+	ms := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+	if *ping {
+		var times []float64
+		for i := 0; i < *n; i++ {
+			t := time.Now()
+			if _, err := client.GetPluginInfo(ctx, &emptypb.Empty{}); err != nil {
+				fail(fmt.Errorf("GetPluginInfo: %w", err))
+			}
+			times = append(times, ms(time.Since(t)))
+		}
+		if err := json.NewEncoder(os.Stdout).Encode(map[string][]float64{"ping": times}); err != nil {
+			fail(err)
+		}
+		return
+	}
 
 	var template map[string]any
 	if err := json.Unmarshal([]byte(*inputs), &template); err != nil {
 		fail(fmt.Errorf("-inputs: %w", err))
 	}
 	out := struct {
+		Check  []float64 `json:"check"`
 		Create []float64 `json:"create"`
 		Delete []float64 `json:"delete"`
 	}{}
-	ms := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 	for i := 0; i < *n; i++ {
 		name := fmt.Sprintf("r%d", i)
 		urn := fmt.Sprintf("urn:pulumi:bench::bench::%s::%s", *token, name)
@@ -64,6 +83,7 @@ func main() {
 		if len(checked.Failures) > 0 {
 			fail(fmt.Errorf("Check %s failed: %v", name, checked.Failures))
 		}
+		out.Check = append(out.Check, ms(time.Since(t)))
 		created, err := client.Create(ctx, &pulumirpc.CreateRequest{Urn: urn, Type: *token, Name: name, Properties: checked.Inputs})
 		if err != nil {
 			fail(fmt.Errorf("Create %s: %w", name, err))

@@ -1,0 +1,83 @@
+// The packaged plugin's V8 code cache (src/server/boot.ts), on the tarball exactly as `pulumi plugin install` lays it
+// out: the first run writes the cache beside the bundle, later runs use it, and a damaged or foreign cache only costs
+// a plain compile (the plugin still serves, and the cache is rewritten).
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packagePlugin } from "../support/e2e.js";
+import { peerPath } from "../support/peers.js";
+import { argsRequest, startPluginProcess, tempDir } from "../support/pulumi.js";
+
+let dir: string;
+let dist: string;
+
+beforeAll(() => {
+  dir = tempDir("tfbridge-compile-cache-");
+  execFileSync("tar", ["-xzf", packagePlugin(), "-C", dir]);
+  dist = join(dir, "dist");
+}, 300_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const caches = (): string[] => readdirSync(dist).filter((f) => f.endsWith(".v8cache"));
+
+/** Starts the installed plugin, has it parameterize the random provider (a real launch), then stops it as the engine does. */
+async function serveOnce(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const plugin = await startPluginProcess({ bin: join(dir, "pulumi-resource-terraform-provider"), env });
+  try {
+    const res = await plugin.call("Parameterize", argsRequest(peerPath("random")));
+    expect(res["name"]).toBe("random");
+  } finally {
+    await plugin.stop();
+  }
+}
+
+/** Whether V8 in a plain `node` (the flags the plugin runs with) accepts `cache` for the bundle. */
+function accepted(cache: string): boolean {
+  const script = `
+    const fs = require("fs"), vm = require("vm"), Module = require("module");
+    const s = new vm.Script(Module.wrap(fs.readFileSync(process.argv[1], "utf8")), { filename: process.argv[1], cachedData: fs.readFileSync(process.argv[2]) });
+    process.stdout.write(String(!s.cachedDataRejected));`;
+  return execFileSync(process.execPath, ["-e", script, join(dist, "plugin.cjs"), join(dist, cache)], { encoding: "utf8" }) === "true";
+}
+
+describe("packaged plugin code cache", () => {
+  it("is written by the first run and accepted by V8 for the next", async () => {
+    expect(caches()).toEqual([]);
+    await serveOnce();
+    const [cache] = caches();
+    expect(cache).toMatch(new RegExp(`^plugin\\.cjs\\.${process.version.replace(/\./g, "\\.")}-${process.arch}-\\d+-\\d+\\.v8cache$`));
+    expect(accepted(cache!)).toBe(true);
+    const before = readFileSync(join(dist, cache!));
+    await serveOnce();
+    // An accepted cache is left alone.
+    expect(caches()).toEqual([cache]);
+    expect(readFileSync(join(dist, cache!)).equals(before)).toBe(true);
+  }, 120_000);
+
+  it("survives a damaged cache: the plugin serves and writes a good one", async () => {
+    const [cache] = caches();
+    writeFileSync(join(dist, cache!), "not a V8 code cache");
+    await serveOnce();
+    expect(caches()).toEqual([cache]);
+    expect(readFileSync(join(dist, cache!), "utf8")).not.toBe("not a V8 code cache");
+    expect(accepted(cache!)).toBe(true);
+  }, 120_000);
+
+  it("removes the caches of other Node versions when it writes its own", async () => {
+    const [cache] = caches();
+    const foreign = "plugin.cjs.v18.0.0-x64-1-1.v8cache";
+    writeFileSync(join(dist, foreign), "from another node");
+    rmSync(join(dist, cache!));
+    await serveOnce();
+    expect(caches()).toEqual([cache]);
+  }, 120_000);
+
+  it("is neither read nor written with TF_BRIDGE_COMPILE_CACHE=0 or with source maps on", async () => {
+    for (const f of caches()) rmSync(join(dist, f));
+    await serveOnce({ ...process.env, TF_BRIDGE_COMPILE_CACHE: "0" });
+    expect(caches()).toEqual([]);
+    await serveOnce({ ...process.env, NODE_OPTIONS: "--enable-source-maps" });
+    expect(caches()).toEqual([]);
+  }, 120_000);
+});
