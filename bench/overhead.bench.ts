@@ -134,8 +134,8 @@ const nodeClient = (c: Case) => async (plugin: PluginProcess, n: number): Promis
 };
 
 const rows = [["resource", "op", "engine client", "direct ms", "bridge ms", "added ms", "ratio"]];
-// BENCH_RESOURCES=random_id,… limits the run to some of the cases.
-const only = process.env["BENCH_RESOURCES"]?.split(",");
+// BENCH_CASES=random_id,… limits the run to some of the cases (by Terraform type).
+const only = process.env["BENCH_CASES"]?.split(",");
 for (const c of cases.filter((x) => only === undefined || only.includes(x.tfType))) {
   const sessions = [await directSession(c), await bridgeSession(c, goEngine(c)), await bridgeSession(c, nodeClient(c))];
   const [d, viaGo, viaNode] = sessions.map((): Cycles => ({ create: [], del: [] })) as [Cycles, Cycles, Cycles];
