@@ -22,10 +22,12 @@ for (const name of benches) {
 }
 
 const fmt = (n: number | undefined): string => (n === undefined ? "-" : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(3));
-const rows = [["scenario", "bridge", "direct", "ratio", "unit", "target"]];
+// "added" is what the bridge costs on top of the provider's own work, the figure the per-op and start-up targets name.
+const rows = [["scenario", "bridge", "direct", "added", "ratio", "unit", "target"]];
 for (const r of results) {
-  rows.push([r.scenario, fmt(r.bridge), fmt(r.direct), r.direct ? (r.bridge / r.direct).toFixed(2) : "-", r.unit, r.target ?? ""]);
+  const d = r.direct;
+  rows.push([r.scenario, fmt(r.bridge), fmt(d), d === undefined ? "-" : fmt(r.bridge - d), d ? (r.bridge / d).toFixed(2) : "-", r.unit, r.target ?? ""]);
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
 console.log("\n== summary (medians; direct = the same work sent straight to the Terraform provider)");
-for (const r of rows) console.log(r.map((c, i) => (i >= 1 && i <= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  "));
+for (const r of rows) console.log(r.map((c, i) => (i >= 1 && i <= 4 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  "));

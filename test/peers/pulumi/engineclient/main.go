@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -33,7 +34,8 @@ func main() {
 	if *port == 0 || (*token == "" && !*ping) {
 		fail(fmt.Errorf("-port and -token are required"))
 	}
-	conn, err := grpc.NewClient(fmt.Sprintf("127.0.0.1:%d", *port), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	// The engine dials its plugins like this: plaintext on loopback, with rpcutil.GrpcChannelOptions.
+	conn, err := grpc.NewClient(fmt.Sprintf("127.0.0.1:%d", *port), grpc.WithTransportCredentials(insecure.NewCredentials()), rpcutil.GrpcChannelOptions())
 	if err != nil {
 		fail(err)
 	}
