@@ -110,6 +110,25 @@ function diagnosticsMessage(what: string, diags: readonly Diagnostic[]): string 
   return `${what}:\n${formatDiagnostics(errorDiagnostics(diags))}`;
 }
 
+/**
+ * terraform-plugin-sdk/v2 keeps a resource's parsed timeouts in its private state, as JSON under this key (its
+ * `schema.TimeoutKey`): `{"create": <ns>, "delete": <ns>, …}`. At delete it reads them from there, not from the state.
+ */
+const SDKV2_TIMEOUTS_KEY = "e2bfb730-ecaa-11e6-8f88-34363bc7c4c0";
+
+/** The private state with SDKv2's delete timeout set to `seconds`; any other private state is returned unchanged. */
+export function withDeleteTimeout(privateState: Uint8Array, seconds: number): Uint8Array {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(privateState).toString("utf8"));
+  } catch {
+    return privateState;
+  }
+  if (!isRecord(parsed) || !isRecord(parsed[SDKV2_TIMEOUTS_KEY])) return privateState;
+  const timeouts = { ...parsed[SDKV2_TIMEOUTS_KEY], delete: Math.ceil(seconds) * 1e9 };
+  return Buffer.from(JSON.stringify({ ...parsed, [SDKV2_TIMEOUTS_KEY]: timeouts }));
+}
+
 /** Terraform duration strings for the `timeouts` block many providers accept. */
 function timeoutValue(seconds: number): string {
   return `${Math.ceil(seconds)}s`;
@@ -251,20 +270,34 @@ export class TerraformBridge {
     return { state: upgraded.upgradedState, meta: { ...meta, schemaVersion: schema.version } };
   }
 
-  private withTimeouts(schema: Schema, config: CtyValue, op: "create" | "update" | "delete", seconds: number | undefined): CtyValue {
-    if (seconds === undefined || seconds <= 0 || !isRecord(config)) return config;
+  /** The names in the resource's `timeouts` block (or attribute), when it has one that includes `op`. */
+  private timeoutNames(schema: Schema, op: "create" | "update" | "delete"): string[] | undefined {
     const timeouts = schema.block.blockTypes.find((b) => b.typeName === "timeouts") ?? schema.block.attributes.find((a) => a.name === "timeouts");
-    if (timeouts === undefined) return config;
+    if (timeouts === undefined) return undefined;
     const names = "block" in timeouts ? timeouts.block.attributes.map((a) => a.name) : timeouts.nestedType?.attributes.map((a) => a.name) ?? [];
-    if (!names.includes(op)) return config;
-    const current = config["timeouts"];
+    return names.includes(op) ? names : undefined;
+  }
+
+  /**
+   * Pulumi customTimeouts into the object's `timeouts` (the configuration for create and update, the prior state for
+   * delete, where Terraform's plugin framework reads it). The program's own timeouts block wins; customTimeouts fill
+   * in what it leaves unset. Undefined when nothing changes.
+   */
+  private withTimeoutsValue(schema: Schema, value: CtyValue, op: "create" | "update" | "delete", seconds: number | undefined): CtyValue | undefined {
+    if (seconds === undefined || seconds <= 0 || !isRecord(value)) return undefined;
+    const names = this.timeoutNames(schema, op);
+    if (names === undefined) return undefined;
+    const current = value["timeouts"];
     const existing = isRecord(current) ? current : {};
-    // The program's own timeouts block wins; customTimeouts fill in what it leaves unset.
-    if (existing[op] !== undefined && existing[op] !== null) return config;
+    if (existing[op] !== undefined && existing[op] !== null) return undefined;
     const filled: { [k: string]: CtyValue } = Object.create(null) as { [k: string]: CtyValue };
     for (const n of names) filled[n] = existing[n] ?? null;
     filled[op] = timeoutValue(seconds);
-    return { ...config, timeouts: filled };
+    return { ...value, timeouts: filled };
+  }
+
+  private withTimeouts(schema: Schema, config: CtyValue, op: "create" | "update", seconds: number | undefined): CtyValue {
+    return this.withTimeoutsValue(schema, config, op, seconds) ?? config;
   }
 
   private outputs(model: ResourceModel, state: CtyValue, meta: Meta): PropertyMap {
@@ -352,13 +385,16 @@ export class TerraformBridge {
   }
 
   /**
-   * Deletion applies a null plan. A delete timeout has nowhere to go: the configuration is null, and SDKv2 providers
-   * read it from the private state written at create/update (a known limit, see the README).
+   * Deletion applies a null plan. There is no configuration to carry a delete timeout, so Pulumi's customTimeouts
+   * go where providers read it at delete time: the prior state's `timeouts` (the plugin framework) and, for SDKv2,
+   * the timeouts it keeps in its private state (see withDeleteTimeout). A timeouts.delete the program set wins.
    */
-  async delete(token: string, id: string, olds: PropertyMap, _options: OperationOptions = {}): Promise<void> {
+  async delete(token: string, id: string, olds: PropertyMap, options: OperationOptions = {}): Promise<void> {
     const { model, schema } = this.resource(token);
-    const prior = await this.priorState(model, schema, id, olds);
-    if (prior.state === null) return;
+    const stored = await this.priorState(model, schema, id, olds);
+    if (stored.state === null) return;
+    const timed = this.withTimeoutsValue(schema, stored.state, "delete", options.timeoutSeconds);
+    const prior = timed === undefined ? stored : { state: timed, meta: { ...stored.meta, privateState: withDeleteTimeout(stored.meta.privateState, options.timeoutSeconds!) } };
     let plannedPrivate = prior.meta.privateState;
     if (this.schema.serverCapabilities.planDestroy) {
       const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState }, null, "planning the deletion of");

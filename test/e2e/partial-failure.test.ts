@@ -156,6 +156,19 @@ describe("partial failure with a real SDKv2 provider and a real HTTP service", (
     await project.ok(["up", "--yes", "--skip-preview"]);
     expect((await api.items())[0]).toMatchObject({ id: item!.id, size: 42 });
 
+    // customTimeouts.delete reaches the provider (SDKv2 reads it from its private state): a destroy whose DELETE the
+    // service holds for 15 s ends at the 2 s deadline, with the item still in the stack; without the fault it goes.
+    project.setProgram(ITEM_PROGRAM.replace("    type: httpapi:index/item:Item\n", "    type: httpapi:index/item:Item\n    options:\n      customTimeouts:\n        delete: 2s\n"));
+    await project.ok(["up", "--yes", "--skip-preview"]);
+    await api.setFaults({ delay_ms: 15_000 });
+    const started = Date.now();
+    const slow = await project.pulumi(["destroy", "--yes", "--skip-preview"]);
+    expect(slow.code, slow.stdout + slow.stderr).not.toBe(0);
+    expect(Date.now() - started).toBeLessThan(14_000);
+    expect(slow.stdout).toMatch(/deleting item .*context deadline exceeded.*\(timeout 2s\)/);
+    expect((await project.resources()).some((r) => r.type === "httpapi:index/item:Item")).toBe(true);
+    await api.clearFaults();
+
     await project.ok(["destroy", "--yes", "--skip-preview"]);
     expect(await api.items()).toEqual([]);
     expect(await waitNoSandboxProcesses(sandbox, "terraform-provider-")).toEqual([]);

@@ -118,6 +118,28 @@ describe("httpapi (SDKv2) through the bridge", () => {
     expect(own.properties["timeouts"]).toMatchObject({ create: "45s" });
   }, 60_000);
 
+  it("customTimeouts reach delete too: SDKv2 reads the delete deadline from its private state, and it ends a slow delete", async () => {
+    const b = await bridge();
+    const created = await b.create(T, { name: "doomed" });
+    const own = await b.create(T, { name: "patient", timeouts: { delete: "45s" } });
+    await api.setFaults({ delay_ms: 15_000 });
+    let started = Date.now();
+    const slowDelete = await b.delete(T, created.id, created.properties, { timeoutSeconds: 1 }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(slowDelete).toBeInstanceOf(BridgeError);
+    expect((slowDelete as Error).message).toMatch(/deleting item .*context deadline exceeded.*\(timeout 1s\)/s);
+    // The program's own timeouts.delete wins: 45 s, so the 15 s delete finishes.
+    started = Date.now();
+    await b.delete(T, own.id, own.properties, { timeoutSeconds: 1 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(14_000);
+    await api.clearFaults();
+    // (The previous test's abandoned slow write may land meanwhile; only this test's items count.)
+    const mine = async (): Promise<string[]> => (await api.items()).map((i) => i.name).filter((n) => n === "doomed" || n === "patient");
+    expect(await mine()).toEqual(["doomed"]);
+    await b.delete(T, created.id, created.properties, { timeoutSeconds: 30 });
+    expect(await mine()).toEqual([]);
+  }, 60_000);
+
   it("state from schema version 0 is upgraded by the provider's StateUpgrader before planning and reading", async () => {
     const b = await bridge();
     const created = await b.create(T, { name: "old", rules: [{ port: 22 }] });
