@@ -270,11 +270,17 @@ export class TerraformBridge {
     return { state: upgraded.upgradedState, meta: { ...meta, schemaVersion: schema.version } };
   }
 
-  /** The names in the resource's `timeouts` block (or attribute), when it has one that includes `op`. */
+  /**
+   * The names in the resource's `timeouts` object, when it has one that includes `op`: a single block (SDKv2), a
+   * single nested attribute, or an attribute of object type (the plugin framework's timeouts package).
+   */
   private timeoutNames(schema: Schema, op: "create" | "update" | "delete"): string[] | undefined {
-    const timeouts = schema.block.blockTypes.find((b) => b.typeName === "timeouts") ?? schema.block.attributes.find((a) => a.name === "timeouts");
-    if (timeouts === undefined) return undefined;
-    const names = "block" in timeouts ? timeouts.block.attributes.map((a) => a.name) : timeouts.nestedType?.attributes.map((a) => a.name) ?? [];
+    const block = schema.block.blockTypes.find((b) => b.typeName === "timeouts");
+    const attr = schema.block.attributes.find((a) => a.name === "timeouts");
+    let names: string[] = [];
+    if (block !== undefined && (block.nesting === "single" || block.nesting === "group")) names = block.block.attributes.map((a) => a.name);
+    else if (attr?.nestedType?.nesting === "single") names = attr.nestedType.attributes.map((a) => a.name);
+    else if (attr?.type?.kind === "object") names = Object.keys(attr.type.attributes);
     return names.includes(op) ? names : undefined;
   }
 

@@ -212,6 +212,19 @@ describe("bridgetest (protocol 6) through the bridge", () => {
     expect(pf.reasons[0]).toMatch(/creating bridgetest_failing failed part-way/);
   });
 
+  it("a delete customTimeout reaches a plugin-framework provider as the prior state's timeouts.delete", async () => {
+    // fail_on = delete makes bridgetest_failing's Delete report the deadline it read from the state, then fail.
+    const { b } = await bridgeFor("bridgetest", { failOn: "delete" }, env);
+    const F = "bridgetest:index/failing:Failing";
+    const created = await b.create(F, { name: "timed" });
+    await expect(b.delete(F, created.id, created.properties)).rejects.toThrow(/delete timeout 20m0s/);
+    await expect(b.delete(F, created.id, created.properties, { timeoutSeconds: 90 })).rejects.toThrow(/delete timeout 1m30s/);
+    // The program's own timeouts.delete wins over customTimeouts.
+    const own = await b.create(F, { name: "own", timeouts: { delete: "5m" } });
+    expect(own.properties["timeouts"]).toEqual({ create: null, delete: "5m" });
+    await expect(b.delete(F, own.id, own.properties, { timeoutSeconds: 90 })).rejects.toThrow(/delete timeout 5m0s/);
+  });
+
   it("data sources and provider functions through invoke", async () => {
     const { b } = await bridgeFor("bridgetest", {}, env);
     expect(await b.invoke("bridgetest:index/getEcho:getEcho", { input: { x: [1, 2] } })).toMatchObject({

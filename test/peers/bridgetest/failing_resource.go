@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -27,12 +29,16 @@ type failingResource struct {
 }
 
 type failingModel struct {
-	ID     types.String `tfsdk:"id"`
-	Name   types.String `tfsdk:"name"`
-	Value  types.String `tfsdk:"value"`
-	Fail   types.Bool   `tfsdk:"fail"`
-	Status types.String `tfsdk:"status"`
+	ID       types.String   `tfsdk:"id"`
+	Name     types.String   `tfsdk:"name"`
+	Value    types.String   `tfsdk:"value"`
+	Fail     types.Bool     `tfsdk:"fail"`
+	Status   types.String   `tfsdk:"status"`
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
+
+// defaultDeleteTimeout is what Delete reports when the state sets no timeouts.delete.
+const defaultDeleteTimeout = 20 * time.Minute
 
 func (r *failingResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_failing"
@@ -42,7 +48,7 @@ func (r *failingResource) Configure(_ context.Context, req resource.ConfigureReq
 	r.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *failingResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *failingResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "Writes <state_dir>/<id>.json, then fails when the provider's fail_on names the operation or `fail` is true.",
 		Attributes: map[string]schema.Attribute{
@@ -60,6 +66,8 @@ func (r *failingResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Computed:    true,
 				Description: `"created" or "updated" on success, "partial" in the state returned with a failure.`,
 			},
+			// The plugin framework's standard timeouts attribute; Delete reads timeouts.delete from the prior state.
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Delete: true}),
 		},
 	}
 }
@@ -141,7 +149,12 @@ func (r *failingResource) Update(ctx context.Context, req resource.UpdateRequest
 
 func (r *failingResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	if failOn(r.data) == "delete" {
-		resp.Diagnostics.AddError("bridgetest: deliberate delete failure", "fail_on = delete; the object file is kept")
+		// The deadline Delete would have run under, read as providers read it: from the prior state's timeouts.
+		var t timeouts.Value
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("timeouts"), &t)...)
+		deadline, diags := t.Delete(ctx, defaultDeleteTimeout)
+		resp.Diagnostics.Append(diags...)
+		resp.Diagnostics.AddError("bridgetest: deliberate delete failure", fmt.Sprintf("fail_on = delete; the object file is kept (delete timeout %s)", deadline))
 		return
 	}
 	var id types.String
