@@ -10,17 +10,17 @@ import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 
-let protoRoot: string | undefined;
+let foundDir: string | undefined;
 
 /** The `proto/` directory: beside the sources in a checkout, beside the bundle in a packaged plugin. */
 export function protoDir(): string {
-  if (protoRoot !== undefined) return protoRoot;
+  if (foundDir !== undefined) return foundDir;
   const fromEnv = process.env["TF_BRIDGE_PROTO_DIR"];
-  if (fromEnv !== undefined && existsSync(join(fromEnv, "tfplugin6"))) return (protoRoot = fromEnv);
+  if (fromEnv !== undefined && existsSync(join(fromEnv, "tfplugin6"))) return (foundDir = fromEnv);
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, "proto");
-    if (existsSync(join(candidate, "tfplugin6"))) return (protoRoot = candidate);
+    if (existsSync(join(candidate, "tfplugin6"))) return (foundDir = candidate);
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
@@ -72,18 +72,29 @@ function collectServices(ns: protobuf.NamespaceBase, into: grpc.GrpcObject): voi
   }
 }
 
-/** Loads proto files (paths relative to proto/); imports resolve against proto/, well-known types are built in. */
-export function loadProtos(files: readonly string[]): grpc.GrpcObject {
+const roots = new Map<string, protobuf.Root>();
+
+/** Parses proto files (paths relative to proto/) once; imports resolve against proto/, well-known types are built in. */
+export function protoRoot(files: readonly string[]): protobuf.Root {
   const key = files.join("\n");
-  const hit = cache.get(key);
+  const hit = roots.get(key);
   if (hit !== undefined) return hit;
   const root = new protobuf.Root();
   // Imports are written relative to proto/ (`import "pulumi/plugin.proto"`); google/protobuf/* come bundled.
   root.resolvePath = (_origin, target) => (isAbsolute(target) ? target : join(protoDir(), target));
   root.loadSync(files.map((f) => join(protoDir(), f)), { keepCase: true });
   root.resolveAll();
+  roots.set(key, root);
+  return root;
+}
+
+/** The services of proto files as grpc-js client constructors (whose `.service` a server serves). */
+export function loadProtos(files: readonly string[]): grpc.GrpcObject {
+  const key = files.join("\n");
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
   const loaded: grpc.GrpcObject = {};
-  collectServices(root, loaded);
+  collectServices(protoRoot(files), loaded);
   cache.set(key, loaded);
   return loaded;
 }
