@@ -8,10 +8,11 @@ import { completeObject } from "../src/terraform/values.js";
 import type { CtyValue } from "../src/terraform/cty/index.js";
 import { propertyMapToStruct } from "../src/server/struct.js";
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { promisify } from "node:util";
 import { join } from "node:path";
-import { peerPath, repoRoot } from "../test/support/peers.js";
+import { extractPlugin } from "../test/support/e2e.js";
+import { peerPath } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, type Msg, type PluginProcess } from "../test/support/pulumi.js";
 import { pulumiBin } from "../test/support/pulumi-tools.js";
 import { median, report } from "./report.js";
@@ -22,8 +23,9 @@ const N = Number(process.env["BENCH_OPS"] ?? 1_000);
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
 const PER_ROUND = Math.ceil(N / ROUNDS);
 const WARMUP = 50;
-const bundle = join(repoRoot, "dist", "boot.cjs");
-if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run package\` first`);
+// The packaged plugin as users run it, extracted from the tarball into a private directory.
+const installed = extractPlugin();
+const bundle = join(installed, "dist", "boot.cjs");
 
 type Cycles = { create: number[]; del: number[] };
 
@@ -161,3 +163,4 @@ for (const c of cases.filter((x) => only === undefined || only.includes(x.tfType
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
 console.log(`per-operation overhead: medians over ${PER_ROUND * ROUNDS} create+delete cycles in ${ROUNDS} rounds (bridge: Check+Create and Delete over gRPC, as the engine calls them)`);
 for (const r of rows) console.log(r.map((x, i) => x.padEnd(widths[i]!)).join("  "));
+rmSync(installed, { recursive: true, force: true });

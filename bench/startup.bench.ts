@@ -1,14 +1,14 @@
-// Plugin startup as the engine sees it: spawn → port printed → Parameterize answered → GetSchema answered (medians of 10).
-import { execFileSync } from "node:child_process";
+// Plugin startup as the engine sees it: spawn → port printed → Parameterize answered → GetSchema answered (medians of
+// BENCH_RUNS, default 10).
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { packagePlugin } from "../test/support/e2e.js";
+import { extractPlugin } from "../test/support/e2e.js";
 import { peerPath } from "../test/support/peers.js";
-import { argsRequest, startPluginProcess, tempDir, PLUGIN_BIN } from "../test/support/pulumi.js";
+import { argsRequest, startPluginProcess, PLUGIN_BIN } from "../test/support/pulumi.js";
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
 import { median, report } from "./report.js";
 
-const RUNS = 10;
+const RUNS = Number(process.env["BENCH_RUNS"] ?? 10);
 
 interface Sample {
   port: number;
@@ -43,8 +43,7 @@ async function direct(provider: string): Promise<number> {
 }
 
 // The packaged plugin exactly as `pulumi plugin install` lays it out: the tarball extracted into a directory.
-const installed = tempDir("tfbridge-bench-plugin-");
-execFileSync("tar", ["-xzf", packagePlugin(), "-C", installed]);
+const installed = extractPlugin();
 
 // The warm-up run of each variant writes the packaged plugin's code cache (src/server/boot.ts) that later runs use;
 // "no code cache" is the same bundle compiled from scratch at every start, as on the first start after installing.

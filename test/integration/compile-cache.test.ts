@@ -5,16 +5,15 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packagePlugin } from "../support/e2e.js";
+import { extractPlugin } from "../support/e2e.js";
 import { peerPath } from "../support/peers.js";
-import { argsRequest, startPluginProcess, tempDir } from "../support/pulumi.js";
+import { argsRequest, startPluginProcess } from "../support/pulumi.js";
 
 let dir: string;
 let dist: string;
 
 beforeAll(() => {
-  dir = tempDir("tfbridge-compile-cache-");
-  execFileSync("tar", ["-xzf", packagePlugin(), "-C", dir]);
+  dir = extractPlugin();
   dist = join(dir, "dist");
 }, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

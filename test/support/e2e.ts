@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { VERSION } from "../../src/version.js";
 import { repoRoot } from "./peers.js";
 import { processAlive } from "./processes.js";
-import { expectSuccess, pulumiBinDir, runPulumi, type PulumiSandbox, type RunResult } from "./pulumi.js";
+import { expectSuccess, pulumiBinDir, runPulumi, tempDir, type PulumiSandbox, type RunResult } from "./pulumi.js";
 
 /**
  * Packages the plugin (scripts/package.sh) and returns the tarball. package.sh rewrites dist/ in place, so concurrent
@@ -22,6 +22,16 @@ export function packagePlugin(): string {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return out.trim().split("\n").pop()!;
+}
+
+/**
+ * Packages the plugin and extracts the tarball into a new temporary directory, laid out as `pulumi plugin install`
+ * lays it out (the launcher at the top, dist/ beside it); a private copy, safe from the next package.sh rewriting dist/.
+ */
+export function extractPlugin(): string {
+  const dir = tempDir("tfbridge-plugin-");
+  execFileSync("tar", ["-xzf", packagePlugin(), "-C", dir]);
+  return dir;
 }
 
 /** Packages the plugin and installs the tarball into the sandbox, as a user would. */

@@ -1,0 +1,64 @@
+// The benchmarks keep working: `bench/run.ts` (what `npm run bench` runs) at small sizes must finish and report every
+// scenario with a bridge figure, and a direct figure wherever one is measured. Only that they run is checked here:
+// the figures themselves are for reading (README, closing notes), never asserted.
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { packagePlugin } from "../support/e2e.js";
+import { repoRoot } from "../support/peers.js";
+import { pulumiBinDir } from "../support/pulumi.js";
+
+beforeAll(() => {
+  pulumiBinDir(); // pulumi-engineclient, built with the CLI
+  packagePlugin(); // the overhead bench runs the packaged bundle
+}, 1_200_000);
+
+interface Result {
+  scenario: string;
+  bridge: number;
+  direct?: number;
+}
+
+describe("npm run bench (small sizes; the load bench is the e2e load test)", () => {
+  it("runs codec, launch, startup, overhead and schema and reports every scenario", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", join(repoRoot, "bench", "run.ts")], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        BENCHES: "codec,launch,startup,overhead,schema",
+        BENCH_RUNS: "2",
+        BENCH_OPS: "20",
+        BENCH_ROUNDS: "2",
+        BENCH_RESOURCES: "60",
+        BENCH_DATA_SOURCES: "20",
+      },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 600_000,
+    });
+    // The summary table, one row per scenario; run.ts prints it from the benches' BENCH-RESULT lines.
+    const summary = stdout.slice(stdout.indexOf("== summary"));
+    expect(summary).not.toBe("");
+    const rows = summary.split("\n").slice(2).filter((l) => l.trim() !== "");
+    const results: Result[] = rows.map((row) => {
+      const cells = row.split(/\s{2,}/);
+      return { scenario: cells[0]!, bridge: Number(cells[1]), direct: cells[2] === "-" ? undefined : Number(cells[2]) };
+    });
+    const scenarios = results.map((r) => r.scenario);
+    for (const expected of [
+      /^start → Parameterize answered \(random, packaged\)$/,
+      /^create random_id \(per op\)$/,
+      /^delete random_id \(per op\)$/,
+      /^create bridgetest_object \(per op\)$/,
+      /^delete bridgetest_object \(per op\)$/,
+      /^translate 60 resources \+ 20 data sources to JSON$/,
+      /^schema translation peak RSS$/,
+    ]) {
+      expect(scenarios.some((s) => expected.test(s)), `${expected} in:\n${summary}`).toBe(true);
+    }
+    for (const r of results) {
+      expect(Number.isFinite(r.bridge) && r.bridge > 0, `${r.scenario}: bridge figure`).toBe(true);
+      if (/per op|Parameterize answered/.test(r.scenario)) expect(Number.isFinite(r.direct) && r.direct! > 0, `${r.scenario}: direct figure`).toBe(true);
+    }
+  }, 900_000);
+});
