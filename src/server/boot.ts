@@ -32,19 +32,22 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-/** Writes the cache atomically (temp file, rename) and removes caches of other Node versions or bundles. */
-function writeCache(file: string, data: Buffer): void {
+/** Writes the bundle's cache atomically (temp file, rename) and removes its caches for other Node versions. */
+function writeCache(bundle: string, file: string, data: Buffer): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     writeFileSync(tmp, data);
     renameSync(tmp, file);
-    const dir = dirname(file);
-    const prefix = `${basename(file).split(".v")[0]}.`;
-    for (const name of readdirSync(dir)) {
-      if (name !== basename(file) && name.startsWith(prefix) && name.endsWith(CACHE_SUFFIX)) rmSync(join(dir, name), { force: true });
+    const prefix = `${basename(bundle)}.`;
+    for (const name of readdirSync(dirname(file))) {
+      if (name !== basename(file) && name.startsWith(prefix) && name.endsWith(CACHE_SUFFIX)) rmSync(join(dirname(file), name), { force: true });
     }
   } catch {
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // a read-only install directory: no cache, only slower starts
+    }
   }
 }
 
@@ -74,7 +77,7 @@ export function boot(bundle: string): void {
     const save = (): void => {
       if (saved) return;
       saved = true;
-      writeCache(file, script.createCachedData());
+      writeCache(bundle, file, script.createCachedData());
     };
     setTimeout(save, SAVE_AFTER_MS).unref();
     process.once("exit", save);
