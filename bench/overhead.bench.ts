@@ -23,9 +23,9 @@ const N = Number(process.env["BENCH_OPS"] ?? 1_000);
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
 const PER_ROUND = Math.ceil(N / ROUNDS);
 const WARMUP = 50;
-// The packaged plugin as users run it, extracted from the tarball into a private directory.
+// The packaged plugin as users run it (its launcher), extracted from the tarball into a private directory.
 const installed = extractPlugin();
-const bundle = join(installed, "dist", "boot.cjs");
+const launcher = join(installed, "pulumi-resource-terraform-provider");
 
 type Cycles = { create: number[]; del: number[] };
 
@@ -99,8 +99,8 @@ const fill = (inputs: Case["pulumiInputs"], i: number): Case["pulumiInputs"] =>
 async function bridgeSession(c: Case, client: (plugin: PluginProcess, n: number) => Promise<Cycles>): Promise<Session> {
   // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the plugin process there (node --cpu-prof), to find hot spots.
   const profile = process.env["BENCH_PROFILE_DIR"];
-  const nodeArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
-  const plugin = await startPluginProcess({ bin: process.execPath, args: [...nodeArgs, bundle], env: { ...process.env, ...c.env } });
+  const nodeOptions = profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {};
+  const plugin = await startPluginProcess({ bin: launcher, env: { ...process.env, ...c.env, ...nodeOptions } });
   await plugin.call("Parameterize", argsRequest(peerPath(c.peer)));
   await plugin.call("Configure", { args: propertyMapToStruct({}), acceptSecrets: true, acceptResources: true });
   return { run: (n) => client(plugin, n), close: () => plugin.stop() };

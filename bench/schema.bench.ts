@@ -6,6 +6,7 @@ import { buildProviderModel, renderPackageSchema } from "../src/schema-translate
 import { peerPath, pins } from "../test/support/peers.js";
 import { loadProtos, serviceConstructor } from "../src/proto.js";
 import { withCachedSchemaEncoding } from "../src/server/plugin.js";
+import { peakRssKiB } from "../src/server/rss.js";
 import { report } from "./report.js";
 
 const RESOURCES = Number(process.env["BENCH_RESOURCES"] ?? 1_600);
@@ -64,7 +65,7 @@ const first = serialize(response);
 const t5 = performance.now();
 const again = serialize(response);
 const t6 = performance.now();
-const peakRss = process.resourceUsage().maxRSS / 1024; // KiB → MiB
+const peakRss = peakRssKiB() / 1024; // KiB → MiB
 
 console.log(`schema benchmark: ${RESOURCES} resources (${attrs} top-level attributes/blocks), ${DATA_SOURCES} data sources, ${model.types.size} nested types`);
 console.log(`  build model         ${(t1 - t0).toFixed(0)} ms`);

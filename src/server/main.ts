@@ -2,6 +2,7 @@
 import { appendFileSync, fstatSync } from "node:fs";
 import { bridgeOps } from "./bridge-ops.js";
 import { startPlugin, type RunningPlugin } from "./plugin.js";
+import { peakRssKiB } from "./rss.js";
 
 /**
  * True when stdin is a pipe (the engine's os.Pipe) or a socket pair (how Node spawns with stdio "pipe"): the parent
@@ -26,7 +27,7 @@ function reportPeakRss(): void {
   const file = process.env["TF_BRIDGE_RSS_REPORT"];
   if (!file || rssReported) return;
   rssReported = true;
-  const line = { pid: process.pid, maxRssKiB: process.resourceUsage().maxRSS, uptimeMs: Math.round(process.uptime() * 1000) };
+  const line = { pid: process.pid, maxRssKiB: peakRssKiB(), uptimeMs: Math.round(process.uptime() * 1000) };
   try {
     appendFileSync(file, `${JSON.stringify(line)}\n`);
   } catch {

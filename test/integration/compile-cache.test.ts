@@ -31,13 +31,21 @@ async function serveOnce(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   }
 }
 
-/** Whether V8 in a plain `node` (the flags the plugin runs with) accepts `cache` for the bundle. */
+/** The node flags the launcher starts the bundle with (V8 only accepts a cache made under the same flags). */
+function launcherNodeFlags(): string[] {
+  const launcher = readFileSync(join(dir, "pulumi-resource-terraform-provider"), "utf8");
+  const m = /exec node ((?:--\S+ )*)"\$here\/dist\/boot\.cjs"/.exec(launcher);
+  if (!m) throw new Error(`cannot find the node command line in the launcher:\n${launcher}`);
+  return m[1]!.trim().split(/\s+/).filter((f) => f !== "");
+}
+
+/** Whether V8, in a node started as the launcher starts it, accepts `cache` for the bundle. */
 function accepted(cache: string): boolean {
   const script = `
     const fs = require("fs"), vm = require("vm"), Module = require("module");
     const s = new vm.Script(Module.wrap(fs.readFileSync(process.argv[1], "utf8")), { filename: process.argv[1], cachedData: fs.readFileSync(process.argv[2]) });
     process.stdout.write(String(!s.cachedDataRejected));`;
-  return execFileSync(process.execPath, ["-e", script, join(dist, "plugin.cjs"), join(dist, cache)], { encoding: "utf8" }) === "true";
+  return execFileSync(process.execPath, [...launcherNodeFlags(), "-e", script, join(dist, "plugin.cjs"), join(dist, cache)], { encoding: "utf8" }) === "true";
 }
 
 describe("packaged plugin code cache", () => {

@@ -230,7 +230,7 @@ export function describeLoad(r: LoadResult): string[] {
   return [
     `resources: ${r.resources} (stack export after up: ${r.exportedAfterUp}, after destroy: ${r.exportedAfterDestroy}; service items after up: ${r.serviceItemsAfterUp}, after destroy: ${r.serviceItemsAfterDestroy})`,
     `wall time: up ${(r.upMs / 1000).toFixed(1)} s, no-change preview ${(r.previewMs / 1000).toFixed(1)} s, destroy ${(r.destroyMs / 1000).toFixed(1)} s (--parallel ${r.parallel})`,
-    `bridge plugin peak RSS (process.resourceUsage().maxRSS, TF_BRIDGE_RSS_REPORT): max ${reported.length ? mib(Math.max(...reported)) : "n/a"} over ${reported.length} plugin processes`,
+    `bridge plugin peak RSS (VmHWM at stop, TF_BRIDGE_RSS_REPORT): max ${reported.length ? mib(Math.max(...reported)) : "n/a"} over ${reported.length} plugin processes`,
     ...r.pluginReports.map((x) => `  ${x.phase}: ${x.provider ?? "?"} ${mib(x.maxRssKiB)} (pid ${x.pid}, ran ${(x.uptimeMs / 1000).toFixed(1)} s)`),
     `bridge plugin peak RSS (/proc VmHWM, sampled): max ${sampled.length ? mib(Math.max(...sampled)) : "n/a"} over ${sampled.length} processes`,
     `terraform providers peak RSS (/proc VmHWM): ${r.providerPeaks.map((p) => `${p.cmd.split("/").pop()} ${mib(p.peakKiB)}`).join(", ") || "n/a"}`,
