@@ -164,3 +164,4 @@ const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length))
 console.log(`per-operation overhead: medians over ${PER_ROUND * ROUNDS} create+delete cycles in ${ROUNDS} rounds (bridge: Check+Create and Delete over gRPC, as the engine calls them)`);
 for (const r of rows) console.log(r.map((x, i) => x.padEnd(widths[i]!)).join("  "));
 rmSync(installed, { recursive: true, force: true });
+for (const c of cases) if (c.env?.["BRIDGETEST_STATE_DIR"]) rmSync(c.env["BRIDGETEST_STATE_DIR"], { recursive: true, force: true });
