@@ -109,6 +109,34 @@ export class EngineLogger implements Logger {
 }
 
 /**
+ * Status lines for one step that is usually quick (Parameterize: find, maybe download, launch): nothing is shown if
+ * the step ends within `afterMs`; past that the latest line appears, and later ones as they come. A cached or local
+ * provider launches in tens of milliseconds, and its status lines would only be noise; worse, some hosts (pulumi-yaml's
+ * schema loading) list them as lasting messages under the stack's diagnostics. Downloads still show their progress.
+ */
+export function slowStatus(emit: (message: string) => void, afterMs = 500): { update(message: string): void; done(): void } {
+  let latest: string | undefined;
+  let showing = false;
+  let finished = false;
+  const timer = setTimeout(() => {
+    showing = true;
+    if (latest !== undefined) emit(latest);
+  }, afterMs);
+  timer.unref();
+  return {
+    update(message) {
+      if (finished) return;
+      if (showing) emit(message);
+      else latest = message;
+    },
+    done() {
+      finished = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
  * Maps a Terraform provider's log line to an engine severity. Info lines go to debug too: they are plugin-framework
  * and go-plugin chatter ("configuring server automatic mTLS") that Terraform itself never shows without TF_LOG.
  * Error lines as well: the framework logs every error diagnostic it returns ("Response contains error diagnostic"),

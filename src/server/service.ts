@@ -5,7 +5,7 @@ import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../
 import { VERSION } from "../version.js";
 import * as convert from "./convert.js";
 import type { Pb } from "./convert.js";
-import { forwardProviderLog, type Logger } from "./log.js";
+import { forwardProviderLog, slowStatus, type Logger } from "./log.js";
 import { noResourceOps, type ResourceOps, type ResourceOpsFactory } from "./ops.js";
 import { RpcError, toStatus } from "./status.js";
 
@@ -105,12 +105,13 @@ export class ProviderService {
     const log = this.log;
     const verbosity = this.options.verbosity ?? 0;
     this.pending = (async () => {
+      const status = slowStatus((m) => log.status(m));
       const parameterized = await parameterize(input, {
         cwd: this.options.cwd,
-        status: (m) => log.status(m),
+        status: (m) => status.update(m),
         warn: (m) => log.log("warning", m),
         onProviderLog: (name) => forwardProviderLog(this.log, name, verbosity),
-      });
+      }).finally(() => status.done());
       try {
         const model = buildProviderModel(parameterized.schema, {
           packageName: parameterized.name,

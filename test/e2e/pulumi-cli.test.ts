@@ -117,6 +117,8 @@ describe("a YAML project", () => {
     expect(preview.stdout).toMatch(/\+\s+random:index:Pet\s+pet\s+create/);
     expect(preview.stdout).toMatch(/\+\s+random:index:String\s+suffix\s+create/);
     expect(preview.stdout).toMatch(/\+ 3 to create|\+ 2 to create/);
+    // A local provider launches in milliseconds: no status lines for it, so none end up in the stack's diagnostics.
+    expect(preview.stdout).not.toMatch(/Launching terraform-provider|Diagnostics:/);
     await run(["up", "--yes"], "up");
     const name = JSON.parse((await run(["stack", "output", "--json"], "stack output")).stdout) as { name: string };
     expect(name.name).toMatch(/^[a-z]+-[a-z]+-[A-Za-z0-9]{6}$/);
