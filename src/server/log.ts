@@ -111,8 +111,8 @@ export class EngineLogger implements Logger {
 /**
  * Status lines for one step that is usually quick (Parameterize: find, maybe download, launch): nothing is shown if
  * the step ends within `afterMs`; past that the latest line appears, and later ones as they come. A cached or local
- * provider launches in tens of milliseconds, and its status lines would only be noise; worse, some hosts (pulumi-yaml's
- * schema loading) list them as lasting messages under the stack's diagnostics. Downloads still show their progress.
+ * provider launches in tens of milliseconds, and its status lines would only be noise; worse, in YAML programs they
+ * end up listed under the stack's diagnostics as if they were lasting messages. Downloads still show their progress.
  */
 export function slowStatus(emit: (message: string) => void, afterMs = 500): { update(message: string): void; done(): void } {
   let latest: string | undefined;
