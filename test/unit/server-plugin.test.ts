@@ -1,13 +1,14 @@
 // The plugin executable driven as the engine drives it (spawned, port read from stdout, gRPC) against real Terraform providers.
 // The engine's Log endpoint is played by a small in-test gRPC server (the e2e tests use the real engine); nothing else is faked.
-import { realpathSync } from "node:fs";
+import { chmodSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProtos, serviceConstructor } from "../../src/proto.js";
 import { VERSION } from "../../src/version.js";
 import { peerPath } from "../support/peers.js";
 import { parentPid, processesMatching, waitGone } from "../support/processes.js";
-import { argsRequest, callError, startPluginProcess, valueRequest, type PluginProcess } from "../support/pulumi.js";
+import { argsRequest, callError, startPluginProcess, tempDir, valueRequest, type PluginProcess } from "../support/pulumi.js";
 
 interface LogEntry {
   severity: string;
@@ -97,6 +98,28 @@ describe("plugin process, unparameterized", () => {
   });
 });
 
+describe("plugin process, a provider slow to start", () => {
+  it("shows progress through the engine as an ephemeral status line once Parameterize has taken 0.5 s", async () => {
+    // terraform-provider-random behind a wrapper that takes a second before it execs the real binary, as a large
+    // provider can take to start.
+    const dir = tempDir("tfbridge-slow-provider-");
+    const wrapper = join(dir, "terraform-provider-random");
+    writeFileSync(wrapper, `#!/bin/sh\nsleep 1\nexec '${peerPath("random")}' "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const engine = await engineLogSink();
+    const plugin = await startPluginProcess({ args: [engine.address] });
+    try {
+      expect(await plugin.call("Parameterize", argsRequest(wrapper))).toEqual({ name: "random", version: "0.0.0" });
+      const status = engine.logs.find((l) => l.message.startsWith("Launching terraform-provider-random"));
+      expect(status).toMatchObject({ severity: "INFO", ephemeral: true });
+    } finally {
+      await plugin.stop();
+      engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("plugin process, parameterized with a local binary", () => {
   let plugin: PluginProcess;
   let engine: Awaited<ReturnType<typeof engineLogSink>>;
@@ -115,11 +138,10 @@ describe("plugin process, parameterized with a local binary", () => {
     expect(await plugin.call("Parameterize", argsRequest(random()))).toEqual({ name: "random", version: "0.0.0" });
   });
 
-  it("logs progress through the engine as an ephemeral status line", async () => {
-    const status = engine.logs.find((l) => l.message.startsWith("Launching terraform-provider-random"));
-    expect(status).toMatchObject({ severity: "INFO", ephemeral: true });
+  it("sends the engine the provider's logs, and no status line for a launch this quick", async () => {
     // Provider logs arrive as debug lines prefixed with the provider name.
     expect(engine.logs.some((l) => l.severity === "DEBUG" && l.message.startsWith("random: "))).toBe(true);
+    expect(engine.logs.filter((l) => l.ephemeral)).toEqual([]);
   });
 
   it("renders the schema with the parameterization the engine needs", async () => {
