@@ -3,7 +3,6 @@
 // as a partial failure) and the next `pulumi up`, with the fault removed, must finish it without a duplicate. The same
 // against bridgetest_failing (plugin framework, protocol 6). No fakes: the fault is a switch in the real service.
 import { readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installPlugin, waitNoSandboxProcesses, yamlProject, type ExportedResource, type YamlProject } from "../support/e2e.js";
 import { startHttpApi, type HttpApiServer } from "../support/httpapi.js";
