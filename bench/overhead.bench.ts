@@ -97,10 +97,13 @@ const fill = (inputs: Case["pulumiInputs"], i: number): Case["pulumiInputs"] =>
 
 /** The plugin as users run it (the packaged bundle), parameterized and configured, driven by `client`. */
 async function bridgeSession(c: Case, client: (plugin: PluginProcess, n: number) => Promise<Cycles>): Promise<Session> {
-  // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the plugin process there (node --cpu-prof), to find hot spots.
+  // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the plugin process there, to find hot spots. Node refuses
+  // --cpu-prof in NODE_OPTIONS, so then node runs dist/boot.cjs itself, as the launcher would (it adds no flags).
   const profile = process.env["BENCH_PROFILE_DIR"];
-  const nodeOptions = profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {};
-  const plugin = await startPluginProcess({ bin: launcher, env: { ...process.env, ...c.env, ...nodeOptions } });
+  const start = profile
+    ? { bin: process.execPath, args: ["--cpu-prof", `--cpu-prof-dir=${profile}`, join(installed, "dist", "boot.cjs")] }
+    : { bin: launcher };
+  const plugin = await startPluginProcess({ ...start, env: { ...process.env, ...c.env } });
   await plugin.call("Parameterize", argsRequest(peerPath(c.peer)));
   await plugin.call("Configure", { args: propertyMapToStruct({}), acceptSecrets: true, acceptResources: true });
   return { run: (n) => client(plugin, n), close: () => plugin.stop() };

@@ -92,17 +92,17 @@ func (p *bridgetestProvider) Configure(ctx context.Context, req provider.Configu
 }
 
 func (p *bridgetestProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{
+	return append([]func() resource.Resource{
 		func() resource.Resource { return &objectResource{} },
 		func() resource.Resource { return &failingResource{} },
 		func() resource.Resource { return &namedResource{} },
-	}
+	}, syntheticResources()...)
 }
 
 func (p *bridgetestProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{
+	return append([]func() datasource.DataSource{
 		func() datasource.DataSource { return &echoDataSource{} },
-	}
+	}, syntheticDataSources()...)
 }
 
 func (p *bridgetestProvider) Functions(_ context.Context) []func() function.Function {
