@@ -59,12 +59,21 @@ export function resourceClassName(pascal: string): string {
   return reservedClassNames.has(pascal) ? `${pascal}Resource` : pascal;
 }
 
+// pluralize runs dozens of regular expressions per word; a large provider repeats the same attribute names thousands
+// of times (bench/schema.bench.ts), so each answer is kept.
+const plurals = new Map<string, string>();
+const singulars = new Map<string, string>();
+
 export function pluralize(word: string): string {
-  return pluralizeLib.plural(word);
+  let out = plurals.get(word);
+  if (out === undefined) plurals.set(word, (out = pluralizeLib.plural(word)));
+  return out;
 }
 
 export function singularize(word: string): string {
-  return pluralizeLib.singular(word);
+  let out = singulars.get(word);
+  if (out === undefined) singulars.set(word, (out = pluralizeLib.singular(word)));
+  return out;
 }
 
 /** `<pkg>:index/<lowerFirst(Name)>:<Name>` — the single module layout every bridged provider uses. */

@@ -161,9 +161,11 @@ function describeJson(v: unknown): string {
   return typeof v === "object" ? "an object" : JSON.stringify(v);
 }
 
+const utf8 = new TextDecoder();
+
 /** A CtyType from the JSON bytes a Terraform schema carries for an attribute type. */
 export function parseTypeBytes(bytes: Uint8Array | string): CtyType {
-  const text = typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes);
+  const text = typeof bytes === "string" ? bytes : utf8.decode(bytes);
   let json: unknown;
   try {
     json = JSON.parse(text);
