@@ -33,11 +33,22 @@ export function protoDir(): string {
  * strings, enums as names, bytes as Buffers, defaults filled in, and oneofs reported by the name of the field set.
  */
 const TO_OBJECT: protobuf.IConversionOptions = { longs: String, enums: String, defaults: true, oneofs: true };
+/** The same without defaults: absent fields stay absent, for callers that default them themselves. */
+const TO_OBJECT_LEAN: protobuf.IConversionOptions = { ...TO_OBJECT, defaults: false };
+
+export interface LoadOptions {
+  /**
+   * Methods whose responses decode without defaults filled in. Filling defaults into every one of the ~60,000
+   * attribute messages of a large provider's GetProviderSchema response costs about 40 ms of each start-up; the wire
+   * layer defaults absent schema fields itself.
+   */
+  leanResponses?: readonly string[];
+}
 
 const cache = new Map<string, grpc.GrpcObject>();
 
 /** A grpc-js method definition whose messages are (de)serialized by protobufjs. */
-function methodDefinition(service: protobuf.Service, method: protobuf.Method): grpc.MethodDefinition<object, object> {
+function methodDefinition(service: protobuf.Service, method: protobuf.Method, lean: boolean): grpc.MethodDefinition<object, object> {
   method.resolve();
   const request = method.resolvedRequestType!;
   const response = method.resolvedResponseType!;
@@ -45,7 +56,7 @@ function methodDefinition(service: protobuf.Service, method: protobuf.Method): g
     const bytes = type.encode(type.fromObject(value)).finish();
     return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   };
-  const deserialize = (type: protobuf.Type) => (bytes: Buffer): object => type.toObject(type.decode(bytes), TO_OBJECT);
+  const deserialize = (type: protobuf.Type, options = TO_OBJECT) => (bytes: Buffer): object => type.toObject(type.decode(bytes), options);
   return {
     path: `/${service.fullName.slice(1)}/${method.name}`,
     requestStream: method.requestStream === true,
@@ -53,21 +64,21 @@ function methodDefinition(service: protobuf.Service, method: protobuf.Method): g
     requestSerialize: serialize(request),
     requestDeserialize: deserialize(request),
     responseSerialize: serialize(response),
-    responseDeserialize: deserialize(response),
+    responseDeserialize: deserialize(response, lean ? TO_OBJECT_LEAN : TO_OBJECT),
     originalName: method.name.charAt(0).toLowerCase() + method.name.slice(1),
   };
 }
 
 /** Every service under `ns`, as client constructors nested by package (`tfplugin6.Provider` → root.tfplugin6.Provider). */
-function collectServices(ns: protobuf.NamespaceBase, into: grpc.GrpcObject): void {
+function collectServices(ns: protobuf.NamespaceBase, into: grpc.GrpcObject, lean: ReadonlySet<string>): void {
   for (const child of ns.nestedArray) {
     if (child instanceof protobuf.Service) {
       const methods: Record<string, grpc.MethodDefinition<object, object>> = {};
-      for (const m of child.methodsArray) methods[m.name] = methodDefinition(child, m);
+      for (const m of child.methodsArray) methods[m.name] = methodDefinition(child, m, lean.has(m.name));
       into[child.name] = grpc.makeGenericClientConstructor(methods, child.fullName.slice(1));
     } else if (child instanceof protobuf.Namespace && !(child instanceof protobuf.Type)) {
       const sub = (into[child.name] ??= {}) as grpc.GrpcObject;
-      collectServices(child, sub);
+      collectServices(child, sub, lean);
     }
   }
 }
@@ -89,12 +100,13 @@ export function protoRoot(files: readonly string[]): protobuf.Root {
 }
 
 /** The services of proto files as grpc-js client constructors (whose `.service` a server serves). */
-export function loadProtos(files: readonly string[]): grpc.GrpcObject {
-  const key = files.join("\n");
+export function loadProtos(files: readonly string[], options: LoadOptions = {}): grpc.GrpcObject {
+  const lean = new Set(options.leanResponses ?? []);
+  const key = `${files.join("\n")}\n${[...lean].sort().join(",")}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const loaded: grpc.GrpcObject = {};
-  collectServices(protoRoot(files), loaded);
+  collectServices(protoRoot(files), loaded, lean);
   cache.set(key, loaded);
   return loaded;
 }

@@ -76,7 +76,8 @@ export class GrpcTerraformProvider implements TerraformProvider {
   private schema: Promise<ProviderSchema> | undefined;
 
   private constructor(readonly process: LaunchedProvider) {
-    const protos = loadProtos([`tfplugin${process.protocolVersion}/tfplugin${process.protocolVersion}.proto`]);
+    // wire.ts defaults every absent schema field itself (providerSchemaFromPb), so the schema decodes lean.
+    const protos = loadProtos([`tfplugin${process.protocolVersion}/tfplugin${process.protocolVersion}.proto`], { leanResponses: ["GetProviderSchema", "GetSchema"] });
     this.stub = process.client(serviceConstructor(protos, `tfplugin${process.protocolVersion}.Provider`));
     this.names = methods[process.protocolVersion];
   }
