@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installPlugin } from "../support/e2e.js";
-import { importedResources, isSecretEnvelope, removeScratch, scratch, YamlScenario } from "../support/lifecycle.js";
+import { importedResources, isSecretEnvelope, OUR_STACK, removeScratch, scratch, YamlScenario } from "../support/lifecycle.js";
 import { pulumiBinDir, pulumiSandbox, type PulumiSandbox } from "../support/pulumi.js";
 
 let sandbox: PulumiSandbox;
@@ -22,8 +22,6 @@ afterAll(() => {
   removeScratch();
 });
 
-/** Our plugin's own stack traces (bundle frames) must never reach the user. */
-const OUR_STACK = /plugin\.mjs:\d+|src\/(bridge|server)\/\w+\.ts:\d+|at TerraformBridge\./;
 
 interface StoredObject {
   resource: string;
