@@ -47,15 +47,18 @@ export interface LoadOptions {
 
 const cache = new Map<string, grpc.GrpcObject>();
 
+/** Encodes a message given in the shape this project decodes messages into (see TO_OBJECT). */
+export function encodeMessage(type: protobuf.Type, value: object): Buffer {
+  const bytes = type.encode(type.fromObject(value)).finish();
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** A grpc-js method definition whose messages are (de)serialized by protobufjs. */
 function methodDefinition(service: protobuf.Service, method: protobuf.Method, lean: boolean): grpc.MethodDefinition<object, object> {
   method.resolve();
   const request = method.resolvedRequestType!;
   const response = method.resolvedResponseType!;
-  const serialize = (type: protobuf.Type) => (value: object): Buffer => {
-    const bytes = type.encode(type.fromObject(value)).finish();
-    return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  };
+  const serialize = (type: protobuf.Type) => (value: object): Buffer => encodeMessage(type, value);
   const deserialize = (type: protobuf.Type, options = TO_OBJECT) => (bytes: Buffer): object => type.toObject(type.decode(bytes), options);
   return {
     path: `/${service.fullName.slice(1)}/${method.name}`,

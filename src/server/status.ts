@@ -2,7 +2,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { ParameterizeError } from "../parameterize/errors.js";
 import { ResourceInitError } from "./ops.js";
-import { protoRoot } from "../proto.js";
+import { encodeMessage, protoRoot } from "../proto.js";
 import { propertyMapToStruct, StructDecodeError } from "./struct.js";
 
 /** An error the server raises with a chosen status code and a message for the user. */
@@ -50,13 +50,12 @@ export function encodeInitFailedStatus(code: number, e: ResourceInitError): Buff
   const root = protoRoot(["pulumi/provider.proto", "google/rpc/status.proto"]);
   const Detail = root.lookupType("pulumirpc.ErrorResourceInitFailed");
   const Status = root.lookupType("google.rpc.Status");
-  const detail = Detail.encode(Detail.fromObject({
+  const detail = encodeMessage(Detail, {
     id: e.id,
     properties: propertyMapToStruct(e.properties),
     reasons: e.reasons,
     ...(e.inputs === undefined ? {} : { inputs: propertyMapToStruct(e.inputs) }),
     refresh_before_update: e.refreshBeforeUpdate,
-  })).finish();
-  const status = Status.fromObject({ code, message: e.message, details: [{ type_url: "type.googleapis.com/pulumirpc.ErrorResourceInitFailed", value: detail }] });
-  return Buffer.from(Status.encode(status).finish());
+  });
+  return encodeMessage(Status, { code, message: e.message, details: [{ type_url: "type.googleapis.com/pulumirpc.ErrorResourceInitFailed", value: detail }] });
 }
