@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
-import { peerPath, repoRoot } from "../support/peers.js";
+import { installPlugin } from "../support/e2e.js";
+import { peerPath } from "../support/peers.js";
 import { sdkDeps } from "../support/pulumi-tools.js";
 import { expectSuccess, pulumiBinDir, pulumiSandbox, runPulumi, tempDir as makeTempDir, type PulumiSandbox } from "../support/pulumi.js";
 
@@ -20,18 +21,9 @@ let tarball: string;
 
 beforeAll(() => {
   pulumiBinDir(); // first run builds the CLI from the Go module proxy (minutes)
-  // package.sh rewrites dist/ in place: e2e files that package concurrently serialize on this lock file.
-  mkdirSync(join(repoRoot, "dist"), { recursive: true });
-  tarball = execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", join(repoRoot, "scripts/package.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
-    .trim()
-    .split("\n")
-    .pop()!;
   sandbox = pulumiSandbox();
   // Every test below needs the engine to find our plugin: install the packaged tarball, as a user would.
-  execFileSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "plugin", "install", "resource", "terraform-provider", VERSION, "--file", tarball], {
-    env: sandbox.env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  tarball = installPlugin(sandbox);
 }, 1_200_000);
 
 afterAll(() => {

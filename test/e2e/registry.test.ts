@@ -4,12 +4,11 @@
 // program runs the provider the parameter value pins, downloading that exact version again into an emptied cache even
 // after a newer matching one was published. The plugin runs from the packaged tarball, started by the engine with the
 // environment of `pulumi`: NODE_EXTRA_CA_CERTS makes it trust the test CA, TF_CLI_CONFIG_FILE gives the token.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VERSION } from "../../src/version.js";
-import { peerPath, repoRoot } from "../support/peers.js";
+import { installPlugin } from "../support/e2e.js";
+import { peerPath } from "../support/peers.js";
 import { expectSuccess, pulumiBinDir, pulumiSandbox, runPulumi, tempDir, type PulumiSandbox } from "../support/pulumi.js";
 import { CURRENT_PLATFORM, FakeRegistry } from "../support/registry-server.js";
 
@@ -21,18 +20,8 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   pulumiBinDir(); // first run builds the CLI from the Go module proxy (minutes)
-  // package.sh rewrites dist/ in place: test files that package concurrently serialize on this lock file.
-  mkdirSync(join(repoRoot, "dist"), { recursive: true });
-  const out = execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", join(repoRoot, "scripts/package.sh")], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const tarball = out.trim().split("\n").pop()!;
   sandbox = pulumiSandbox();
-  execFileSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "plugin", "install", "resource", "terraform-provider", VERSION, "--file", tarball], {
-    env: sandbox.env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  installPlugin(sandbox);
   reg = await FakeRegistry.start({
     providers: { "hashicorp/random": [{ version: "3.6.0" }, { version: "3.7.2" }, { version: "4.0.0" }] },
     binaries: { random: peerPath("random") },
