@@ -3,16 +3,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPlugin } from "../support/e2e.js";
+import { sandboxWithPlugin } from "../support/e2e.js";
 import { removeScratch, scratch, YamlScenario } from "../support/lifecycle.js";
-import { pulumiBinDir, pulumiSandbox, type PulumiSandbox } from "../support/pulumi.js";
+import { type PulumiSandbox } from "../support/pulumi.js";
 
 let sandbox: PulumiSandbox;
 
 beforeAll(() => {
-  pulumiBinDir();
-  sandbox = pulumiSandbox();
-  installPlugin(sandbox);
+  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
 }, 1_200_000);
 
 afterAll(() => {

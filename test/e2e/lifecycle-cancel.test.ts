@@ -4,17 +4,15 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPlugin, sandboxProcesses, waitNoSandboxProcesses } from "../support/e2e.js";
+import { sandboxWithPlugin, sandboxProcesses, waitNoSandboxProcesses } from "../support/e2e.js";
 import { removeScratch, YamlScenario } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
-import { pulumiBinDir, pulumiSandbox, type PulumiSandbox } from "../support/pulumi.js";
+import { pulumiBinDir, type PulumiSandbox } from "../support/pulumi.js";
 
 let sandbox: PulumiSandbox;
 
 beforeAll(() => {
-  pulumiBinDir(); // first run builds the CLI from the Go module proxy (minutes)
-  sandbox = pulumiSandbox();
-  installPlugin(sandbox);
+  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
 }, 1_200_000);
 
 afterAll(() => {

@@ -5,9 +5,9 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPlugin } from "../support/e2e.js";
+import { sandboxWithPlugin } from "../support/e2e.js";
 import { nodeSdk, removeScratch, scratch, typescriptProgram } from "../support/lifecycle.js";
-import { pulumiBinDir, pulumiSandbox, type PulumiSandbox } from "../support/pulumi.js";
+import { type PulumiSandbox } from "../support/pulumi.js";
 
 let sandbox: PulumiSandbox;
 let program: ReturnType<typeof typescriptProgram>;
@@ -129,9 +129,7 @@ interface RunOutput {
 }
 
 beforeAll(async () => {
-  pulumiBinDir(); // first run builds the CLI from the Go module proxy (minutes)
-  sandbox = pulumiSandbox();
-  installPlugin(sandbox);
+  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
   const [bridgetest, time] = await Promise.all([nodeSdk(sandbox, "bridgetest"), nodeSdk(sandbox, "time")]);
   program = typescriptProgram(SOURCE, { "@pulumi/bridgetest": bridgetest, "@pulumi/time": time });
 }, 1_200_000);

@@ -4,16 +4,14 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPlugin } from "../support/e2e.js";
+import { sandboxWithPlugin } from "../support/e2e.js";
 import { importedResources, isSecretEnvelope, OUR_STACK, removeScratch, scratch, YamlScenario } from "../support/lifecycle.js";
-import { pulumiBinDir, pulumiSandbox, type PulumiSandbox } from "../support/pulumi.js";
+import { type PulumiSandbox } from "../support/pulumi.js";
 
 let sandbox: PulumiSandbox;
 
 beforeAll(() => {
-  pulumiBinDir(); // first run builds the CLI from the Go module proxy (minutes)
-  sandbox = pulumiSandbox();
-  installPlugin(sandbox);
+  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
 }, 1_200_000);
 
 afterAll(() => {

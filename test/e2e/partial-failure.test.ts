@@ -4,10 +4,10 @@
 // against bridgetest_failing (plugin framework, protocol 6). No fakes: the fault is a switch in the real service.
 import { readdirSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPlugin, waitNoSandboxProcesses, yamlProject, type ExportedResource, type YamlProject } from "../support/e2e.js";
+import { sandboxWithPlugin, waitNoSandboxProcesses, yamlProject, type ExportedResource, type YamlProject } from "../support/e2e.js";
 import { startHttpApi, type HttpApiServer } from "../support/httpapi.js";
 import { peerPath } from "../support/peers.js";
-import { pulumiBinDir, pulumiSandbox, tempDir, type PulumiSandbox } from "../support/pulumi.js";
+import { tempDir, type PulumiSandbox } from "../support/pulumi.js";
 
 let sandbox: PulumiSandbox;
 let api: HttpApiServer;
@@ -19,9 +19,7 @@ const newDir = (prefix: string): string => {
 };
 
 beforeAll(async () => {
-  pulumiBinDir(); // first run builds the CLI from the Go module proxy (minutes)
-  sandbox = pulumiSandbox();
-  installPlugin(sandbox);
+  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
   api = await startHttpApi();
 }, 1_200_000);
 

@@ -7,9 +7,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPlugin } from "../support/e2e.js";
+import { sandboxWithPlugin } from "../support/e2e.js";
 import { peerPath } from "../support/peers.js";
-import { expectSuccess, pulumiBinDir, pulumiSandbox, runPulumi, tempDir, type PulumiSandbox } from "../support/pulumi.js";
+import { expectSuccess, runPulumi, tempDir, type PulumiSandbox } from "../support/pulumi.js";
 import { CURRENT_PLATFORM, FakeRegistry } from "../support/registry-server.js";
 
 let sandbox: PulumiSandbox;
@@ -19,9 +19,7 @@ let cache: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  pulumiBinDir(); // first run builds the CLI from the Go module proxy (minutes)
-  sandbox = pulumiSandbox();
-  installPlugin(sandbox);
+  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
   reg = await FakeRegistry.start({
     providers: { "hashicorp/random": [{ version: "3.6.0" }, { version: "3.7.2" }, { version: "4.0.0" }] },
     binaries: { random: peerPath("random") },

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { VERSION } from "../../src/version.js";
 import { repoRoot } from "./peers.js";
 import { processAlive } from "./processes.js";
-import { expectSuccess, pulumiBinDir, runPulumi, tempDir, type PulumiSandbox, type RunResult } from "./pulumi.js";
+import { expectSuccess, pulumiBinDir, pulumiSandbox, runPulumi, tempDir, type PulumiSandbox, type RunResult } from "./pulumi.js";
 
 /**
  * Packages the plugin (scripts/package.sh) and returns the tarball. package.sh rewrites dist/ in place, so concurrent
@@ -42,6 +42,16 @@ export function installPlugin(sandbox: PulumiSandbox): string {
     stdio: ["ignore", "ignore", "inherit"],
   });
   return tarball;
+}
+
+/**
+ * A fresh Pulumi sandbox with the packaged plugin installed: what every end-to-end file sets up first. The first call
+ * on a machine builds the Pulumi CLI from the Go module proxy (minutes); give the hook that calls it a long timeout.
+ */
+export function sandboxWithPlugin(): PulumiSandbox {
+  const sandbox = pulumiSandbox();
+  installPlugin(sandbox);
+  return sandbox;
 }
 
 /** A YAML project driven through the real CLI. */
