@@ -1,4 +1,4 @@
-// pulumirpc request/response messages (proto-loader shapes) ⇄ the plain requests and results of ResourceOps.
+// pulumirpc request/response messages (as src/proto.ts decodes them) ⇄ the plain requests and results of ResourceOps.
 import type {
   CallRequest,
   CallResult,
@@ -24,7 +24,7 @@ import type {
 } from "./ops.js";
 import { propertyMapToStruct, structToPropertyMap, type PbStruct } from "./struct.js";
 
-/** A decoded protobuf message as proto-loader gives it: fields by their proto names, defaults filled in. */
+/** A decoded protobuf message as src/proto.ts gives it: fields by their proto names, defaults filled in. */
 export type Pb = Record<string, unknown>;
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");

@@ -1,4 +1,4 @@
-// google.protobuf.Struct (as @grpc/proto-loader decodes it, oneofs on) ⇄ Pulumi property values, special signature objects included.
+// google.protobuf.Struct (as src/proto.ts decodes it, oneofs on) ⇄ Pulumi property values, special signature objects included.
 import {
   AssetOrArchive,
   COMPUTED,
@@ -35,7 +35,7 @@ const UNKNOWN_SENTINELS: ReadonlySet<string> = new Set([
   "dd056dcd-154b-4c76-9bd3-c8f88648b5ff",
 ]);
 
-/** google.protobuf.Value as proto-loader gives it (`kind` names the oneof member that is set). */
+/** google.protobuf.Value as src/proto.ts decodes it (`kind` names the oneof member that is set). */
 export interface PbValue {
   kind?: string;
   nullValue?: string | number;

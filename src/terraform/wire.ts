@@ -17,7 +17,8 @@ import type {
   StringKind,
 } from "./types.js";
 
-// Message shapes as @grpc/proto-loader delivers them (keepCase, longs as strings, enums as names, defaults on).
+// Message shapes as src/proto.ts delivers them (keepCase, longs as strings, enums as names; defaults on, except for
+// the schema responses, decoded lean: every schema field below is optional and defaulted here).
 export interface PbDynamicValue { msgpack?: Buffer | Uint8Array; json?: Buffer | Uint8Array }
 export interface PbStep { attribute_name?: string; element_key_string?: string; element_key_int?: string | number; selector?: string }
 export interface PbAttributePath { steps?: PbStep[] }
