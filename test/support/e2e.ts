@@ -68,6 +68,7 @@ export interface YamlProject {
   setProgram(program: string): void;
 }
 
+/** One resource of `pulumi stack export`. */
 export interface ExportedResource {
   urn: string;
   type: string;
@@ -76,6 +77,8 @@ export interface ExportedResource {
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
   initErrors?: string[];
+  provider?: string;
+  protect?: boolean;
 }
 
 /** Creates `dir/Pulumi.yaml` with `name`, `runtime: yaml` and the given program text (resources:, outputs:, …). */

@@ -4,24 +4,13 @@ import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VERSION } from "../../src/version.js";
+import type { ExportedResource } from "./e2e.js";
 import { peerPath } from "./peers.js";
 import { sdkDeps } from "./pulumi-tools.js";
 import { expectSuccess, pulumiBinDir, runPulumi, tempDir, type PulumiSandbox, type RunResult } from "./pulumi.js";
 
-/** One resource of `pulumi stack export`. */
-export interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  custom?: boolean;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-  provider?: string;
-  protect?: boolean;
-}
-
 export interface Deployment {
-  resources?: StateResource[];
+  resources?: ExportedResource[];
   pending_operations?: unknown[];
 }
 
@@ -159,7 +148,7 @@ export class YamlScenario {
   }
 
   /** The custom resource named `name` in the stack's state, if any. */
-  async resource(name: string): Promise<StateResource | undefined> {
+  async resource(name: string): Promise<ExportedResource | undefined> {
     return (await this.deployment()).resources?.find((r) => r.custom === true && r.urn.endsWith(`::${name}`));
   }
 
