@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds the real Terraform providers pinned in test/peers/pins.json into a cache outside the clone.
-# Idempotent: a provider whose binary already exists for its pinned version is not rebuilt.
-# Prints the directory of links to this checkout's binaries (<repo>/.peers) on its last line.
+# Builds the real Terraform providers pinned in test/peers/pins.json, and the reference bridge (Pulumi's Go
+# pulumi-terraform-provider, test/peers/reference), into a cache outside the clone.
+# Idempotent: a binary that already exists for its pinned version is not rebuilt.
+# Prints the directory of links to this checkout's binaries (<repo>/.peers) on its last line; the reference is
+# .peers/reference/pulumi-resource-terraform-provider.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${TF_BRIDGE_PEER_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/peers}"
@@ -37,4 +39,19 @@ node -e '
   mkdir -p "$root/.peers"
   ln -sfn "$dir/terraform-provider-$name" "$root/.peers/terraform-provider-$name"
 done
+# The reference bridge: pulumi-terraform-bridge/v3's dynamic/ at the version test/peers/reference/go.mod pins, stamped
+# with our own version so that both plugins answer to the same `pulumi-resource-terraform-provider` <version>.
+ref="$root/test/peers/reference"
+ourversion="$(node -p 'require(process.argv[1]).version' "$root/package.json")"
+refhash="$(cat "$ref/go.mod" "$ref/go.sum" | sha256sum | cut -c1-16)"
+dir="$cache/reference/$ourversion-$refhash"
+if [ ! -x "$dir/pulumi-resource-terraform-provider" ]; then
+  echo "build-peers: building the reference bridge (first build takes a few minutes)" >&2
+  tmp="$(mktemp -d "$cache/.tmp-reference-XXXXXX")"
+  (cd "$ref" && CGO_ENABLED=0 go build -trimpath \
+    -ldflags "-s -w -X github.com/pulumi/pulumi-terraform-bridge/v3/dynamic/version.version=$ourversion" \
+    -o "$tmp/pulumi-resource-terraform-provider" github.com/pulumi/pulumi-terraform-bridge/v3/dynamic)
+  mkdir -p "$(dirname "$dir")"; rm -rf "$dir"; mv "$tmp" "$dir"
+fi
+ln -sfn "$dir" "$root/.peers/reference"
 echo "$root/.peers"

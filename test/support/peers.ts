@@ -24,3 +24,13 @@ export function peerPath(name: string): string {
   if (!existsSync(link)) throw new Error(`peer ${name} is not built (${link} is missing); run \`npm run peers\``);
   return realpathSync(link);
 }
+
+/**
+ * The reference bridge (Pulumi's Go pulumi-terraform-provider, built by scripts/build-peers.sh from
+ * test/peers/reference): absolute path of its `pulumi-resource-terraform-provider`. An oracle for differential tests.
+ */
+export function referenceBin(): string {
+  const link = join(repoRoot, ".peers", "reference", "pulumi-resource-terraform-provider");
+  if (!existsSync(link)) throw new Error(`the reference bridge is not built (${link} is missing); run \`npm run peers\``);
+  return realpathSync(link);
+}
