@@ -9,7 +9,7 @@ import type { DataSourceModel, FunctionModel, PropertyModel, ProviderModel, Reso
 import { ConversionError, fromTfObject, toTfObject, unwrap } from "./convert.js";
 import { computeDiff, type DiffResult } from "./diff.js";
 import { carrySecrets } from "./secrets.js";
-import type { PropertyMap, PropertyValue } from "./property-value.js";
+import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
 
 export type { DiffResult } from "./diff.js";
 
@@ -138,6 +138,8 @@ export class TerraformBridge {
   private readonly resourcesByToken = new Map<string, ResourceModel>();
   private readonly dataSourcesByToken = new Map<string, DataSourceModel>();
   private readonly functionsByToken = new Map<string, FunctionModel>();
+  /** The configuration this provider instance was configured with, for terraformConfig. */
+  private configured: PropertyMap = {};
 
   constructor(
     readonly tf: TerraformProvider,
@@ -145,7 +147,11 @@ export class TerraformBridge {
     readonly model: ProviderModel,
     private readonly log: LogFn = () => undefined,
   ) {
-    for (const r of model.resources.values()) this.resourcesByToken.set(r.token, r);
+    for (const r of model.resources.values()) {
+      this.resourcesByToken.set(r.token, r);
+      // A program or stack that names the resource by its alias (the reference's token) is served as the resource.
+      for (const alias of r.aliases) if (!this.resourcesByToken.has(alias)) this.resourcesByToken.set(alias, r);
+    }
     for (const d of model.dataSources.values()) this.dataSourcesByToken.set(d.token, d);
     for (const f of model.functions.values()) this.functionsByToken.set(f.token, f);
   }
@@ -183,6 +189,7 @@ export class TerraformBridge {
   }
 
   async configure(inputs: PropertyMap): Promise<void> {
+    this.configured = inputs;
     const diags = await this.tf.configureProvider(this.configObject((inputs)));
     this.warn(diags, "provider configuration");
     if (errorDiagnostics(diags).length > 0) throw new BridgeError(diagnosticsMessage("configuring the Terraform provider failed", diags));
@@ -196,10 +203,10 @@ export class TerraformBridge {
   // ---- resources --------------------------------------------------------------------------------------------
 
   async check(token: string, urnName: string, olds: PropertyMap, news: PropertyMap, autonaming?: Autonaming, randomSeed?: Uint8Array): Promise<CheckResult> {
-    const { model, schema } = this.resource(token);
+    const { model } = this.resource(token);
     const inputs: PropertyMap = { ...news };
     delete inputs[META_KEY];
-    this.autoname(model, schema, urnName, olds, inputs, autonaming, randomSeed);
+    this.autoname(model, urnName, olds, inputs, autonaming, randomSeed);
     // Every problem the program can fix at once: unknown properties, then each property of the wrong shape.
     const failures: CheckFailure[] = Object.keys(inputs)
       .filter((k) => !model.properties.some((p) => p.name === k && p.input))
@@ -220,7 +227,7 @@ export class TerraformBridge {
     if (failures.length > 0) {
       // The provider cannot validate a configuration that does not convert; name what it would have said is missing.
       for (const p of model.properties) {
-        if (p.required && (inputs[p.name] === undefined || inputs[p.name] === null)) failures.push({ property: p.name, reason: `missing required property ${p.name}` });
+        if (p.required && p.autonamed !== true && (inputs[p.name] === undefined || inputs[p.name] === null)) failures.push({ property: p.name, reason: `missing required property ${p.name}` });
       }
       return { inputs, failures };
     }
@@ -231,15 +238,17 @@ export class TerraformBridge {
   }
 
   /**
-   * Resources with an optional `name` input get one when the program gives none: the engine's proposal when it sends
-   * one, else `<urn name>-<7 hex>` derived from the engine's random seed (stable across previews), kept from the
-   * previous inputs when the resource already exists.
+   * A resource's string `name` input (required or optional, as the reference autonames both) gets a value when the
+   * program gives none: the engine's proposal when it sends one, else `<urn name>-<7 hex>` derived from the engine's
+   * random seed (stable across previews), kept from the previous inputs when the resource already exists. A program
+   * that sets `namePrefix` instead has chosen the provider's own naming, which conflicts with a name.
    */
-  private autoname(model: ResourceModel, schema: Schema, urnName: string, olds: PropertyMap, inputs: PropertyMap, autonaming?: Autonaming, seed?: Uint8Array): void {
-    const nameAttr = schema.block.attributes.find((a) => a.name === "name" && a.optional && a.type?.kind === "string");
-    const prop = nameAttr && model.properties.find((p) => p.tfName === "name");
+  private autoname(model: ResourceModel, urnName: string, olds: PropertyMap, inputs: PropertyMap, autonaming?: Autonaming, seed?: Uint8Array): void {
+    const prop = model.properties.find((p) => p.autonamed === true);
     if (prop === undefined || autonaming?.mode === "disable") return;
     if (inputs[prop.name] !== undefined && inputs[prop.name] !== null) return;
+    const prefix = model.properties.find((p) => p.tfName === "name_prefix" && p.input);
+    if (prefix !== undefined && inputs[prefix.name] !== undefined && inputs[prefix.name] !== null) return;
     if (typeof olds[prop.name] === "string") {
       inputs[prop.name] = olds[prop.name]!;
       return;
@@ -306,8 +315,12 @@ export class TerraformBridge {
     return this.withTimeoutsValue(schema, config, op, seconds) ?? config;
   }
 
+  /**
+   * Outputs carry the Terraform `id` too, when it is the resource id and no property: the reference reads it from there
+   * on refresh, so a stack this plugin wrote stays usable by the reference.
+   */
   private outputs(model: ResourceModel, state: CtyValue, meta: Meta): PropertyMap {
-    const props = fromTfObject(model.properties, state);
+    const props = fromTfObject(model.id.kind === "attribute" && !model.properties.some((p) => p.tfName === "id") ? [...model.properties, ID_OUTPUT] : model.properties, state);
     props[META_KEY] = writeMeta(meta);
     return props;
   }
@@ -515,6 +528,21 @@ export class TerraformBridge {
     return { result: fromTfObject([out], { result: called.result }), failures: [] };
   }
 
+  /**
+   * The Provider's `terraformConfig` method: its configuration as Terraform sees it (Terraform's attribute names, null
+   * for what is unset), for Pulumi's Terraform module provider. Every value is secret, since any may be a credential.
+   */
+  terraformConfig(): PropertyMap {
+    const config = this.configObject(this.configured);
+    if (wholeContainsUnknown(config)) {
+      throw new BridgeError("terraformConfig needs every input of the provider configuration to be known; it is meant for the configuration of a Terraform module's required provider");
+    }
+    const plain = JSON.parse(encodeJson(config, impliedType(this.schema.provider.block))) as Record<string, PropertyValue>;
+    const result: PropertyMap = {};
+    for (const [k, v] of Object.entries(plain)) result[k] = new Secret(v);
+    return { result };
+  }
+
   /** Interrupt: ask the provider to stop in-flight work; the caller shuts the process down afterwards. */
   async cancel(): Promise<void> {
     try {
@@ -525,6 +553,21 @@ export class TerraformBridge {
     }
   }
 }
+
+/** The `id` output (see TerraformBridge.outputs): the Terraform `id` attribute under its own name, never an input. */
+const ID_OUTPUT: PropertyModel = {
+  tfName: "id",
+  name: "id",
+  tfType: { kind: "string" },
+  type: { kind: "string" },
+  required: false,
+  input: false,
+  computed: true,
+  secret: false,
+  writeOnly: false,
+  maxItemsOne: false,
+  description: "",
+};
 
 function withoutMeta(m: PropertyMap): PropertyMap {
   const out: PropertyMap = {};

@@ -35,6 +35,8 @@ interface TypeContext {
   types: Map<string, ObjectTypeModel>;
   /** `String` for random_string, `getFile` for a data source, `Provider` for the configuration. */
   prefix: string;
+  /** Where named types go: `index`, or `config` for the types of configuration variables. */
+  module?: "index" | "config";
 }
 
 const DEFAULT_DEPRECATION = "Deprecated";
@@ -52,7 +54,7 @@ function isCollection(t: CtyType): boolean {
 function registerType(ctx: TypeContext, name: string, build: (token: string, name: string) => ObjectTypeModel): ObjectTypeModel {
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? name : `${name}V${n}`;
-    const token = typeToken(ctx.pkg, candidate);
+    const token = typeToken(ctx.pkg, candidate, ctx.module);
     const built = build(token, candidate);
     const existing = ctx.types.get(token);
     if (existing === undefined) {
@@ -82,7 +84,10 @@ function typeShape(t: TypeModel): unknown {
   }
 }
 
-/** The Pulumi type of a plain cty type; object types become named types below `typeName`. */
+/**
+ * The Pulumi type of a plain cty type; object types become named types below `typeName`. Their attributes are never
+ * required: Terraform accepts null for any attribute of an object value, and the reference marks none.
+ */
 function ctyToType(ctx: TypeContext, t: CtyType, typeName: string): TypeModel {
   switch (t.kind) {
     case "string":
@@ -102,40 +107,46 @@ function ctyToType(ctx: TypeContext, t: CtyType, typeName: string): TypeModel {
     case "tuple":
       // Pulumi has no tuple type; the elements' types differ, so the array holds anything.
       return { kind: "array", items: { kind: "any" } };
-    case "object": {
-      const optional = new Set(t.optional ?? []);
-      const ref = registerType(ctx, typeName, (token) => {
-        const siblings = new Set(Object.keys(t.attributes));
-        const properties = Object.keys(t.attributes)
-          .sort()
-          .map((attr): PropertyModel => {
-            const at = t.attributes[attr]!;
-            const name = propertyName(isCollection(at) ? pluralPropertyTfName(attr, siblings) : attr);
-            return {
-              tfName: attr,
-              name,
-              tfType: at,
-              type: ctyToType(ctx, at, nestedTypeName(typeName, name, isCollection(at))),
-              required: !optional.has(attr),
-              input: true,
-              computed: false,
-              secret: false,
-              writeOnly: false,
-              maxItemsOne: false,
-              description: "",
-            };
-          });
-        return { token, properties, description: "" };
-      });
-      return { kind: "object", ref };
-    }
+    case "object":
+      return { kind: "object", ref: registerType(ctx, typeName, (token) => objectTypeModel(ctx, t, typeName, token, false)) };
   }
+}
+
+/** The properties of a cty object type; `required` marks every attribute the type does not list as optional. */
+function objectTypeModel(ctx: TypeContext, t: Extract<CtyType, { kind: "object" }>, typeName: string, token: string, required: boolean): ObjectTypeModel {
+  const optional = new Set(t.optional ?? []);
+  const siblings = new Set(Object.keys(t.attributes));
+  const properties = Object.keys(t.attributes)
+    .sort()
+    .map((attr): PropertyModel => {
+      const at = t.attributes[attr]!;
+      const name = propertyName(isCollection(at) ? pluralPropertyTfName(attr, siblings) : attr);
+      return {
+        tfName: attr,
+        name,
+        tfType: at,
+        type: ctyToType(ctx, at, nestedTypeName(typeName, name, isCollection(at))),
+        required: required && !optional.has(attr),
+        input: true,
+        computed: false,
+        secret: false,
+        writeOnly: false,
+        maxItemsOne: false,
+        description: "",
+      };
+    });
+  return { token, properties, description: "" };
 }
 
 /** Nested type names append the property name, singular for lists and sets: `Bucket` + `rules` → `BucketRule`. */
 function nestedTypeName(parent: string, propName: string, collection: boolean): string {
   const base = collection ? singularize(propName) : propName;
   return parent + base[0]!.toUpperCase() + base.slice(1);
+}
+
+/** The type name for a property's own object type: a configuration variable's is the variable's name as it is. */
+function propertyTypeName(ctx: TypeContext, propName: string, collection: boolean): string {
+  return ctx.module === "config" && ctx.prefix === "" ? propName : nestedTypeName(ctx.prefix, propName, collection);
 }
 
 function attributeProperty(ctx: TypeContext, a: Attribute, siblings: ReadonlySet<string>, rename?: string): PropertyModel {
@@ -145,7 +156,7 @@ function attributeProperty(ctx: TypeContext, a: Attribute, siblings: ReadonlySet
   let type: TypeModel;
   if (a.nestedType !== undefined) {
     const nested = a.nestedType;
-    const typeName = nestedTypeName(ctx.prefix, name, nested.nesting === "list" || nested.nesting === "set");
+    const typeName = propertyTypeName(ctx, name, nested.nesting === "list" || nested.nesting === "set");
     const ref = registerType(ctx, typeName, (token, finalName) => ({
       token,
       properties: blockLikeProperties({ ...ctx, prefix: finalName }, nested.attributes, []),
@@ -154,7 +165,7 @@ function attributeProperty(ctx: TypeContext, a: Attribute, siblings: ReadonlySet
     const obj: TypeModel = { kind: "object", ref };
     type = nested.nesting === "single" ? obj : nested.nesting === "map" ? { kind: "map", values: obj } : { kind: "array", items: obj, ...(nested.nesting === "set" ? { set: true } : {}) };
   } else {
-    type = ctyToType(ctx, tfType, nestedTypeName(ctx.prefix, name, collection));
+    type = ctyToType(ctx, tfType, propertyTypeName(ctx, name, collection));
   }
   return {
     tfName: a.name,
@@ -176,7 +187,7 @@ function blockProperty(ctx: TypeContext, nb: NestedBlock, siblings: ReadonlySet<
   const collection = nb.nesting === "list" || nb.nesting === "set";
   const maxItemsOne = collection && nb.maxItems === 1;
   const name = propertyName(collection && !maxItemsOne ? pluralPropertyTfName(nb.typeName, siblings) : nb.typeName);
-  const typeName = nestedTypeName(ctx.prefix, name, collection && !maxItemsOne);
+  const typeName = propertyTypeName(ctx, name, collection && !maxItemsOne);
   const ref = registerType(ctx, typeName, (token, finalName) => ({
     token,
     properties: blockLikeProperties({ ...ctx, prefix: finalName }, nb.block.attributes, nb.block.blockTypes),
@@ -217,12 +228,14 @@ function blockLikeProperties(ctx: TypeContext, attributes: readonly Attribute[],
 /**
  * Top-level renames a resource needs: Pulumi owns `id` and `urn`, and `pulumi` would clash with SDK internals.
  * A computed-only string `id` is the resource id and no property at all; any other `id` is an ordinary property under
- * the first free name among `<res>_id`, `<prefix>_<res>_id`, `resource_id`, `<prefix>_id`.
+ * the first free name among `<res>_id`, `<pkg>_<res>_id`, `resource_id`, `<pkg>_id`, where `<res>` is the Terraform
+ * name without the provider prefix (before any renaming of the resource itself), as the reference names it.
  */
-function resourceRenames(block: Block, shortName: string, prefix: string): { renames: Map<string, string>; idIsResourceId: boolean; hasId: boolean } {
+function resourceRenames(block: Block, shortName: string, pkg: string): { renames: Map<string, string>; idIsResourceId: boolean; hasId: boolean } {
   const names = new Set([...block.attributes.map((a) => a.name), ...block.blockTypes.map((b) => b.typeName)]);
   const renames = new Map<string, string>();
   const idAttr = block.attributes.find((a) => a.name === "id");
+  const pkgName = pkg.replace(/-/g, "_");
   let idIsResourceId = false;
   if (idAttr !== undefined) {
     const computedOnly = idAttr.computed && !idAttr.optional && !idAttr.required;
@@ -230,17 +243,33 @@ function resourceRenames(block: Block, shortName: string, prefix: string): { ren
       idIsResourceId = true;
     } else {
       const res = shortName.replace(/^_+/, "");
-      const candidate = [`${res}_id`, `${prefix}_${res}_id`, "resource_id", `${prefix}_id`].find((c) => !names.has(c));
+      const candidate = [`${res}_id`, `${pkgName}_${res}_id`, "resource_id", `${pkgName}_id`].find((c) => !names.has(c));
       if (candidate === undefined) throw new SchemaTranslationError(`cannot find a free name for the "id" attribute of ${shortName}`);
       renames.set("id", propertyName(candidate));
     }
   }
   if (names.has("urn")) {
-    if (names.has(`${prefix}_urn`)) throw new SchemaTranslationError(`resource ${shortName} has both "urn" and "${prefix}_urn"`);
-    renames.set("urn", propertyName(`${prefix}_urn`));
+    if (names.has(`${pkg}_urn`)) throw new SchemaTranslationError(`resource ${shortName} has both "urn" and "${pkg}_urn"`);
+    renames.set("urn", propertyName(`${pkg}_urn`));
   }
   if (names.has("pulumi")) renames.set("pulumi", "pulumiInfo");
   return { renames, idIsResourceId, hasId: idAttr !== undefined };
+}
+
+/**
+ * The reference autonames every resource's string `name` input (required or optional): Pulumi fills it in when the
+ * program leaves it out, so it is not a required input.
+ */
+function markAutonamed(props: PropertyModel[]): PropertyModel[] {
+  return props.map((p) => (p.tfName === "name" && p.input && p.type.kind === "string" && p.tfType.kind === "string" ? { ...p, autonamed: true } : p));
+}
+
+/**
+ * Configuration variables: the provider's properties again, with their object types in the `config` module, named
+ * after the variable itself (`proxies`), and nested types below it as elsewhere (`proxiesAuth`).
+ */
+function configVariableProperties(pkg: string, types: Map<string, ObjectTypeModel>, attributes: readonly Attribute[], blocks: readonly NestedBlock[]): PropertyModel[] {
+  return blockLikeProperties({ pkg, types, prefix: "", module: "config" }, attributes, blocks);
 }
 
 function checkFilters(schema: ProviderSchema, options: ModelOptions): { keep: (tfName: string) => boolean } {
@@ -281,18 +310,24 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
   const resources = new Map<string, ResourceModel>();
   for (const [tfName, s] of schema.resources) {
     if (!keep(tfName)) continue;
-    let short = stripPrefix(tfName, prefix);
+    const stripped = stripPrefix(tfName, prefix);
     // `<prefix>_provider` would collide with the package's own Provider resource.
-    if (short === "provider") short = `${prefix}_provider`;
-    const { token, name } = tokens.allocate((n) => moduleToken(pkg, n), resourceClassName(pascalName(short)));
-    const { renames, idIsResourceId, hasId } = resourceRenames(s.block, short, prefix);
-    const ctx: TypeContext = { pkg, types, prefix: name };
+    const short = stripped === "provider" ? `${prefix}_provider` : stripped;
+    const pascal = pascalName(short);
+    const className = resourceClassName(pascal);
+    const { token, name } = tokens.allocate((n) => moduleToken(pkg, n), className);
+    // A class renamed because its name is reserved keeps the reference's token as an alias, and the reference's
+    // nested type names (`ObjectListBlock`), so that its stacks and programs carry on.
+    const aliases = className !== pascal && name === className ? [moduleToken(pkg, pascal)] : [];
+    const { renames, idIsResourceId, hasId } = resourceRenames(s.block, stripped, pkg);
+    const ctx: TypeContext = { pkg, types, prefix: aliases.length > 0 ? pascal : name };
     const attributes = idIsResourceId ? s.block.attributes.filter((a) => a.name !== "id") : s.block.attributes;
     resources.set(tfName, {
       tfName,
       token,
+      aliases,
       tfSchema: s,
-      properties: blockLikeProperties(ctx, attributes, s.block.blockTypes, renames),
+      properties: markAutonamed(blockLikeProperties(ctx, attributes, s.block.blockTypes, renames)),
       id: hasId ? { kind: "attribute", tfName: "id" } : { kind: "synthesized" },
       description: s.block.description,
       deprecationMessage: deprecation(s.block.deprecated, s.block.deprecationMessage),
@@ -334,7 +369,11 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
       parameters: params.map((p, i) => functionParameter(ctx, p, i < optionalFrom, false, name)),
       variadic: f.variadicParameter ? functionParameter(ctx, f.variadicParameter, false, true, name) : undefined,
       tfReturnType: f.returnType,
-      returnType: ctyToType(ctx, f.returnType, `${name}Result`),
+      // An object result is spelled out inline as the function's outputs (every attribute present), not a named type.
+      returnType:
+        f.returnType.kind === "object"
+          ? { kind: "object", ref: objectTypeModel(ctx, f.returnType, `${name}Result`, typeToken(pkg, `${name}Result`), true) }
+          : ctyToType(ctx, f.returnType, `${name}Result`),
       description: f.description !== "" ? f.description : f.summary,
       deprecationMessage: f.deprecationMessage !== "" ? f.deprecationMessage : undefined,
     });
@@ -342,6 +381,7 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
 
   const configCtx: TypeContext = { pkg, types, prefix: "Provider" };
   const config = blockLikeProperties(configCtx, schema.provider.block.attributes, schema.provider.block.blockTypes);
+  const configVariables = configVariableProperties(pkg, types, schema.provider.block.attributes, schema.provider.block.blockTypes);
 
-  return { name: pkg, version: options.packageVersion, config, resources, dataSources, functions, types };
+  return { name: pkg, version: options.packageVersion, config, configVariables, resources, dataSources, functions, types };
 }

@@ -23,6 +23,11 @@ export interface PropertyModel {
   writeOnly: boolean;
   /** A list/set block (or attribute) with at most one element, surfaced as a single object. */
   maxItemsOne: boolean;
+  /**
+   * A resource's string `name` input, which the bridge fills in when the program leaves it out (Pulumi autonaming),
+   * so it is never a required input even where Terraform requires it.
+   */
+  autonamed?: boolean;
   /** Set for nested blocks, which Terraform never holds as null: absent list/set/map blocks are empty. */
   block?: "single" | "list" | "set" | "map" | "group";
   description: string;
@@ -46,6 +51,8 @@ export interface ObjectTypeModel {
 export interface ResourceModel {
   tfName: string;
   token: string;
+  /** Earlier tokens of the same resource (schema `aliases`): state and programs using them carry on. */
+  aliases: string[];
   tfSchema: Schema;
   properties: PropertyModel[];
   /** Where the Pulumi resource id comes from; see README "Resource ids". */
@@ -87,7 +94,13 @@ export interface ProviderModel {
   /** Pulumi package name. */
   name: string;
   version: string;
+  /** The provider's configuration: the Provider resource's inputs, and what Configure converts. */
   config: PropertyModel[];
+  /**
+   * The same properties as package configuration variables (`<pkg>:<name>` stack config), whose object types live in
+   * the `config` module (`<pkg>:config/<name>:<name>`) rather than sharing the Provider's input types.
+   */
+  configVariables: PropertyModel[];
   resources: Map<string, ResourceModel>;
   dataSources: Map<string, DataSourceModel>;
   functions: Map<string, FunctionModel>;

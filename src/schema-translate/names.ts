@@ -81,9 +81,12 @@ export function moduleToken(pkg: string, name: string): string {
   return `${pkg}:index/${lowerFirst(name)}:${name}`;
 }
 
-/** Object types keep the upper-case first letter in both halves: `<pkg>:index/<Name>:<Name>`. */
-export function typeToken(pkg: string, name: string): string {
-  return `${pkg}:index/${name}:${name}`;
+/**
+ * Object types keep their name as it is in both halves: `<pkg>:index/<Name>:<Name>`; configuration variables' types
+ * live in the `config` module under the variable's own name (`tls:config/proxies:proxies`), as the reference has them.
+ */
+export function typeToken(pkg: string, name: string, module: "index" | "config" = "index"): string {
+  return `${pkg}:${module}/${name}:${name}`;
 }
 
 /** The name a list or set property gets: its plural, unless the schema already uses that plural for something else. */
@@ -123,4 +126,9 @@ export class TokenAllocator {
       }
     }
   }
+}
+
+/** The Provider's one method, as the reference declares it: its configuration in Terraform's own names. */
+export function terraformConfigToken(pkg: string): string {
+  return `pulumi:providers:${pkg}/terraformConfig`;
 }

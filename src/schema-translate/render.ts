@@ -1,4 +1,5 @@
 // Renders the provider model as a Pulumi package schema (JSON-ready); prints only, every decision is in the model.
+import { terraformConfigToken } from "./names.js";
 import type { DataSourceModel, FunctionModel, ObjectTypeModel, PackageMetadata, PropertyModel, ProviderModel, TypeModel } from "./model.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -109,6 +110,18 @@ function providerFunction(fn: FunctionModel): JsonObject {
   return spec;
 }
 
+function terraformConfigFunction(): JsonObject {
+  return {
+    description: "This function returns a Terraform config object with terraform-namecased keys, to be used with the Terraform Module Provider.",
+    inputs: { type: "object", properties: { __self__: { $ref: "#/provider" } }, required: ["__self__"] },
+    outputs: {
+      type: "object",
+      properties: { result: { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } } },
+      required: ["result"],
+    },
+  };
+}
+
 /** Go import paths carry the major version from 2 on, as Go modules require. */
 function goImportBase(name: string, version: string): string {
   const major = Number(version.split(".")[0] ?? "0");
@@ -163,8 +176,8 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
   };
 
   const configVars: JsonObject = {};
-  for (const p of model.config) configVars[p.name] = propertySpec(p);
-  schema["config"] = withList(model.config.length > 0 ? { variables: configVars } : {}, "required", names(model.config, (p) => p.required));
+  for (const p of model.configVariables) configVars[p.name] = propertySpec(p);
+  schema["config"] = withList(model.configVariables.length > 0 ? { variables: configVars } : {}, "required", names(model.configVariables, (p) => p.required));
 
   const configInputs = model.config.filter((p) => p.input);
   schema["provider"] = withList(
@@ -180,6 +193,8 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
     "requiredInputs",
     names(configInputs, (p) => p.required),
   );
+  const terraformConfig = terraformConfigToken(name);
+  (schema["provider"] as JsonObject)["methods"] = { terraformConfig };
 
   const resources: JsonObject = {};
   for (const r of model.resources.values()) {
@@ -190,12 +205,13 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
     spec["properties"] = properties(r.properties);
     withList(spec, "required", names(r.properties, outputRequired));
     spec["inputProperties"] = properties(inputs);
-    withList(spec, "requiredInputs", names(inputs, (p) => p.required));
+    withList(spec, "requiredInputs", names(inputs, (p) => p.required && p.autonamed !== true));
     spec["stateInputs"] = {
       description: `Input properties used for looking up and filtering ${r.token.split(":")[2]} resources.`,
       type: "object",
       properties: stateProps,
     };
+    if (r.aliases.length > 0) spec["aliases"] = r.aliases.map((type) => ({ type }));
     if (r.deprecationMessage !== undefined) spec["deprecationMessage"] = r.deprecationMessage;
     resources[r.token] = spec;
   }
@@ -204,6 +220,7 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
   const functions: JsonObject = {};
   for (const ds of model.dataSources.values()) functions[ds.token] = dataSourceFunction(ds);
   for (const fn of model.functions.values()) functions[fn.token] = providerFunction(fn);
+  functions[terraformConfig] = terraformConfigFunction();
   schema["functions"] = functions;
 
   const types: JsonObject = {};

@@ -1,5 +1,6 @@
 // ResourceOps over src/bridge's TerraformBridge: the wiring between the server's decoded requests and the bridge's calls.
-import { PartialFailure, TerraformBridge, type DiffResult as BridgeDiff } from "../bridge/bridge.js";
+import { BridgeError, PartialFailure, TerraformBridge, type DiffResult as BridgeDiff } from "../bridge/bridge.js";
+import { terraformConfigToken } from "../schema-translate/names.js";
 import type { PropertyDiffKind, DiffResult, ResourceOps, ResourceOpsFactory } from "./ops.js";
 import { ResourceInitError } from "./ops.js";
 
@@ -52,6 +53,11 @@ export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log }):
     invoke: async (r) => {
       const { result, failures } = await bridge.invoke(r.token, r.args);
       return failures.length > 0 ? { failures } : { return: result, failures: [] };
+    },
+    // The Provider resource's one method; the engine sends it here with the provider instance as `__self__`.
+    call: async (r) => {
+      if (r.token !== terraformConfigToken(model.name)) throw new BridgeError(`unknown method ${r.token}; the provider has only ${terraformConfigToken(model.name)}`);
+      return { return: bridge.terraformConfig(), returnDependencies: {}, failures: [] };
     },
     cancel: () => bridge.cancel(),
   };

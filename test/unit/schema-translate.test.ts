@@ -167,6 +167,32 @@ describe("reserved names and resource ids", () => {
     expect(prop(r.properties, "pulumi").name).toBe("pulumiInfo");
   });
 
+  it("the id of a resource renamed for colliding with Provider is named from its Terraform name, as the reference does", () => {
+    const r = resource(model(provider({ resources: { acme_provider: block([opt("id", S, { computed: true })]) } })), "acme_provider");
+    expect(r.token).toBe("acme:index/acmeProvider:AcmeProvider");
+    expect(prop(r.properties, "id").name).toBe("providerId");
+  });
+
+  it("a resource class name that SDKs cannot declare gets Resource appended, the reference's token as alias, and the reference's nested type names", () => {
+    const m = model(provider({ resources: { acme_object: block([idAttr, opt("x", S)], [nested("rule", "list", block([opt("k", S)]))]) } }));
+    const r = resource(m, "acme_object");
+    expect(r.token).toBe("acme:index/objectResource:ObjectResource");
+    expect(r.aliases).toEqual(["acme:index/object:Object"]);
+    expect(render(m).resources["acme:index/objectResource:ObjectResource"].aliases).toEqual([{ type: "acme:index/object:Object" }]);
+    expect(prop(r.properties, "rule").type).toMatchObject({ kind: "array", items: { kind: "object", ref: { token: "acme:index/ObjectRule:ObjectRule" } } });
+  });
+
+  it("a resource's string name input, required or optional, is autonamed and so never a required input", () => {
+    const m = model(provider({ resources: { acme_a: block([idAttr, req("name", S)]), acme_b: block([idAttr, opt("name", S)]), acme_c: block([idAttr, req("name", N)]) } }));
+    expect(prop(resource(m, "acme_a").properties, "name").autonamed).toBe(true);
+    expect(prop(resource(m, "acme_b").properties, "name").autonamed).toBe(true);
+    expect(prop(resource(m, "acme_c").properties, "name").autonamed).toBeUndefined();
+    const s = render(m);
+    expect(s.resources["acme:index/a:A"].requiredInputs).toBeUndefined();
+    expect(s.resources["acme:index/a:A"].required).toEqual(["name"]);
+    expect(s.resources["acme:index/c:C"].requiredInputs).toEqual(["name"]);
+  });
+
   it("a resource without an id attribute gets a synthesized id (documented in the README)", () => {
     const r = resource(model(provider({ resources: { acme_r: block([req("name", S)]) } })), "acme_r");
     expect(r.id).toEqual({ kind: "synthesized" });
@@ -210,9 +236,10 @@ describe("types", () => {
     expect(props.tup).toEqual({ type: "array", items: { $ref: "pulumi.json#/Any" } });
   });
 
-  it("object attributes become named types whose non-optional attributes are required", () => {
+  it("object attributes become named types with no required attribute (Terraform accepts null for any; the reference lists none)", () => {
     expect(props.obj).toEqual({ $ref: "#/types/acme:index%2FRObj:RObj" });
-    expect(render(m).types["acme:index/RObj:RObj"]).toMatchObject({ type: "object", required: ["a"] });
+    expect(render(m).types["acme:index/RObj:RObj"]).toMatchObject({ type: "object" });
+    expect(render(m).types["acme:index/RObj:RObj"].required).toBeUndefined();
   });
 
   it("nested attributes in every nesting mode", () => {
@@ -260,8 +287,8 @@ describe("flags", () => {
     expect(r.inputProperties.arn).toBeUndefined();
   });
 
-  it("requiredInputs are TF required (blocks: min_items > 0); required outputs are required or computed", () => {
-    expect(r.requiredInputs).toEqual(["name", "neededs"]);
+  it("requiredInputs are TF required (blocks: min_items > 0) but for the autonamed `name`; required outputs are required or computed", () => {
+    expect(r.requiredInputs).toEqual(["neededs"]);
     expect(r.required).toEqual(["arn", "name", "neededs", "zone"]);
   });
 
@@ -332,6 +359,24 @@ describe("data sources, functions and configuration", () => {
       properties: { head: { type: "string" }, tails: { type: "array", items: { type: "string" } } },
       required: ["head", "tails"],
     });
+  });
+
+  it("the provider has the reference's terraformConfig method, declared as a function of the provider", () => {
+    expect(s.provider.methods).toEqual({ terraformConfig: "pulumi:providers:acme/terraformConfig" });
+    const f = s.functions["pulumi:providers:acme/terraformConfig"];
+    expect(f.inputs).toEqual({ type: "object", properties: { __self__: { $ref: "#/provider" } }, required: ["__self__"] });
+    expect(f.outputs.properties.result).toEqual({ type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } });
+  });
+
+  it("an object function result is spelled out inline and registers no type", () => {
+    expect(Object.keys(s.types ?? {}).filter((t) => t.includes("Split"))).toEqual([]);
+  });
+
+  it("config variables of object type use types of the config module named after the variable; the provider's inputs keep theirs", () => {
+    const c = render(model(provider({ config: block([], [nested("proxy", "list", block([opt("url", S)], [nested("auth", "single", block([opt("user", S)]))]))]) })));
+    expect(c.config.variables.proxies).toMatchObject({ type: "array", items: { $ref: "#/types/acme:config%2Fproxies:proxies" } });
+    expect(c.types["acme:config/proxies:proxies"].properties.auth).toEqual({ $ref: "#/types/acme:config%2FproxiesAuth:proxiesAuth" });
+    expect(c.provider.inputProperties.proxies).toMatchObject({ items: { $ref: "#/types/acme:index%2FProviderProxy:ProviderProxy" } });
   });
 
   it("provider configuration: config variables and provider inputs, secrets kept", () => {

@@ -169,12 +169,18 @@ describe("plugin process, parameterized with a local binary", () => {
     expect(e.details).toContain(`already parameterized as random 0.0.0 (local ${random()})`);
   });
 
-  it("answers the resource RPCs the bridge lacks (Call, Construct) UNIMPLEMENTED, naming the method", async () => {
-    for (const method of ["Call", "Construct"]) {
-      const e = await callError(plugin, method, {});
-      expect(e.code, method).toBe(grpc.status.UNIMPLEMENTED);
-      expect(e.details).toMatch(new RegExp(`^${method} is not implemented yet`));
-    }
+  it("answers Construct, which a Terraform provider has no use for, UNIMPLEMENTED, naming the method", async () => {
+    const e = await callError(plugin, "Construct", {});
+    expect(e.code).toBe(grpc.status.UNIMPLEMENTED);
+    expect(e.details).toMatch(/^Construct is not implemented yet/);
+  });
+
+  it("serves Call for the Provider's terraformConfig method only, naming the one method it has otherwise", async () => {
+    const res = await plugin.call("Call", { tok: "pulumi:providers:random/terraformConfig", args: { fields: {} } });
+    // random's provider has no configuration attributes: an empty object, as Terraform would see it.
+    expect(res["return"]).toMatchObject({ fields: { result: { structValue: { fields: {} } } } });
+    const e = await callError(plugin, "Call", { tok: "pulumi:providers:random/other", args: { fields: {} } });
+    expect(e.details).toMatch(/unknown method pulumi:providers:random\/other; the provider has only pulumi:providers:random\/terraformConfig/);
   });
 
   it("rejects a malformed Struct as INVALID_ARGUMENT naming the property", async () => {

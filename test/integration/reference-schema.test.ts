@@ -1,0 +1,70 @@
+// Differential schema test against the reference bridge: every fact of every real peer's package schema (tokens,
+// property names and types, required sets, secrets, config variables, functions, methods) equals the reference's,
+// except the deliberate differences listed in test/interchange/schema-differences.json.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { diffFacts, schemaFacts, type FactDifference, type Facts } from "../support/schema-facts.js";
+import { peerPath, pins, referenceBin, repoRoot } from "../support/peers.js";
+import { argsRequest, startPluginProcess, type PluginProcess } from "../support/pulumi.js";
+
+interface Differences {
+  renamedTokens: { peer: string; reference: string; ours: string; reason: string }[];
+  facts: (FactDifference & { peer: string; reason: string })[];
+}
+
+const listed = JSON.parse(readFileSync(join(repoRoot, "test/interchange/schema-differences.json"), "utf8")) as Differences;
+
+async function packageSchema(plugin: PluginProcess, peer: string): Promise<Record<string, unknown>> {
+  const p = await plugin.call("Parameterize", argsRequest(peerPath(peer)));
+  const res = await plugin.call("GetSchema", { version: 0, subpackage_name: p["name"], subpackage_version: p["version"] });
+  return JSON.parse(res["schema"] as string) as Record<string, unknown>;
+}
+
+/** The reference's facts with its tokens renamed as listed, and the schema alias ours must carry for each. */
+function renamed(facts: Facts, peer: string): Facts {
+  const out: Facts = new Map();
+  const renames = listed.renamedTokens.filter((r) => r.peer === peer);
+  for (const [k, v] of facts) {
+    let key = k;
+    for (const r of renames) key = key.split(r.reference).join(r.ours);
+    out.set(key, v);
+  }
+  for (const r of renames) out.set(`resource ${r.ours} alias ${r.reference}`, "alias");
+  return out;
+}
+
+const peers = Object.keys(pins);
+const schemas = new Map<string, { ours: Record<string, unknown>; reference: Record<string, unknown> }>();
+describe.each(peers)("schema of %s against the reference", (peer) => {
+  it("has the reference's every token, name, type, required set, secret, config variable and method", async () => {
+    // One plugin process per Parameterize: the engine starts one per package, and both plugins bind to the first.
+    const [o, r] = await Promise.all([startPluginProcess(), startPluginProcess({ bin: referenceBin() })]);
+    try {
+      const [os, rs] = await Promise.all([packageSchema(o, peer), packageSchema(r, peer)]);
+      schemas.set(peer, { ours: os, reference: rs });
+      const refFacts = renamed(schemaFacts(rs), peer);
+      const differences = diffFacts(schemaFacts(os), refFacts);
+      const expected = listed.facts.filter((f) => f.peer === peer).map(({ fact, ours: a, reference: b }) => ({ fact, ours: a, reference: b }));
+      console.log(`${peer}: ${refFacts.size} schema facts compared, ${differences.length} differences (${expected.length} listed)`);
+      expect(differences).toEqual(expected);
+      // A comparison of nothing proves nothing: every peer has resources or functions.
+      expect(refFacts.size).toBeGreaterThan(20);
+    } finally {
+      await Promise.all([o.stop(), r.stop()]);
+    }
+  });
+});
+
+describe("the differences list", () => {
+  it("names only peers that exist, and every renamed token is one the reference really has", () => {
+    for (const r of listed.renamedTokens) {
+      expect(peers).toContain(r.peer);
+      const s = schemas.get(r.peer);
+      if (s === undefined) continue;
+      expect(Object.keys(s.reference["resources"] as object)).toContain(r.reference);
+      expect(Object.keys(s.ours["resources"] as object)).toContain(r.ours);
+      expect(Object.keys(s.ours["resources"] as object)).not.toContain(r.reference);
+    }
+  });
+});
