@@ -18,7 +18,7 @@ afterAll(() => {
   removeScratch();
 });
 
-describe("autonaming (bridgetest_named has an optional name)", () => {
+describe("autonaming (bridgetest_named has an optional name, bridgetest_failing a required one)", () => {
   it("names what the program leaves unnamed, follows the engine's pattern, and keeps explicit names", async () => {
     const stateDir = scratch("tfbridge-autoname-state-");
     const s = await YamlScenario.create(sandbox, "lc-autoname", ["bridgetest"]);
@@ -67,6 +67,34 @@ describe("autonaming (bridgetest_named has an optional name)", () => {
     expect(after["api"]).toBe("api-from-pattern");
     // An existing resource keeps the name it has rather than being replaced to follow the new pattern.
     expect(after["web"]).toBe(out["web"]);
+    await s.ok(["destroy", "--yes"]);
+  }, 600_000);
+
+  it("names a resource whose Terraform name is required (bridgetest_failing), and leaves the name to the provider when the program sets namePrefix", async () => {
+    const stateDir = scratch("tfbridge-autoname-required-");
+    const s = await YamlScenario.create(sandbox, "lc-autoname-req", ["bridgetest"]);
+    await s.ok(["config", "set", "bridgetest:stateDir", stateDir]);
+    s.program(
+      [
+        "resources:",
+        "  job:",
+        "    type: bridgetest:index/failing:Failing",
+        "  prefixed:",
+        "    type: bridgetest:index/named:Named",
+        "    properties:",
+        "      namePrefix: pre-",
+        "outputs:",
+        "  job: ${job.name}",
+        "  prefixed: ${prefixed.name}",
+        "  prefixedId: ${prefixed.id}",
+      ].join("\n"),
+    );
+    await s.up();
+    const out = await s.outputs();
+    expect(out["job"]).toMatch(/^job-[0-9a-f]{7}$/);
+    // An autoname would conflict with name_prefix in the provider; the provider's own naming applies instead.
+    expect(out["prefixed"]).toBe(`pre-${String(out["prefixedId"])}`);
+    await s.ok(["preview", "--expect-no-changes"]);
     await s.ok(["destroy", "--yes"]);
   }, 600_000);
 });

@@ -27,8 +27,9 @@ type namedResource struct {
 
 type namedModel struct {
 	ID   types.String `tfsdk:"id"`
-	Name types.String `tfsdk:"name"`
-	Note types.String `tfsdk:"note"`
+	Name       types.String `tfsdk:"name"`
+	NamePrefix types.String `tfsdk:"name_prefix"`
+	Note       types.String `tfsdk:"note"`
 }
 
 func (r *namedResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -56,6 +57,11 @@ func (r *namedResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 					stringplanmodifier.UseStateForUnknown(),
 				},
 			},
+			"name_prefix": schema.StringAttribute{
+				Optional:      true,
+				Description:   "Makes the provider name the object <name_prefix><id>; conflicts with name, as in many real providers.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
 			"note": schema.StringAttribute{Optional: true, Description: "Free text, updated in place."},
 		},
 	}
@@ -69,7 +75,13 @@ func (r *namedResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	m.ID = types.StringValue(newID("named"))
-	if m.Name.IsNull() || m.Name.IsUnknown() {
+	if !m.NamePrefix.IsNull() && !m.Name.IsNull() && !m.Name.IsUnknown() {
+		resp.Diagnostics.AddAttributeError(path.Root("name_prefix"), "Conflicting configuration arguments", "\"name_prefix\": conflicts with name")
+		return
+	}
+	if !m.NamePrefix.IsNull() {
+		m.Name = types.StringValue(m.NamePrefix.ValueString() + m.ID.ValueString())
+	} else if m.Name.IsNull() || m.Name.IsUnknown() {
 		m.Name = types.StringValue("provider-chose-" + m.ID.ValueString())
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
