@@ -1,0 +1,95 @@
+// Interchange with the reference bridge (Pulumi's Go pulumi-terraform-provider): a Pulumi sandbox whose
+// `terraform-provider` v0.1.0 plugin is first the reference (so that `pulumi package add` and `pulumi package
+// get-schema` are answered by it) and then ours, and Node.js SDKs generated from a schema the reference gave.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { VERSION } from "../../src/version.js";
+import { installPlugin } from "./e2e.js";
+import { scratch } from "./lifecycle.js";
+import { peerPath, referenceBin } from "./peers.js";
+import { sdkDeps } from "./pulumi-tools.js";
+import { expectSuccess, pulumiBinDir, runPulumi, type PulumiSandbox } from "./pulumi.js";
+
+/** Where `pulumi plugin install` puts the `terraform-provider` plugin of this version in a sandbox. */
+export function installedPluginDir(sandbox: PulumiSandbox): string {
+  return join(sandbox.home, "plugins", `resource-terraform-provider-v${VERSION}`);
+}
+
+function pulumiSync(sandbox: PulumiSandbox, args: string[]): void {
+  execFileSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", ...args], { env: sandbox.env, stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/**
+ * Installs the reference's `pulumi-resource-terraform-provider` (stamped v0.1.0, like ours) as the sandbox's
+ * `terraform-provider` plugin. Pulumi v3.248's `plugin install --file` takes a bare executable as well as a tarball or
+ * a folder: it copies the binary into plugins/resource-terraform-provider-v0.1.0/ under its own name, which is how the
+ * engine finds and runs it. That is what a user of the reference has; no tarball to build, and unlike a plugin found on
+ * PATH, it is the one `pulumi plugin ls` shows and `plugin rm` removes. Checks that the copy is the reference's binary.
+ */
+export function installReference(sandbox: PulumiSandbox): void {
+  const bin = referenceBin();
+  pulumiSync(sandbox, ["plugin", "install", "resource", "terraform-provider", VERSION, "--file", bin]);
+  const installed = join(installedPluginDir(sandbox), "pulumi-resource-terraform-provider");
+  if (!existsSync(installed) || statSync(installed).size !== statSync(bin).size) {
+    throw new Error(`the reference plugin was not installed as ${installed}`);
+  }
+}
+
+/**
+ * Switches the sandbox from the reference to our packaged plugin. Both are `terraform-provider` v0.1.0, and `plugin
+ * install` (what installPlugin runs) silently keeps an installed version, so the reference is removed first (`plugin rm`);
+ * then installPlugin installs our tarball as a user would. Checks that the plugin folder now holds our launcher and
+ * bundle, not the reference's Go binary.
+ */
+export function switchToOurs(sandbox: PulumiSandbox): void {
+  pulumiSync(sandbox, ["plugin", "rm", "resource", "terraform-provider", VERSION, "--yes"]);
+  installPlugin(sandbox);
+  const dir = installedPluginDir(sandbox);
+  const launcher = join(dir, "pulumi-resource-terraform-provider");
+  if (!existsSync(join(dir, "dist", "boot.cjs")) || !existsSync(launcher) || statSync(launcher).size >= statSync(referenceBin()).size) {
+    throw new Error(`${dir} does not hold our plugin after the switch`);
+  }
+}
+
+/** `pulumi package get-schema terraform-provider <peer>`: the schema from whichever plugin the sandbox has installed. */
+export async function packageSchemaText(sandbox: PulumiSandbox, peer: string): Promise<string> {
+  const dir = scratch(`tfbridge-schema-${peer}-`);
+  const r = expectSuccess(await runPulumi(["package", "get-schema", "terraform-provider", peerPath(peer)], { cwd: dir, env: sandbox.env }), `get-schema ${peer}`);
+  return r.stdout;
+}
+
+/** The `pulumi` section of a generated Node.js SDK's package.json. */
+export interface SdkPulumiSection {
+  resource: boolean;
+  name: string;
+  version: string;
+  parameterization?: { name: string; version: string; value: string };
+}
+
+/**
+ * Generates the Node.js SDK for a package schema with Pulumi's own code generator (pulumi-gensdk) and compiles it, the
+ * steps of nodeSdk() in lifecycle.ts, but from the schema text given (here: the reference's) rather than from our
+ * plugin. Returns the compiled package folder (bin/ with package.json) and the generated package.json's `pulumi` section.
+ */
+export function nodeSdkFromSchema(peer: string, schemaText: string): { dir: string; pulumi: SdkPulumiSection } {
+  const dir = scratch(`tfbridge-refsdk-${peer}-`);
+  writeFileSync(join(dir, "schema.json"), schemaText);
+  const sdk = join(dir, "sdk");
+  execFileSync(join(pulumiBinDir(), "pulumi-gensdk"), ["-schema", join(dir, "schema.json"), "-language", "nodejs", "-out", sdk], { stdio: ["ignore", "ignore", "inherit"] });
+  const pkgFile = join(sdk, "package.json");
+  const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { dependencies: Record<string, string>; pulumi: SdkPulumiSection };
+  // @pulumi/pulumi 3.249+ needs Node 22; the engine and SDK here are 3.248.0.
+  pkg.dependencies["@pulumi/pulumi"] = "3.248.0";
+  writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
+  symlinkSync(sdkDeps(), join(sdk, "node_modules"));
+  execFileSync(join(sdk, "node_modules", ".bin", "tsc"), [], { cwd: sdk, stdio: ["ignore", "inherit", "inherit"] });
+  // The published layout: the SDK reads its parameterization from the package.json beside its code.
+  writeFileSync(join(sdk, "bin", "package.json"), readFileSync(pkgFile));
+  return { dir: join(sdk, "bin"), pulumi: pkg.pulumi };
+}
+
+/** Decodes base64 parameter value bytes (package.json, the YAML package declaration, provider state) as JSON. */
+export function decodeValue(base64: string): unknown {
+  return JSON.parse(Buffer.from(base64, "base64").toString("utf8")) as unknown;
+}
