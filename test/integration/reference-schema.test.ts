@@ -39,7 +39,7 @@ const schemas = new Map<string, { ours: Record<string, unknown>; reference: Reco
 describe.each(peers)("schema of %s against the reference", (peer) => {
   it("has the reference's every token, name, type, required set, secret, config variable and method", async () => {
     // One plugin process per Parameterize: the engine starts one per package, and both plugins bind to the first.
-    const [o, r] = await Promise.all([startPluginProcess(), startPluginProcess({ bin: referenceBin() })]);
+    const [o, r] = await Promise.all([startPluginProcess(), startPluginProcess({ bin: referenceBin(), reapChildren: true })]);
     try {
       const [os, rs] = await Promise.all([packageSchema(o, peer), packageSchema(r, peer)]);
       schemas.set(peer, { ours: os, reference: rs });

@@ -51,3 +51,12 @@ export function parentPid(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** Pids of the live children of a process. */
+export function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (/^\d+$/.test(entry) && parentPid(Number(entry)) === pid && processAlive(Number(entry))) out.push(Number(entry));
+  }
+  return out;
+}

@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import * as grpc from "@grpc/grpc-js";
 import { loadProtos, serviceConstructor } from "../../src/proto.js";
 import { repoRoot } from "./peers.js";
+import { childPids, processAlive } from "./processes.js";
 import { pulumiBin } from "./pulumi-tools.js";
 
 export const PLUGIN_BIN = join(repoRoot, "bin", "pulumi-resource-terraform-provider");
@@ -39,6 +40,11 @@ export interface StartPluginOptions {
   /** Executable to start; defaults to bin/pulumi-resource-terraform-provider. */
   bin?: string;
   startTimeoutMs?: number;
+  /**
+   * Kill the plugin's child processes once it has exited. For the reference bridge only: stopped with SIGTERM it leaves
+   * its Terraform provider running (orphaned to init). Our plugin must never need this; tests check it does not.
+   */
+  reapChildren?: boolean;
 }
 
 /** Spawns the plugin, waits for the port line, connects a ResourceProvider client. */
@@ -96,12 +102,14 @@ export async function startPluginProcess(options: StartPluginOptions = {}): Prom
       }),
     stop: async () => {
       client.close();
+      const children = options.reapChildren === true && child.pid !== undefined ? childPids(child.pid) : [];
       if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGTERM");
         const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
         await exited;
         clearTimeout(timer);
       }
+      for (const pid of children) if (processAlive(pid)) process.kill(pid, "SIGKILL");
     },
   };
 }

@@ -188,7 +188,7 @@ export interface PluginPair {
 }
 
 export async function startPair(peer: string, env?: NodeJS.ProcessEnv): Promise<PluginPair> {
-  const [ours, reference] = await Promise.all([startPluginProcess({ env }), startPluginProcess({ bin: referenceBin(), env })]);
+  const [ours, reference] = await Promise.all([startPluginProcess({ env }), startPluginProcess({ bin: referenceBin(), env, reapChildren: true })]);
   const stop = async (): Promise<void> => void (await Promise.all([ours.stop(), reference.stop()]));
   try {
     await Promise.all([ours.call("Parameterize", argsRequest(peerPath(peer))), reference.call("Parameterize", argsRequest(peerPath(peer)))]);
