@@ -1,5 +1,5 @@
 // Naming rules from Terraform names to Pulumi names and tokens; the only place such a rule is written.
-import pluralizeLib from "pluralize";
+import { Pluralize, Singularize } from "./inflector.js";
 
 const digitWords = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"];
 
@@ -59,21 +59,14 @@ export function resourceClassName(pascal: string): string {
   return reservedClassNames.has(pascal) ? `${pascal}Resource` : pascal;
 }
 
-// pluralize runs dozens of regular expressions per word; a large provider repeats the same attribute names thousands
-// of times (bench/schema.bench.ts), so each answer is kept.
-const plurals = new Map<string, string>();
-const singulars = new Map<string, string>();
-
+/** A word's plural as the reference bridge makes it (pulumi/inflector; `uris` stays `uris`, `health` → `healths`). */
 export function pluralize(word: string): string {
-  let out = plurals.get(word);
-  if (out === undefined) plurals.set(word, (out = pluralizeLib.plural(word)));
-  return out;
+  return Pluralize(word);
 }
 
+/** A word's singular as the reference bridge makes it (pulumi/inflector). */
 export function singularize(word: string): string {
-  let out = singulars.get(word);
-  if (out === undefined) singulars.set(word, (out = pluralizeLib.singular(word)));
-  return out;
+  return Singularize(word);
 }
 
 /** `<pkg>:index/<lowerFirst(Name)>:<Name>` — the single module layout every bridged provider uses. */
