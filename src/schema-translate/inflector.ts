@@ -141,9 +141,9 @@ function toRegExp(pattern: string, extraFlags = ""): RegExp {
     } else if (ch === "[") {
       inClass = true;
       out += ch;
-      // A `]` right after `[` or `[^` is a member, not the end.
+      // RE2 takes a `]` right after `[` or `[^` as a member; JavaScript needs it escaped.
       if (source[i + 1] === "^") out += source[++i];
-      if (source[i + 1] === "]") out += source[++i];
+      if (source[i + 1] === "]") out += "\\" + source[++i];
     } else {
       out += ch === "." ? "[^\\n]" : ch;
     }
