@@ -59,14 +59,17 @@ export function resourceClassName(pascal: string): string {
   return reservedClassNames.has(pascal) ? `${pascal}Resource` : pascal;
 }
 
-/** A word's plural as the reference bridge makes it (pulumi/inflector; `uris` stays `uris`, `health` → `healths`). */
+/**
+ * A word's plural as the reference bridge makes it (pulumi/inflector; `uris` stays `uris`, `health` → `healths`). The
+ * library answers `hive` with an empty string (a template quirk); no property can be named that, so the word stays.
+ */
 export function pluralize(word: string): string {
-  return Pluralize(word);
+  return Pluralize(word) || word;
 }
 
-/** A word's singular as the reference bridge makes it (pulumi/inflector). */
+/** A word's singular as the reference bridge makes it (pulumi/inflector); an empty answer keeps the word, as above. */
 export function singularize(word: string): string {
-  return Singularize(word);
+  return Singularize(word) || word;
 }
 
 /** `<pkg>:index/<lowerFirst(Name)>:<Name>` — the single module layout every bridged provider uses. */

@@ -125,6 +125,11 @@ describe("tokens", () => {
 });
 
 describe("pluralization", () => {
+  it("names from pulumi/inflector, except where it answers an empty word (hive), which keeps the word", () => {
+    const m = model(provider({ resources: { acme_r: block([idAttr, opt("uris", list(S)), opt("health", list(S)), opt("hive", list(S))]) } }));
+    expect(resource(m, "acme_r").properties.map((p) => p.name)).toEqual(["healths", "hive", "uris"]);
+  });
+
   it("list and set attributes and blocks are pluralized; maps and max-items-1 blocks are not", () => {
     const m = model(provider({
       resources: {
