@@ -51,7 +51,7 @@ const t1 = performance.now();
 const rendered = renderPackageSchema(model, {
   bridgeVersion: "0.1.0",
   parameter: Buffer.from('{"local":{"path":"/x"}}'),
-  source: { kind: "local", path: "/x" },
+  source: { kind: "local", path: "/x", type: "x" },
 });
 const t2 = performance.now();
 const json = JSON.stringify(rendered);

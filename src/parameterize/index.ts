@@ -29,7 +29,7 @@ export interface ParameterizeOptions {
 }
 
 /** Where the provider came from, as schema metadata wants it. */
-export type ProviderOrigin = { kind: "registry"; host: string; namespace: string; type: string } | { kind: "local"; path: string };
+export type ProviderOrigin = { kind: "registry"; host: string; namespace: string; type: string } | { kind: "local"; path: string; type: string };
 
 export interface Parameterized {
   /** Pulumi package name (ParameterizeResponse.name). */
@@ -113,7 +113,7 @@ export async function parameterize(input: ParameterizeInput, options: Parameteri
     }
     const origin: ProviderOrigin =
       resolved.source.kind === "local"
-        ? { kind: "local", path: resolved.source.path }
+        ? { kind: "local", path: resolved.source.path, type: resolved.type }
         : { kind: "registry", ...resolved.source.address };
     return {
       name,

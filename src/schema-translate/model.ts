@@ -126,5 +126,5 @@ export interface PackageMetadata {
   /** The Parameterize value bytes embedded in generated SDKs. */
   parameter: Uint8Array;
   /** Where the TF provider came from; registry providers get repository/publisher metadata. */
-  source: { kind: "registry"; host: string; namespace: string; type: string } | { kind: "local"; path: string };
+  source: { kind: "registry"; host: string; namespace: string; type: string } | { kind: "local"; path: string; type: string };
 }

@@ -147,7 +147,8 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
   const schema: JsonObject = {
     name,
     version,
-    description: `A Pulumi provider dynamically bridged from ${name}.`,
+    // The Terraform provider's own name, also under --provider-name, as the reference describes it.
+    description: `A Pulumi provider dynamically bridged from ${meta.source.type}.`,
     attribution,
   };
   if (upstream !== undefined && meta.source.kind === "registry") {
@@ -165,7 +166,7 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
       respectSchemaVersion: true,
     },
     nodejs: {
-      packageDescription: `A Pulumi provider dynamically bridged from ${name}.`,
+      packageDescription: `A Pulumi provider dynamically bridged from ${meta.source.type}.`,
       readme,
       compatibility: "tfbridge20",
       disableUnionOutputTypes: true,

@@ -15,8 +15,8 @@ interface Differences {
 
 const listed = JSON.parse(readFileSync(join(repoRoot, "test/interchange/schema-differences.json"), "utf8")) as Differences;
 
-async function packageSchema(plugin: PluginProcess, peer: string): Promise<Record<string, unknown>> {
-  const p = await plugin.call("Parameterize", argsRequest(peerPath(peer)));
+async function packageSchema(plugin: PluginProcess, peer: string, flags: string[]): Promise<Record<string, unknown>> {
+  const p = await plugin.call("Parameterize", argsRequest(peerPath(peer), ...flags));
   const res = await plugin.call("GetSchema", { version: 0, subpackage_name: p["name"], subpackage_version: p["version"] });
   return JSON.parse(res["schema"] as string) as Record<string, unknown>;
 }
@@ -35,18 +35,24 @@ function renamed(facts: Facts, peer: string): Facts {
 }
 
 const peers = Object.keys(pins);
+/** Every peer as it is, and the Parameterize flags whose effect (filters, package name) the value bytes record. */
+const cases: [string, string[]][] = [
+  ...peers.map((p): [string, string[]] => [p, []]),
+  ["tls", ["--include", "tls_private_key", "--include", "tls_public_key", "--provider-name", "mytls"]],
+  ["random", ["--exclude", "random_pet", "--exclude", "random_uuid"]],
+];
 const schemas = new Map<string, { ours: Record<string, unknown>; reference: Record<string, unknown> }>();
-describe.each(peers)("schema of %s against the reference", (peer) => {
-  it("has the reference's every token, name, type, required set, secret, config variable and method", async () => {
+describe.each(cases)("schema of %s %j against the reference", (peer, flags) => {
+  it("has the reference's every token, name, type, required set, secret, config variable, method and value byte", async () => {
     // One plugin process per Parameterize: the engine starts one per package, and both plugins bind to the first.
     const [o, r] = await Promise.all([startPluginProcess(), startPluginProcess({ bin: referenceBin(), reapChildren: true })]);
     try {
-      const [os, rs] = await Promise.all([packageSchema(o, peer), packageSchema(r, peer)]);
-      schemas.set(peer, { ours: os, reference: rs });
+      const [os, rs] = await Promise.all([packageSchema(o, peer, flags), packageSchema(r, peer, flags)]);
+      if (flags.length === 0) schemas.set(peer, { ours: os, reference: rs });
       const refFacts = renamed(schemaFacts(rs), peer);
       const differences = diffFacts(schemaFacts(os), refFacts);
       const expected = listed.facts.filter((f) => f.peer === peer).map(({ fact, ours: a, reference: b }) => ({ fact, ours: a, reference: b }));
-      console.log(`${peer}: ${refFacts.size} schema facts compared, ${differences.length} differences (${expected.length} listed)`);
+      console.log(`${[peer, ...flags].join(" ")}: ${refFacts.size} schema facts compared, ${differences.length} differences (${expected.length} listed)`);
       expect(differences).toEqual(expected);
       // A comparison of nothing proves nothing: every peer has resources or functions.
       expect(refFacts.size).toBeGreaterThan(20);

@@ -20,7 +20,7 @@ export async function goldenSchema(name: string): Promise<Record<string, unknown
       bridgeVersion: "0.1.0",
       parameter: Buffer.from(JSON.stringify(value)),
       source: local
-        ? { kind: "local", path: `/peers/terraform-provider-${name}` }
+        ? { kind: "local", path: `/peers/terraform-provider-${name}`, type: name }
         : { kind: "registry", host: "registry.opentofu.org", namespace: "hashicorp", type: name },
     });
   } finally {

@@ -48,6 +48,19 @@ function objectFacts(facts: Facts, at: string, obj: Json): void {
 export function schemaFacts(schema: Json): Facts {
   const facts: Facts = new Map();
   facts.set("name", String(schema.name));
+  facts.set("version", String(schema.version));
+  facts.set("meta moduleFormat", String(schema.meta?.moduleFormat));
+  // What SDKs are generated with: import paths, package names, compatibility modes. Prose (readme) is not a fact, nor
+  // an empty setting (the reference writes empty Java strings, which mean the defaults).
+  for (const [language, settings] of Object.entries<Json>(schema.language ?? {})) {
+    for (const [key, value] of Object.entries<Json>(settings ?? {})) {
+      if (key === "readme" || value === "") continue;
+      facts.set(`language ${language} ${key}`, JSON.stringify(value));
+    }
+  }
+  facts.set("parameterization baseProvider", JSON.stringify(schema.parameterization?.baseProvider));
+  // The value bytes SDKs embed and send back in Parameterize: byte for byte the same.
+  facts.set("parameterization parameter", Buffer.from(String(schema.parameterization?.parameter), "base64").toString("utf8"));
   for (const [name, spec] of Object.entries<Json>(schema.config?.variables ?? {})) {
     facts.set(`config ${name}`, typeOf(spec));
     if (spec.secret === true) facts.set(`config ${name} secret`, "true");

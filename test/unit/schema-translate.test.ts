@@ -56,7 +56,7 @@ function render(m: ProviderModel, source: "local" | "registry" = "registry"): Re
   return renderPackageSchema(m, {
     bridgeVersion: "0.1.0",
     parameter: Buffer.from('{"remote":{"url":"registry.opentofu.org/acme/acme","version":"1.2.3"}}'),
-    source: source === "registry" ? { kind: "registry", host: "registry.opentofu.org", namespace: "acmecorp", type: "acme" } : { kind: "local", path: "/x/terraform-provider-acme" },
+    source: source === "registry" ? { kind: "registry", host: "registry.opentofu.org", namespace: "acmecorp", type: "acme" } : { kind: "local", path: "/x/terraform-provider-acme", type: "acme" },
   }) as Record<string, any>;
 }
 
