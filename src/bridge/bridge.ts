@@ -227,7 +227,8 @@ export class TerraformBridge {
     if (failures.length > 0) {
       // The provider cannot validate a configuration that does not convert; name what it would have said is missing.
       for (const p of model.properties) {
-        if (p.required && p.autonamed !== true && (inputs[p.name] === undefined || inputs[p.name] === null)) failures.push({ property: p.name, reason: `missing required property ${p.name}` });
+        const filled = p.autonamed === true && autonaming?.mode !== "disable";
+        if (p.required && !filled && (inputs[p.name] === undefined || inputs[p.name] === null)) failures.push({ property: p.name, reason: `missing required property ${p.name}` });
       }
       return { inputs, failures };
     }

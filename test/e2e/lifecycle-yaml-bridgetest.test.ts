@@ -340,7 +340,7 @@ describe("secrets inside values (YAML)", () => {
 describe("bad input (YAML)", () => {
   it("wrong types, missing required and unknown properties fail the preview with the property named, without a crash", async () => {
     const stateDir = scratch("tfbridge-bt-bad-");
-    const s = await YamlScenario.create(sandbox, "lc-bt-bad", ["bridgetest"], { BRIDGETEST_STATE_DIR: stateDir });
+    const s = await YamlScenario.create(sandbox, "lc-bt-bad", ["bridgetest", "random"], { BRIDGETEST_STATE_DIR: stateDir });
     const failing = async (program: string): Promise<string> => {
       s.program(program);
       const r = await s.pulumi(["preview"]);
@@ -355,7 +355,13 @@ describe("bad input (YAML)", () => {
 
     // Literal values are checked against our schema by Pulumi YAML before anything runs.
     expect(await failing(resource(["name: x", "numberValue: not-a-number"]))).toMatch(/numberValue: Cannot assign type 'string' to type 'number'/);
-    expect(await failing(resource(["boolValue: true"]))).toMatch(/name: Missing required property 'name'/);
+    expect(await failing(["resources:", "  bad:", "    type: random:index/password:Password", "    properties:", "      special: true"].join("\n"))).toMatch(
+      /length: Missing required property 'length'/,
+    );
+    // A Terraform-required `name` is autonamed, as the reference does: leaving it out is no error.
+    s.program(resource(["boolValue: true"]));
+    const named = await s.pulumi(["preview"]);
+    expect(named.code, named.stdout + named.stderr).toBe(0);
     expect(await failing(resource(["name: x", "bogus: 1"]))).toMatch(/Property bogus does not exist on 'bridgetest:index\/objectResource:ObjectResource'/);
 
     // Values YAML cannot type (a dynamic data source output) reach our Check, which names the property.
