@@ -1,0 +1,56 @@
+// Pulumi's language hosts for end-to-end tests in TypeScript, Python and Go, and the sandbox they run in.
+import { execFileSync, spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { sandboxWithPlugin } from "./e2e.js";
+import { repoRoot } from "./peers.js";
+import { pulumiBinDir, type PulumiSandbox } from "./pulumi.js";
+
+export type LanguageHosts = { dir: string } | { missing: string };
+
+let hosts: LanguageHosts | undefined;
+
+/**
+ * The folder holding pulumi-language-nodejs, -python (with pulumi-language-python-exec) and -go: the user's own on
+ * PATH, else built from ../shared/pulumi-language-hosts by scripts/build-language-hosts.sh (cached), else a reason
+ * naming what is missing, for the tests that need them to skip with.
+ */
+export function languageHosts(): LanguageHosts {
+  if (hosts !== undefined) return hosts;
+  const r = spawnSync("bash", [join(repoRoot, "scripts/build-language-hosts.sh")], { encoding: "utf8" });
+  if (r.status === 0) hosts = { dir: r.stdout.trim().split("\n").pop()! };
+  else if (r.status === 3) hosts = { missing: r.stderr.trim() };
+  else throw new Error(`scripts/build-language-hosts.sh failed (${r.status}):\n${r.stderr}`);
+  return hosts;
+}
+
+/** True (and the reason printed) when the language hosts cannot be had here: `describe.skipIf(hostsMissing())`. */
+export function hostsMissing(): boolean {
+  const h = languageHosts();
+  if ("missing" in h) console.warn(`skipping: ${h.missing}`);
+  return "missing" in h;
+}
+
+/**
+ * A Pulumi sandbox with our packaged plugin installed and the language hosts on PATH right after the CLI's own folder,
+ * as a normal Pulumi install has them (the CLI warns "using pulumi-language-X from $PATH", as expected). Ambient
+ * plugins cannot be switched off here (PULUMI_IGNORE_AMBIENT_PLUGINS would hide the hosts too), so no
+ * pulumi-resource-terraform-provider may be on the test's PATH: that would win over the installed plugin.
+ */
+export function languageSandbox(): PulumiSandbox {
+  const h = languageHosts();
+  if ("missing" in h) throw new Error(h.missing);
+  const sandbox = sandboxWithPlugin();
+  sandbox.env["PATH"] = [pulumiBinDir(), h.dir, sandbox.env["PATH"] ?? ""].join(":");
+  const ambient = spawnSync("sh", ["-c", "command -v pulumi-resource-terraform-provider"], { env: sandbox.env, encoding: "utf8" }).stdout.trim();
+  if (ambient !== "") throw new Error(`${ambient} is on PATH and would be run instead of the installed plugin; remove it from PATH for the tests`);
+  return sandbox;
+}
+
+/** The Go toolchain's module cache and build cache, shared with the machine so Go programs build in seconds. */
+export function goEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const key of ["GOMODCACHE", "GOCACHE", "GOPATH"]) {
+    env[key] = execFileSync("go", ["env", key], { encoding: "utf8" }).trim();
+  }
+  return env;
+}
