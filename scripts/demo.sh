@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The main job, from a fresh checkout: build everything, then a real `pulumi package add` + `pulumi up` of a YAML program
-# against real Terraform providers (random, and local writing a real file), then `pulumi destroy`. No cloud account:
-# a file backend and a Pulumi home under a temporary directory (kept with KEEP=1).
+# The main job, from a fresh checkout: build everything, then a real `pulumi package add` + `pulumi up` of a TypeScript
+# program and of a YAML program against real Terraform providers (random, and local writing a real file), then
+# `pulumi destroy`. No cloud account: a file backend and a Pulumi home under a temporary directory (kept with KEEP=1).
+# The TypeScript part needs Pulumi's Node.js language host: from PATH, else built from ../shared (see
+# scripts/build-language-hosts.sh); without either it is skipped with a message saying what to install.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -13,13 +15,15 @@ say "real Terraform providers (Go module proxy; cached in ~/.cache/pulumi-tf-bri
 peers="$(bash scripts/build-peers.sh | tail -1)"
 say "the Pulumi CLI v3.248.0 and its YAML language host (Go module proxy; the first build takes a few minutes)"
 pulumi_bin="$(bash scripts/build-pulumi.sh | tail -1)"
+say "Pulumi's Node.js language host (from PATH, else built from ../shared/pulumi-language-hosts)"
+hosts="$(bash scripts/build-language-hosts.sh | tail -1)" || hosts=""
 say "packaging the plugin"
 tarball="$(bash scripts/package.sh | tail -1)"
 version="$(node -p 'require("./package.json").version')"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/tfbridge-demo-XXXXXX")"
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
-export PATH="$pulumi_bin:$PATH" PULUMI_HOME="$work/home" PULUMI_BACKEND_URL="file://$work/backend" \
+export PATH="$pulumi_bin${hosts:+:$hosts}:$PATH" PULUMI_HOME="$work/home" PULUMI_BACKEND_URL="file://$work/backend" \
   PULUMI_CONFIG_PASSPHRASE=demo PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true \
   PULUMI_DISABLE_REGISTRY_RESOLVE=true PULUMI_DIY_BACKEND_NO_LEGACY_WARNING=true
 mkdir -p "$work/backend" "$work/project"
@@ -27,6 +31,63 @@ pulumi="pulumi --non-interactive"
 
 say "pulumi plugin install resource terraform-provider $version --file $(basename "$tarball")"
 $pulumi plugin install resource terraform-provider "$version" --file "$tarball"
+
+if [ -n "$hosts" ]; then
+  mkdir -p "$work/ts"
+  cd "$work/ts"
+  say "a TypeScript project, as \`pulumi new typescript\` lays it out"
+  cat > Pulumi.yaml <<'YAML'
+name: tfbridge-demo-ts
+runtime:
+  name: nodejs
+  options:
+    packagemanager: npm
+YAML
+  cat > package.json <<'JSON'
+{
+  "name": "tfbridge-demo-ts",
+  "main": "index.ts",
+  "devDependencies": { "@types/node": "^20", "typescript": "^5.9.0" },
+  "dependencies": { "@pulumi/pulumi": "3.248.0" }
+}
+JSON
+  cat > tsconfig.json <<'JSON'
+{
+  "compilerOptions": { "strict": true, "outDir": "bin", "target": "es2020", "module": "commonjs", "moduleResolution": "node", "sourceMap": true, "experimentalDecorators": true, "forceConsistentCasingInFileNames": true },
+  "files": ["index.ts"]
+}
+JSON
+  cat > index.ts <<TS
+import * as pulumi from "@pulumi/pulumi";
+import * as local from "@pulumi/local";
+import * as random from "@pulumi/random";
+
+const pet = new random.Pet("pet", { length: 3 });
+const greeting = new local.File("greeting", {
+  filename: "$work/ts/hello.txt",
+  content: pulumi.interpolate\`Hello from \${pet.id}, written by terraform-provider-local through a TypeScript program.\`,
+});
+export const petName = pet.id;
+export const file = greeting.filename;
+TS
+  npm install --no-audit --no-fund --loglevel=error
+  say "pulumi package add terraform-provider $peers/terraform-provider-random  (the Node.js host generates sdks/random and links it)"
+  $pulumi package add terraform-provider "$peers/terraform-provider-random"
+  say "pulumi package add terraform-provider $peers/terraform-provider-local"
+  $pulumi package add terraform-provider "$peers/terraform-provider-local"
+  $pulumi stack init dev
+  say "pulumi up (TypeScript)"
+  $pulumi up --yes
+  say "what terraform-provider-local wrote"
+  cat "$work/ts/hello.txt"; echo
+  say "pulumi preview (nothing to change)"
+  $pulumi preview --expect-no-changes
+  say "pulumi destroy"
+  $pulumi destroy --yes
+  [ ! -e "$work/ts/hello.txt" ] && echo "hello.txt is gone: the Terraform provider deleted it."
+else
+  say "skipping the TypeScript program: no Pulumi Node.js language host (install Pulumi, or keep ../shared beside this checkout)"
+fi
 
 cd "$work/project"
 cat > Pulumi.yaml <<YAML
