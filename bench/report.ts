@@ -6,6 +6,8 @@ export interface BenchResult {
   bridge: number;
   /** The same work done straight against the Terraform provider (the physical limit), when there is one. */
   direct?: number;
+  /** The same work done by the reference bridge (Pulumi's Go pulumi-terraform-provider), when measured. */
+  reference?: number;
   unit: string;
   /** The target, in words. */
   target?: string;

@@ -3,7 +3,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { extractPlugin } from "../test/support/e2e.js";
-import { peerPath } from "../test/support/peers.js";
+import { peerPath, referenceBin } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, PLUGIN_BIN } from "../test/support/pulumi.js";
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
 import { median, report } from "./report.js";
@@ -19,7 +19,8 @@ interface Sample {
 
 async function once(bin: string, provider: string, env?: NodeJS.ProcessEnv): Promise<Sample> {
   const t0 = performance.now();
-  const plugin = await startPluginProcess({ bin, startTimeoutMs: 60_000, env: { ...process.env, ...env } });
+  // The reference leaves its Terraform provider running when stopped; reap it so runs do not pile up processes.
+  const plugin = await startPluginProcess({ bin, startTimeoutMs: 60_000, env: { ...process.env, ...env }, reapChildren: bin === referenceBin() });
   const tPort = performance.now();
   try {
     await plugin.call("Parameterize", argsRequest(peerPath(provider)));
@@ -52,6 +53,7 @@ const variants: { name: string; bin: string; env?: NodeJS.ProcessEnv }[] = [
   { name: "packaged (bundle)", bin: packaged },
   { name: "packaged, no code cache", bin: packaged, env: { TF_BRIDGE_COMPILE_CACHE: "0" } },
   { name: "checkout (tsx)", bin: PLUGIN_BIN },
+  { name: "reference (Go)", bin: referenceBin() },
 ];
 
 // The cached providers users start most, and one with the largest schema there is (AWS-sized: bridgetest serving 1,600
@@ -70,18 +72,13 @@ const providers: { label: string; peer: string; env?: Record<string, string>; on
 
 const rows: string[][] = [];
 for (const p of providers) {
-  for (const v of variants.filter((x) => !p.onlyPackaged || x.name === "packaged (bundle)")) {
+  const timed: Record<string, Sample[]> = {};
+  for (const v of variants.filter((x) => !p.onlyPackaged || x.name === "packaged (bundle)" || x.name === "reference (Go)")) {
     const env = { ...v.env, ...p.env };
     await once(v.bin, p.peer, env); // warm the page cache, the code cache and tsx's transform cache
     const samples: Sample[] = [];
     for (let i = 0; i < RUNS; i++) samples.push(await once(v.bin, p.peer, env));
-    if (v.name === "packaged (bundle)") {
-      const directs: number[] = [];
-      for (let i = 0; i < RUNS; i++) directs.push(await direct(p.peer, p.env));
-      const d = median(directs);
-      report({ scenario: `start → Parameterize answered (${p.label}, packaged)`, bridge: median(samples.map((s) => s.parameterize)), direct: d, unit: "ms", target: "< direct + 300 ms" });
-      report({ scenario: `start → GetSchema answered (${p.label}, packaged)`, bridge: median(samples.map((s) => s.schema)), direct: d, unit: "ms" });
-    }
+    timed[v.name] = samples;
     rows.push([
       p.label,
       v.name,
@@ -91,6 +88,14 @@ for (const p of providers) {
       (samples[0]!.schemaBytes / 1024).toFixed(0),
     ]);
   }
+  const ours = timed["packaged (bundle)"]!;
+  const ref = timed["reference (Go)"]!;
+  const directs: number[] = [];
+  for (let i = 0; i < RUNS; i++) directs.push(await direct(p.peer, p.env));
+  const d = median(directs);
+  const at = (xs: Sample[], k: keyof Sample): number => median(xs.map((s) => s[k]));
+  report({ scenario: `start → Parameterize answered (${p.label}, packaged)`, bridge: at(ours, "parameterize"), reference: at(ref, "parameterize"), direct: d, unit: "ms", target: "< direct + 300 ms" });
+  report({ scenario: `start → GetSchema answered (${p.label}, packaged)`, bridge: at(ours, "schema"), reference: at(ref, "schema"), direct: d, unit: "ms" });
 }
 
 const header = ["provider", "plugin", "port printed ms", "Parameterize answered ms", "GetSchema answered ms", "schema KiB"];
