@@ -17,6 +17,7 @@ beforeAll(() => {
 interface Result {
   scenario: string;
   bridge: number;
+  reference?: number;
   direct?: number;
 }
 
@@ -42,7 +43,8 @@ describe("npm run bench (small sizes; the load bench is the e2e load test)", () 
     const rows = summary.split("\n").slice(2).filter((l) => l.trim() !== "");
     const results: Result[] = rows.map((row) => {
       const cells = row.split(/\s{2,}/);
-      return { scenario: cells[0]!, bridge: Number(cells[1]), direct: cells[2] === "-" ? undefined : Number(cells[2]) };
+      const figure = (c: string | undefined): number | undefined => (c === undefined || c === "-" ? undefined : Number(c));
+      return { scenario: cells[0]!, bridge: Number(cells[1]), reference: figure(cells[2]), direct: figure(cells[3]) };
     });
     const scenarios = results.map((r) => r.scenario);
     for (const expected of [
@@ -59,6 +61,7 @@ describe("npm run bench (small sizes; the load bench is the e2e load test)", () 
     for (const r of results) {
       expect(Number.isFinite(r.bridge) && r.bridge > 0, `${r.scenario}: bridge figure`).toBe(true);
       if (/per op|Parameterize answered/.test(r.scenario)) expect(Number.isFinite(r.direct) && r.direct! > 0, `${r.scenario}: direct figure`).toBe(true);
+      if (/Parameterize answered/.test(r.scenario)) expect(Number.isFinite(r.reference) && r.reference! > 0, `${r.scenario}: reference figure`).toBe(true);
     }
   }, 900_000);
 });
