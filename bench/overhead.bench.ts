@@ -2,7 +2,8 @@
 // Check, Create, Delete) versus the same plan/apply calls sent straight to the Terraform provider. Medians per op.
 // The engine's side of the hop is the engine's own stack: pulumi-engineclient (grpc-go + the pulumirpc stubs of the
 // pinned SDK, test/peers/pulumi/engineclient) sends the calls. The same cycle from a Node.js gRPC client is shown too:
-// that client costs more per call than Pulumi's, so its figure bounds the overhead from above.
+// that client costs more per call than Pulumi's, so its figure bounds the overhead from above. The reference bridge
+// (Pulumi's Go implementation) runs the same cycles from the same engine client, for the reference column.
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
 import { completeObject } from "../src/terraform/values.js";
 import type { CtyValue } from "../src/terraform/cty/index.js";
@@ -12,7 +13,7 @@ import { rmSync } from "node:fs";
 import { promisify } from "node:util";
 import { join } from "node:path";
 import { extractPlugin } from "../test/support/e2e.js";
-import { peerPath } from "../test/support/peers.js";
+import { peerPath, referenceBin } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, type Msg, type PluginProcess } from "../test/support/pulumi.js";
 import { pulumiBin } from "../test/support/pulumi-tools.js";
 import { median, report } from "./report.js";
@@ -36,6 +37,8 @@ interface Case {
   inputs: (i: number) => Record<string, CtyValue>;
   /** Pulumi inputs of cycle i; "%d" in a string stands for i (the Go client fills it in the same way). */
   pulumiInputs: Record<string, string | number | boolean>;
+  /** The reference's token where it differs from ours (test/interchange/schema-differences.json). */
+  referenceToken?: string;
   env?: Record<string, string>;
 }
 
@@ -45,6 +48,7 @@ const cases: Case[] = [
     peer: "bridgetest",
     tfType: "bridgetest_object",
     token: "bridgetest:index/objectResource:ObjectResource",
+    referenceToken: "bridgetest:index/object:Object",
     inputs: (i) => ({ name: `o${i}` }),
     pulumiInputs: { name: "o%d" },
     env: { BRIDGETEST_STATE_DIR: `/tmp/tfbridge-overhead-${process.pid}` },
@@ -95,6 +99,16 @@ async function directSession(c: Case): Promise<Session> {
 const fill = (inputs: Case["pulumiInputs"], i: number): Case["pulumiInputs"] =>
   Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, typeof v === "string" ? v.replaceAll("%d", String(i)) : v]));
 
+/** The reference bridge, parameterized and configured as ours, driven by the engine's client with its own token. */
+async function referenceSession(c: Case): Promise<Session> {
+  // Stopped, the reference leaves its Terraform provider running; reap it.
+  const plugin = await startPluginProcess({ bin: referenceBin(), env: { ...process.env, ...c.env }, reapChildren: true });
+  await plugin.call("Parameterize", argsRequest(peerPath(c.peer)));
+  await plugin.call("Configure", { args: propertyMapToStruct({}), acceptSecrets: true, acceptResources: true });
+  const client = goEngine({ ...c, token: c.referenceToken ?? c.token });
+  return { run: (n) => client(plugin, n), close: () => plugin.stop() };
+}
+
 /** The plugin as users run it (the packaged bundle), parameterized and configured, driven by `client`. */
 async function bridgeSession(c: Case, client: (plugin: PluginProcess, n: number) => Promise<Cycles>): Promise<Session> {
   // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the plugin process there, to find hot spots. Node refuses
@@ -142,25 +156,25 @@ const rows = [["resource", "op", "engine client", "direct ms", "bridge ms", "add
 // BENCH_CASES=random_id,… limits the run to some of the cases (by Terraform type).
 const only = process.env["BENCH_CASES"]?.split(",");
 for (const c of cases.filter((x) => only === undefined || only.includes(x.tfType))) {
-  const sessions = [await directSession(c), await bridgeSession(c, goEngine(c)), await bridgeSession(c, nodeClient(c))];
-  const [d, viaGo, viaNode] = sessions.map((): Cycles => ({ create: [], del: [] })) as [Cycles, Cycles, Cycles];
+  const sessions = [await directSession(c), await bridgeSession(c, goEngine(c)), await bridgeSession(c, nodeClient(c)), await referenceSession(c)];
+  const [d, viaGo, viaNode, viaRef] = sessions.map((): Cycles => ({ create: [], del: [] })) as [Cycles, Cycles, Cycles, Cycles];
   // Unrecorded warm-up: the first cycles of a process pay for JIT compilation and connection set-up.
   for (const s of sessions) await s.run(WARMUP);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [s, into] of [[sessions[0]!, d], [sessions[1]!, viaGo], [sessions[2]!, viaNode]] as const) {
+    for (const [s, into] of [[sessions[0]!, d], [sessions[1]!, viaGo], [sessions[2]!, viaNode], [sessions[3]!, viaRef]] as const) {
       const got = await s.run(PER_ROUND);
       into.create.push(...got.create);
       into.del.push(...got.del);
     }
   }
   for (const s of sessions) await s.close();
-  for (const [op, dx, gx, nx] of [["create", d.create, viaGo.create, viaNode.create], ["delete", d.del, viaGo.del, viaNode.del]] as const) {
+  for (const [op, dx, gx, nx, rx] of [["create", d.create, viaGo.create, viaNode.create, viaRef.create], ["delete", d.del, viaGo.del, viaNode.del, viaRef.del]] as const) {
     const dm = median(dx);
-    for (const [client, bx] of [["grpc-go (engine)", gx], ["grpc-js", nx]] as const) {
+    for (const [client, bx] of [["grpc-go (engine)", gx], ["grpc-js", nx], ["reference, grpc-go", rx]] as const) {
       const bm = median(bx);
       rows.push([c.tfType, op, client, dm.toFixed(3), bm.toFixed(3), (bm - dm).toFixed(3), (bm / dm).toFixed(2)]);
     }
-    report({ scenario: `${op} ${c.tfType} (per op)`, bridge: median(gx), direct: dm, unit: "ms", target: "< direct + 1 ms" });
+    report({ scenario: `${op} ${c.tfType} (per op)`, bridge: median(gx), reference: median(rx), direct: dm, unit: "ms", target: "< direct + 1 ms" });
   }
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
