@@ -2,13 +2,12 @@
 // `terraform-provider` v0.1.0 plugin is first the reference (so that `pulumi package add` and `pulumi package
 // get-schema` are answered by it) and then ours, and Node.js SDKs generated from a schema the reference gave.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VERSION } from "../../src/version.js";
 import { installPlugin } from "./e2e.js";
-import { scratch } from "./lifecycle.js";
+import { generateNodeSdk, scratch } from "./lifecycle.js";
 import { peerPath, referenceBin } from "./peers.js";
-import { sdkDeps } from "./pulumi-tools.js";
 import { expectSuccess, pulumiBinDir, runPulumi, type PulumiSandbox } from "./pulumi.js";
 
 /** Where `pulumi plugin install` puts the `terraform-provider` plugin of this version in a sandbox. */
@@ -68,25 +67,18 @@ export interface SdkPulumiSection {
 }
 
 /**
- * Generates the Node.js SDK for a package schema with Pulumi's own code generator (pulumi-gensdk) and compiles it, the
- * steps of nodeSdk() in lifecycle.ts, but from the schema text given (here: the reference's) rather than from our
- * plugin. Returns the compiled package folder (bin/ with package.json) and the generated package.json's `pulumi` section.
+ * Generates the Node.js SDK for a package schema with `pulumi package gen-sdk <schema.json> --language nodejs` (the
+ * real Node.js language host; no plugin is asked) and compiles it, the steps of nodeSdk() in lifecycle.ts, but from the
+ * schema text given (here: the reference's) rather than from our plugin. Returns the compiled package folder (bin/ with
+ * package.json) and the generated package.json's `pulumi` section.
  */
 export function nodeSdkFromSchema(peer: string, schemaText: string): { dir: string; pulumi: SdkPulumiSection } {
   const dir = scratch(`tfbridge-refsdk-${peer}-`);
   writeFileSync(join(dir, "schema.json"), schemaText);
-  const sdk = join(dir, "sdk");
-  execFileSync(join(pulumiBinDir(), "pulumi-gensdk"), ["-schema", join(dir, "schema.json"), "-language", "nodejs", "-out", sdk], { stdio: ["ignore", "ignore", "inherit"] });
-  const pkgFile = join(sdk, "package.json");
-  const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { dependencies: Record<string, string>; pulumi: SdkPulumiSection };
-  // @pulumi/pulumi 3.249+ needs Node 22; the engine and SDK here are 3.248.0.
-  pkg.dependencies["@pulumi/pulumi"] = "3.248.0";
-  writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
-  symlinkSync(sdkDeps(), join(sdk, "node_modules"));
-  execFileSync(join(sdk, "node_modules", ".bin", "tsc"), [], { cwd: sdk, stdio: ["ignore", "inherit", "inherit"] });
-  // The published layout: the SDK reads its parameterization from the package.json beside its code.
-  writeFileSync(join(sdk, "bin", "package.json"), readFileSync(pkgFile));
-  return { dir: join(sdk, "bin"), pulumi: pkg.pulumi };
+  // A Pulumi home of its own: generating from a file needs no plugin, and nothing is written to the user's ~/.pulumi.
+  const env = { ...process.env, PULUMI_HOME: join(dir, "home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", NO_COLOR: "1" };
+  const { sdk, pkg } = generateNodeSdk([join(dir, "schema.json")], dir, env);
+  return { dir: join(sdk, "bin"), pulumi: pkg["pulumi"] as SdkPulumiSection };
 }
 
 /** Decodes base64 parameter value bytes (package.json, the YAML package declaration, provider state) as JSON. */

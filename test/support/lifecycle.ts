@@ -1,12 +1,13 @@
 // Scenario projects for the lifecycle tests with the real Pulumi CLI: YAML projects whose program lives in Main.yaml
 // (Pulumi.yaml keeps what `pulumi package add` wrote), stack exports, preview steps, and TypeScript SDKs and programs.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VERSION } from "../../src/version.js";
 import type { ExportedResource } from "./e2e.js";
 import { peerPath } from "./peers.js";
-import { sdkDeps } from "./pulumi-tools.js";
+import { languageHosts } from "./languages.js";
+import { PULUMI_NODE_SDK, sdkDeps } from "./pulumi-tools.js";
 import { expectSuccess, pulumiBinDir, runPulumi, tempDir, type PulumiSandbox, type RunResult } from "./pulumi.js";
 
 export interface Deployment {
@@ -187,24 +188,47 @@ export function importedResources(generated: string): string {
 // ---- TypeScript programs ----
 
 /**
- * Generates a TypeScript SDK for a peer from the schema the engine gets from our plugin, with Pulumi's own Node.js
- * code generator (pulumi-gensdk), compiles it with tsc, and returns the compiled package folder (bin/ with package.json).
+ * `env` with Pulumi's language hosts on PATH right after the CLI's folder (languageHosts(): the user's own, else built
+ * from ../shared), for `pulumi package gen-sdk`; throws naming what to install when there are none.
  */
-export async function nodeSdk(sandbox: PulumiSandbox, peer: string): Promise<string> {
-  const dir = scratch(`tfbridge-sdk-${peer}-`);
-  const schema = expectSuccess(await runPulumi(["package", "get-schema", "terraform-provider", peerPath(peer)], { cwd: dir, env: sandbox.env }), "get-schema");
-  writeFileSync(join(dir, "schema.json"), schema.stdout);
-  const sdk = join(dir, "sdk");
-  execFileSync(join(pulumiBinDir(), "pulumi-gensdk"), ["-schema", join(dir, "schema.json"), "-language", "nodejs", "-out", sdk], { stdio: ["ignore", "ignore", "inherit"] });
+export function withLanguageHosts(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const hosts = languageHosts();
+  if ("missing" in hosts) throw new Error(`pulumi package gen-sdk needs the language hosts: ${hosts.missing}`);
+  return { ...env, PATH: [pulumiBinDir(), hosts.dir, env["PATH"] ?? ""].join(":") };
+}
+
+/**
+ * `pulumi package gen-sdk <source> --language nodejs` (source: `terraform-provider <peer path>`, answered by the plugin
+ * the sandbox has installed, or a schema file) through the real Node.js language host, then the generated package
+ * compiled with tsc against @pulumi/pulumi 3.248.0. Returns the SDK folder (sources, package.json, bin/ with the
+ * compiled code and a copy of package.json, the published layout) and its package.json.
+ */
+export function generateNodeSdk(source: string[], dir: string, env: NodeJS.ProcessEnv): { sdk: string; pkg: Record<string, unknown> } {
+  const out = join(dir, "gen");
+  const args = ["--non-interactive", "package", "gen-sdk", ...source, "--language", "nodejs", "--out", out];
+  const r = spawnSync(join(pulumiBinDir(), "pulumi"), args, { cwd: dir, env: withLanguageHosts(env), encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`pulumi ${args.join(" ")} failed (${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
+  const sdk = join(out, "nodejs");
   const pkgFile = join(sdk, "package.json");
   const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { dependencies: Record<string, string> };
   // @pulumi/pulumi 3.249+ needs Node 22; the engine and SDK here are 3.248.0.
-  pkg.dependencies["@pulumi/pulumi"] = "3.248.0";
+  pkg.dependencies["@pulumi/pulumi"] = PULUMI_NODE_SDK;
   writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
   symlinkSync(sdkDeps(), join(sdk, "node_modules"));
   execFileSync(join(sdk, "node_modules", ".bin", "tsc"), [], { cwd: sdk, stdio: ["ignore", "inherit", "inherit"] });
   // The published layout: the SDK reads its parameterization from the package.json beside its code.
   writeFileSync(join(sdk, "bin", "package.json"), readFileSync(pkgFile));
+  return { sdk, pkg };
+}
+
+/**
+ * Generates a TypeScript SDK for a peer with `pulumi package gen-sdk terraform-provider <peer>` (our plugin as the
+ * sandbox has it installed answers, the Node.js language host generates; the hosts are put on PATH here, so any
+ * sandbox will do), compiles it with tsc, and returns the compiled package folder (bin/ with package.json).
+ */
+export async function nodeSdk(sandbox: PulumiSandbox, peer: string): Promise<string> {
+  const dir = scratch(`tfbridge-sdk-${peer}-`);
+  const { sdk } = generateNodeSdk(["terraform-provider", peerPath(peer)], dir, sandbox.env);
   return join(sdk, "bin");
 }
 
