@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { goEnv, hostsMissing, languageSandbox } from "../support/languages.js";
-import { removeScratch, scratch } from "../support/lifecycle.js";
+import { genSdkDiagnostics, removeScratch, scratch } from "../support/lifecycle.js";
 import { peerPath, pins } from "../support/peers.js";
 import { PULUMI_NODE_SDK, sdkDeps } from "../support/pulumi-tools.js";
 import { expectSuccess, runPulumi, type PulumiSandbox } from "../support/pulumi.js";
@@ -33,22 +33,6 @@ function run(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.
   const r = spawnSync(cmd, args, { ...options, encoding: "utf8", maxBuffer: 64 << 20 });
   expect(r.status, `${cmd} ${args.join(" ")} in ${options.cwd ?? "."}:\n${r.stdout}\n${r.stderr}`).toBe(0);
   return r;
-}
-
-/**
- * What gen-sdk may print besides the SDK: the hosts come from PATH (the CLI says so), and one warning that is Pulumi's
- * own. The CLI hands the bound package to the language host as JSON, writing the provider reference `#/provider` of our
- * `terraformConfig` method's `__self__` as `#/resources/pulumi:providers:<name>`; the host binds that again and warns
- * it is deprecated. Our schema says `#/provider` (the golden schemas show it); any other diagnostic fails the test.
- */
-function unexpectedDiagnostics(output: string): string[] {
-  return output
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l !== "")
-    .filter((l) => !/^warning: using pulumi-language-\w+ from \$PATH at /.test(l))
-    .filter((l) => !/^warning: <nil>: #\/functions\/pulumi:providers:\w+%2FterraformConfig\/inputs\/properties\/__self__\/\$ref: reference to provider resource '\/resources\/pulumi:providers:\w+' is deprecated, use '#\/provider' instead;$/.test(l))
-    .filter((l) => !/^SDK has been written to /.test(l));
 }
 
 /**
@@ -184,7 +168,7 @@ describe.skipIf(hostsMissing())("pulumi package gen-sdk for every real peer, com
       `gen-sdk ${peer} ${language}`,
     );
     const ms = Math.round(performance.now() - start);
-    expect(unexpectedDiagnostics(r.stdout + "\n" + r.stderr), `gen-sdk ${peer} --language ${language} diagnostics`).toEqual([]);
+    expect(genSdkDiagnostics(r.stdout + "\n" + r.stderr), `gen-sdk ${peer} --language ${language} diagnostics`).toEqual([]);
     const dir = join(out, language);
     expect(existsSync(dir), dir).toBe(true);
     return [dir, ms];

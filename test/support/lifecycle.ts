@@ -198,6 +198,23 @@ export function withLanguageHosts(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /**
+ * The lines of gen-sdk's output that are diagnostics about the package. Left out: the hosts come from PATH (the CLI says
+ * so), the closing "SDK has been written", and one warning that is Pulumi's own: the CLI hands the bound package to the
+ * language host as JSON, writing the provider reference `#/provider` of the `terraformConfig` method's `__self__` as
+ * `#/resources/pulumi:providers:<name>`, and the host binds that again and warns it is deprecated (our schemas say
+ * `#/provider`, as test/golden shows; a schema file given to gen-sdk warns alike).
+ */
+export function genSdkDiagnostics(output: string): string[] {
+  return output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
+    .filter((l) => !/^warning: using pulumi-language-\w+ from \$PATH at /.test(l))
+    .filter((l) => !/^warning: <nil>: #\/functions\/pulumi:providers:\w+%2FterraformConfig\/inputs\/properties\/__self__\/\$ref: reference to provider resource '\/resources\/pulumi:providers:\w+' is deprecated, use '#\/provider' instead;$/.test(l))
+    .filter((l) => !/^SDK has been written to /.test(l));
+}
+
+/**
  * `pulumi package gen-sdk <source> --language nodejs` (source: `terraform-provider <peer path>`, answered by the plugin
  * the sandbox has installed, or a schema file) through the real Node.js language host, then the generated package
  * compiled with tsc against @pulumi/pulumi 3.248.0. Returns the SDK folder (sources, package.json, bin/ with the
