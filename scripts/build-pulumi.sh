@@ -7,11 +7,14 @@
 #   pulumi-language-yaml            github.com/pulumi/pulumi-yaml   (test/peers/pulumi/yaml/go.mod)
 #   pulumi-resource-pulumi-nodejs   shell shim from the sdk/v3 module (dynamic providers)
 #   pulumi-gensdk                   test/peers/pulumi/gensdk: Pulumi's own SDK generators (pkg/v3/codegen) driven
-#                                   directly, because `pulumi package gen-sdk` needs language hosts we cannot build
+#                                   directly; left for test/e2e/pulumi-cli.test.ts only. Every other test generates
+#                                   SDKs with `pulumi package gen-sdk` and the language hosts that
+#                                   scripts/build-language-hosts.sh builds from ../shared
 #   pulumi-engineclient             test/peers/pulumi/engineclient: Check/Create/Delete over the engine's own gRPC
 #                                   stack (grpc-go, pulumirpc), for the per-operation benchmark
-# pulumi-language-nodejs is not built: the module proxy serves no version of its module
-# (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3) here.
+# pulumi-language-nodejs is not built here: the module proxy serves no version of its module
+# (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3); scripts/build-language-hosts.sh
+# provides it (and the Python and Go hosts) from PATH or ../shared/pulumi-language-hosts.
 #
 # Idempotent: when the bin directory exists and was built from the current wrapper modules,
 # nothing is done. The bin directory is built in a temporary directory and renamed into place.
