@@ -374,7 +374,8 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
         f.returnType.kind === "object"
           ? { kind: "object", ref: objectTypeModel(ctx, f.returnType, `${name}Result`, typeToken(pkg, `${name}Result`), true) }
           : ctyToType(ctx, f.returnType, `${name}Result`),
-      description: f.description !== "" ? f.description : f.summary,
+      // The summary heads the description, as in the reference's schemas.
+      description: [f.summary, f.description].filter((d) => d !== "").join("\n\n"),
       deprecationMessage: f.deprecationMessage !== "" ? f.deprecationMessage : undefined,
     });
   }

@@ -86,7 +86,12 @@ export function schemaFacts(schema: Json): Facts {
     facts.set(at, "function");
     objectFacts(facts, `${at} inputs`, f.inputs);
     objectFacts(facts, `${at} outputs`, f.outputs);
-    if (f.multiArgumentInputs !== undefined) facts.set(`${at} multiArgumentInputs`, (f.multiArgumentInputs as string[]).join(","));
+    if (f.multiArgumentInputs !== undefined) {
+      facts.set(`${at} multiArgumentInputs`, (f.multiArgumentInputs as string[]).join(","));
+      // A Terraform function's documentation is in its schema (summary, then description); a data source's is not
+      // (the reference leaves it for docs files, we keep the block's description).
+      facts.set(`${at} description`, String(f.description ?? "").trimEnd()); // the reference ends its doc comments with a newline
+    }
   }
   for (const [token, t] of Object.entries<Json>(schema.types ?? {})) {
     const at = `type ${token}`;

@@ -339,7 +339,7 @@ describe("data sources, functions and configuration", () => {
       },
       split: {
         parameters: [{ name: "s", type: S, allowNullValue: false, allowUnknownValues: false, description: "", descriptionKind: "plain" }],
-        returnType: { kind: "object", attributes: { head: S, tail: list(S) } }, summary: "", description: "", descriptionKind: "plain", deprecationMessage: "",
+        returnType: { kind: "object", attributes: { head: S, tail: list(S) } }, summary: "Splits.", description: "Cuts `s` in two.", descriptionKind: "plain", deprecationMessage: "",
       },
     },
   }));
@@ -359,6 +359,8 @@ describe("data sources, functions and configuration", () => {
     expect(f.inputs.properties.rest).toEqual({ type: "array", items: { type: "number" } });
     expect(f.outputs).toEqual({ type: "string" });
     expect(f.description).toBe("Concatenates.");
+    // Summary, then description, as the reference writes them.
+    expect(s.functions["acme:index/split:split"].description).toBe("Splits.\n\nCuts `s` in two.");
     expect(s.functions["acme:index/split:split"].outputs).toEqual({
       type: "object",
       properties: { head: { type: "string" }, tails: { type: "array", items: { type: "string" } } },
