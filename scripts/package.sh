@@ -4,7 +4,7 @@
 #   dist/boot.cjs             src/server/boot.ts: runs plugin.cjs with a V8 code cache kept beside it
 #   dist/proto/               the wire definitions, which src/proto.ts finds beside the bundle
 #   dist/pulumi-resource-terraform-provider-v<version>-linux-amd64.tar.gz with, at its root:
-#     pulumi-resource-terraform-provider   the sh launcher (runs node on dist/boot.cjs beside it)
+#     pulumi-resource-terraform-provider   the bash launcher (runs node on dist/boot.cjs beside it)
 #     dist/boot.cjs, dist/plugin.cjs, dist/plugin.cjs.map, dist/proto/...
 #     dist/node_modules/   packages that cannot be bundled (@cdktf/hcl2json reads its WebAssembly HCL parser from
 #                          files beside its own code) with their runtime dependencies

@@ -10,10 +10,6 @@
 // Known problems, checked and printed rather than failed on (see the "language-go:" lines of the output):
 // - local's direxists returns a bool; Pulumi's Go generator writes `return nil, err` for it, so the plain local SDK
 //   does not compile (the reference's schema is the same); the test re-adds local with `--exclude direxists`.
-// - TF_TOKEN_127_0_0_1:<port> never reaches the plugin: its #!/bin/sh launcher is dash here, which drops environment
-//   names that are not shell identifiers; the test falls back to a `credentials` block (TF_CLI_CONFIG_FILE).
-// - The plain tls.GetPublicKey fails in Go ("unexpected secret result returned to invoke call"): our invoke result
-//   marks the sensitive privateKeyPem secret, where the reference strips secrets from invoke results.
 import { spawn } from "node:child_process";
 import { X509Certificate, generateKeyPairSync } from "node:crypto";
 import { accessSync, constants, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -310,15 +306,9 @@ describe.skipIf(hostsMissing())("a Go project through pulumi-language-go", () =>
     }
     const address = `${reg.host}/hashicorp/random`;
     const addRegistry = (): Promise<RunResult> => pulumi(["package", "add", "terraform-provider", "--", address, "~> 3.0", "--provider-name", "regrandom"]);
-    let r = await timed("package add regrandom (fake registry, TF_TOKEN only)", addRegistry);
-    if (r.code !== 0) {
-      // The token was given only as TF_TOKEN_127_0_0_1:<port>. The packaged launcher is a #!/bin/sh script, and dash
-      // (/bin/sh here) drops environment variables whose names are not shell identifiers, so node never sees it.
-      expect(r.stderr).toContain(`answered 401 Unauthorized; ${reg.host} needs credentials: set ${tokenVar}=<token>`);
-      console.log(`language-go: DIVERGENCE: ${tokenVar} does not reach the plugin through its #!/bin/sh launcher; using a credentials block instead`);
-      writeFileSync(env["TF_CLI_CONFIG_FILE"]!, `credentials "${reg.host}" {\n  token = "go-e2e-token"\n}\n`);
-      r = await timed("package add regrandom (fake registry, credentials block; download 12 MiB)", addRegistry);
-    }
+    // The token is given only as TF_TOKEN_127_0_0_1:<port>, a name no shell can spell: it must reach the plugin through
+    // the engine and the launcher.
+    const r = await timed("package add regrandom (fake registry, TF_TOKEN only; download 12 MiB)", addRegistry);
     expectSuccess(r, "package add registry");
     expect(r.stderr + r.stdout).toMatch(/Added package regrandom/);
     const plugin = JSON.parse(readFileSync(join(project, "sdks", "regrandom", "regrandom", "pulumi-plugin.json"), "utf8")) as { parameterization: { name: string; value: string } };
@@ -452,19 +442,16 @@ describe.skipIf(hostsMissing())("a Go project through pulumi-language-go", () =>
     expect(all).not.toMatch(OUR_STACK);
   }, 600_000);
 
-  it("tls.GetPublicKey (the plain form) in Go: the reference strips secrets from invoke results", async () => {
+  it("tls.GetPublicKey (the plain form) in Go: the invoke result carries no secret, which Go's plain invoke would refuse", async () => {
     await setConfig("keyPem", keyPem);
     await setConfig("phase", "directPublicKey");
     const r = await pulumi(["preview"]);
     const all = r.stdout + r.stderr;
     expect(all).not.toMatch(OUR_STACK);
-    if (r.code !== 0) {
-      // Our plugin returns getPublicKey's sensitive privateKeyPem as a secret; the Go SDK's plain invoke refuses any
-      // secret in a result. The reference bridge strips secrets from invoke results (pulumi/pulumi#12710), so there
-      // the plain form works.
-      expect(all).toContain("unexpected secret result returned to invoke call, consider using the output-versioned variant of the invoke");
-      console.log("language-go: DIVERGENCE: tls.GetPublicKey (plain form) fails in Go: the invoke result carries a secret (the reference strips them)");
-    }
+    expect(all).not.toContain("unexpected secret result returned to invoke call");
+    expectSuccess(r, "preview of the plain GetPublicKey");
+    // The plain invoke ran during the preview, so the exported fingerprint is known there already.
+    expect(r.stdout).toMatch(/directFingerprint\s*:\s*"SHA256:[A-Za-z0-9+/]+"/);
     await setConfig("phase", "import");
   }, 600_000);
 

@@ -197,8 +197,8 @@ describe.skipIf(hostsMissing())("a Python project through the real Python langua
       token: "py-token",
     });
     const work = scratch("tfbridge-lang-py-");
-    // The token comes from a `credentials` block: a `TF_TOKEN_127_0_0_1:<port>` variable cannot reach the plugin, whose
-    // launcher is a #!/bin/sh script, and dash drops variables whose names are not shell identifiers.
+    // The token comes from a `credentials` block of the Terraform CLI configuration (language-go.test.ts gives it as a
+    // TF_TOKEN_<host> variable instead).
     const rc = join(work, "e2e.tfrc");
     writeFileSync(rc, `credentials "${reg.host}" {\n  token = "py-token"\n}\n`);
     mkdirSync(PIP_CACHE, { recursive: true });

@@ -186,8 +186,8 @@ describe.skipIf(hostsMissing())("a TypeScript project through the real Node.js l
       token: "ts-token",
     });
     const work = scratch("tfbridge-lang-ts-");
-    // The token comes from a `credentials` block: a `TF_TOKEN_127_0_0_1:<port>` variable cannot reach the plugin, whose
-    // launcher is a #!/bin/sh script, and dash drops variables whose names are not shell identifiers.
+    // The token comes from a `credentials` block of the Terraform CLI configuration (language-go.test.ts gives it as a
+    // TF_TOKEN_<host> variable instead).
     const rc = join(work, "e2e.tfrc");
     writeFileSync(rc, `credentials "${reg.host}" {\n  token = "ts-token"\n}\n`);
     env = { ...sandbox.env };
