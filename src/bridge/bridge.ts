@@ -8,7 +8,7 @@ import { proposedNewState } from "../terraform/values.js";
 import type { DataSourceModel, FunctionModel, PropertyModel, ProviderModel, ResourceModel } from "../schema-translate/model.js";
 import { ConversionError, fromTfObject, toTfObject, unwrap } from "./convert.js";
 import { computeDiff, type DiffResult } from "./diff.js";
-import { carrySecrets } from "./secrets.js";
+import { carrySecrets, withoutSecrets } from "./secrets.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
 
 export type { DiffResult } from "./diff.js";
@@ -490,7 +490,7 @@ export class TerraformBridge {
     const read = await this.tf.readDataSource({ typeName: ds.tfName, config });
     this.warn(read.diagnostics, ds.tfName);
     if (errorDiagnostics(read.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`reading data source ${ds.tfName} failed`, read.diagnostics));
-    return { result: fromTfObject(ds.properties, read.state), failures: [] };
+    return { result: withoutSecrets(fromTfObject(ds.properties, read.state)) as PropertyMap, failures: [] };
   }
 
   private async callFunction(fn: FunctionModel, args: PropertyMap): Promise<{ result: PropertyMap; failures: CheckFailure[] }> {

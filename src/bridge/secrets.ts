@@ -55,3 +55,16 @@ function carryProperties(props: readonly PropertyModel[], outputs: PropertyMap, 
 export function carrySecrets(props: readonly PropertyModel[], outputs: PropertyMap, from: PropertyMap | undefined): PropertyMap {
   return from === undefined ? outputs : carryProperties(props, outputs, from);
 }
+
+/**
+ * The value with every secret unwrapped. Invoke results go out this way: the Go and YAML SDKs refuse a secret in a
+ * plain invoke's result (pulumi/pulumi#12710), so a data source with a sensitive attribute would be unusable there; an
+ * output-form invoke is secret anyway when its arguments are.
+ */
+export function withoutSecrets(v: PropertyValue): PropertyValue {
+  if (v instanceof Secret) return withoutSecrets(v.value);
+  if (v instanceof OutputValue) return new OutputValue(v.value === undefined ? undefined : withoutSecrets(v.value), false, v.dependencies);
+  if (Array.isArray(v)) return v.map(withoutSecrets);
+  if (isPropertyMap(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withoutSecrets(x)]));
+  return v;
+}

@@ -252,6 +252,21 @@ describe("time through the bridge", () => {
   });
 });
 
+describe("tls through the bridge", () => {
+  it("a data source's sensitive attributes come back from invoke in plain (SDKs' plain invokes refuse secrets), a resource's as secrets", async () => {
+    const { b } = await bridgeFor("tls");
+    const key = await b.create("tls:index/privateKey:PrivateKey", { algorithm: "ED25519" }, {});
+    const pem = key.properties["privateKeyPem"];
+    expect(pem).toBeInstanceOf(Secret);
+    const plain = (pem as Secret).value as string;
+    const got = await b.invoke("tls:index/getPublicKey:getPublicKey", { privateKeyPem: new Secret(plain) });
+    expect(got.failures).toEqual([]);
+    expect(got.result["privateKeyPem"]).toBe(plain);
+    expect(got.result["publicKeyOpenssh"]).toBe(key.properties["publicKeyOpenssh"]);
+    expect(Object.values(got.result).some((v) => v instanceof Secret)).toBe(false);
+  });
+});
+
 describe("autonaming through the bridge", () => {
   const T = "bridgetest:index/named:Named";
   const env = { BRIDGETEST_STATE_DIR: join(scratch, "named") };
