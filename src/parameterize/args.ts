@@ -19,9 +19,11 @@ Flags:
   --include a,b            only map these Terraform resources, data sources and functions
   --exclude a,b            leave these out (a token may not be both included and excluded)
   --provider-name NAME     Pulumi package name to use instead of the provider type
-  --fullDocs               (registry providers) accepted for compatibility; docs come from the schema
-  --upstreamRepoPath DIR   (local providers) accepted for compatibility; docs come from the schema
-  --indexDocOutDir DIR     accepted for compatibility; no _index.md is written
+  --fullDocs               (registry providers) full docs from the provider's repository
+                           (https://github.com/<namespace>/terraform-provider-<type> at tag v<version>, fetched with
+                           git into the cache; TF_BRIDGE_DOCS_REPO_URL overrides the URL); offline: schema docs only
+  --upstreamRepoPath DIR   full docs from a checkout of the provider's repository (its docs/ or website/docs/)
+  --indexDocOutDir DIR     also write the package's registry page, DIR/_index.md
   --help                   show this text
 
 Flags come after the provider; pass them after "--" so pulumi does not take them:
@@ -186,7 +188,9 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
   if (positional.length > 2) {
     throw invalidArgument(`expected a provider address and at most one version constraint; found ${positional.length} arguments: ${positional.join(" ")}`);
   }
-  if (docs.upstreamRepoPath !== undefined) throw invalidArgument("--upstreamRepoPath only applies to local providers");
+  if (docs.fullDocs && docs.upstreamRepoPath !== undefined) {
+    throw invalidArgument("give one of --fullDocs (fetch the provider's repository) and --upstreamRepoPath (a checkout of it), not both");
+  }
   const address = parseProviderAddress(first);
   const constraint = parseVersionConstraint(positional[1] ?? "");
   return { source: { kind: "remote", address, constraint }, selection, docs };

@@ -1,11 +1,14 @@
 // Parameterize end to end: args or value → provider binary (local or registry) → launched provider and its schema.
-import { formatAddress } from "./address.js";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { DEFAULT_REGISTRY_HOST, formatAddress } from "./address.js";
 import { parseArgs, type Selection } from "./args.js";
 import { parseVersionConstraint } from "./constraint.js";
 import { ParameterizeError, invalidArgument } from "./errors.js";
 import { LOCAL_VERSION, resolveLocalBinary } from "./local.js";
 import { acquireRemote } from "./remote.js";
-import { encodeValue, parseValue, type ValueSource } from "./value.js";
+import { encodeValue, parseValue, type ValueDocs, type ValueSource } from "./value.js";
+import type { DocsSource } from "../docs/index.js";
 import { GrpcTerraformProvider } from "../terraform/client.js";
 import type { ProviderLogEntry } from "../terraform/launch.js";
 import type { ProviderSchema } from "../terraform/types.js";
@@ -24,7 +27,7 @@ export interface ParameterizeOptions {
   status?: (message: string) => void;
   /** Log lines of the launched Terraform provider. */
   onProviderLog?: (providerName: string) => (entry: ProviderLogEntry) => void;
-  /** Notes for the user that don't stop parameterization (e.g. accepted-but-ignored docs flags). */
+  /** Notes for the user that don't stop parameterization. */
   warn?: (message: string) => void;
 }
 
@@ -42,6 +45,10 @@ export interface Parameterized {
   origin: ProviderOrigin;
   provider: GrpcTerraformProvider;
   schema: ProviderSchema;
+  /** Where the schema's full docs come from (`--fullDocs`, `--upstreamRepoPath`, or the value's record of them). */
+  docs?: DocsSource;
+  /** `--indexDocOutDir`: where `_index.md` goes, and the repository its overview comes from. */
+  indexDoc?: { dir: string; source?: DocsSource; addArgs: string };
 }
 
 interface Resolved {
@@ -50,33 +57,66 @@ interface Resolved {
   binary: string;
   type: string;
   version: string;
+  docs?: ValueDocs;
+  indexDocOutDir?: string;
+}
+
+/** `--upstreamRepoPath` as an absolute path, checked now: a typo would otherwise only show up as missing docs. */
+function upstreamRepoPath(dir: string, cwd: string | undefined): string {
+  const abs = resolve(cwd ?? process.cwd(), dir);
+  let isDir = false;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    // Reported below with the path as resolved.
+  }
+  if (!isDir) throw invalidArgument(`--upstreamRepoPath ${dir}: ${abs} is not a directory; give a checkout of the Terraform provider's repository`);
+  return abs;
+}
+
+function valueDocs(fullDocs: boolean, repoPath: string | undefined, cwd: string | undefined): ValueDocs | undefined {
+  if (repoPath !== undefined) return { upstreamRepoPath: upstreamRepoPath(repoPath, cwd) };
+  return fullDocs ? { fullDocs: true } : undefined;
+}
+
+/** The docs source a value or the args name; a registry provider's repository is `namespace/terraform-provider-type`. */
+function docsSource(docs: ValueDocs | undefined, source: ValueSource, version: string): DocsSource | undefined {
+  if (docs === undefined) return undefined;
+  if ("upstreamRepoPath" in docs) return { kind: "path", dir: docs.upstreamRepoPath };
+  if (source.kind !== "remote") return undefined;
+  return { kind: "upstream", repo: { ...source.address, version } };
+}
+
+/** The arguments that add this package again: `hashicorp/random` on the default registry, else the full address. */
+function addArgs(source: ValueSource): string {
+  if (source.kind === "local") return source.path;
+  const a = source.address;
+  return a.host === DEFAULT_REGISTRY_HOST ? `${a.namespace}/${a.type}` : formatAddress(a);
 }
 
 async function resolveSource(input: ParameterizeInput, options: ParameterizeOptions): Promise<Resolved> {
   if (input.kind === "args") {
     const parsed = parseArgs(input.args);
-    const ignored = [
-      parsed.docs.fullDocs ? "--fullDocs" : undefined,
-      parsed.docs.upstreamRepoPath !== undefined ? "--upstreamRepoPath" : undefined,
-      parsed.docs.indexDocOutDir !== undefined ? "--indexDocOutDir" : undefined,
-    ].filter((f) => f !== undefined);
-    if (ignored.length > 0) options.warn?.(`${ignored.join(", ")}: accepted for compatibility; documentation comes from the provider schema only`);
+    const docs = valueDocs(parsed.docs.fullDocs, parsed.docs.upstreamRepoPath, options.cwd);
+    const indexDocOutDir = parsed.docs.indexDocOutDir === undefined ? undefined : resolve(options.cwd ?? process.cwd(), parsed.docs.indexDocOutDir);
+    const extra = { ...(docs !== undefined ? { docs } : {}), ...(indexDocOutDir !== undefined ? { indexDocOutDir } : {}) };
     if (parsed.source.kind === "local") {
       const local = resolveLocalBinary(parsed.source.path, options.cwd);
-      return { source: { kind: "local", path: local.path }, selection: parsed.selection, binary: local.path, type: local.type, version: LOCAL_VERSION };
+      return { source: { kind: "local", path: local.path }, selection: parsed.selection, binary: local.path, type: local.type, version: LOCAL_VERSION, ...extra };
     }
     const { address, constraint } = parsed.source;
     const remote = await acquireRemote(address, constraint, { status: options.status, warn: options.warn });
-    return { source: { kind: "remote", address, version: remote.version }, selection: parsed.selection, binary: remote.path, type: address.type, version: remote.version };
+    return { source: { kind: "remote", address, version: remote.version }, selection: parsed.selection, binary: remote.path, type: address.type, version: remote.version, ...extra };
   }
   const value = parseValue(input.value);
+  const docs = value.docs !== undefined ? { docs: value.docs } : {};
   if (value.source.kind === "local") {
     const local = resolveLocalBinary(value.source.path, options.cwd);
-    return { source: { kind: "local", path: local.path }, selection: value.selection, binary: local.path, type: local.type, version: LOCAL_VERSION };
+    return { source: { kind: "local", path: local.path }, selection: value.selection, binary: local.path, type: local.type, version: LOCAL_VERSION, ...docs };
   }
   const { address, version } = value.source;
   const remote = await acquireRemote(address, parseVersionConstraint(`= ${version}`), { status: options.status, warn: options.warn });
-  return { source: value.source, selection: value.selection, binary: remote.path, type: address.type, version };
+  return { source: value.source, selection: value.selection, binary: remote.path, type: address.type, version, ...docs };
 }
 
 /**
@@ -115,15 +155,23 @@ export async function parameterize(input: ParameterizeInput, options: Parameteri
       resolved.source.kind === "local"
         ? { kind: "local", path: resolved.source.path, type: resolved.type }
         : { kind: "registry", ...resolved.source.address };
-    return {
+    const docs = docsSource(resolved.docs, resolved.source, resolved.version);
+    const parameterized: Parameterized = {
       name,
       version: resolved.version,
-      value: encodeValue({ source: resolved.source, selection: resolved.selection }),
+      value: encodeValue({ source: resolved.source, selection: resolved.selection, ...(resolved.docs !== undefined ? { docs: resolved.docs } : {}) }),
       selection: resolved.selection,
       origin,
       provider,
       schema,
     };
+    if (docs !== undefined) parameterized.docs = docs;
+    if (resolved.indexDocOutDir !== undefined) {
+      // The overview of _index.md comes from the repository even without --fullDocs, as the reference does it.
+      const source = docs ?? docsSource({ fullDocs: true }, resolved.source, resolved.version);
+      parameterized.indexDoc = { dir: resolved.indexDocOutDir, addArgs: addArgs(resolved.source), ...(source !== undefined ? { source } : {}) };
+    }
+    return parameterized;
   } catch (e) {
     await provider.close().catch(() => undefined);
     if (e instanceof ParameterizeError) throw e;

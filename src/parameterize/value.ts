@@ -5,9 +5,18 @@ import { invalidArgument } from "./errors.js";
 
 export type ValueSource = { kind: "local"; path: string } | { kind: "remote"; address: ProviderAddress; version: string };
 
+/**
+ * Where full docs came from, so that a schema generated again from the value (`pulumi package gen-sdk`, YAML) has
+ * them too: the provider's repository at its release tag (re-read from the cache, fetched again only when missing),
+ * or a checkout's absolute path. The docs themselves are not embedded: the value travels in every SDK and stack.
+ */
+export type ValueDocs = { fullDocs: true } | { upstreamRepoPath: string };
+
 export interface ParameterValue {
   source: ValueSource;
   selection: Selection;
+  /** Absent unless a docs flag was given, so that the bytes stay the reference's otherwise. */
+  docs?: ValueDocs;
 }
 
 // An exact semver version (a remote value pins the version resolved when the SDK was generated).
@@ -63,7 +72,21 @@ export function parseValue(bytes: Uint8Array): ParameterValue {
     if (typeof providerName !== "string") throw invalidArgument('invalid parameter value: "providerName" must be a string');
     selection.providerName = validatePackageName(providerName, "providerName");
   }
-  return { source, selection };
+  const docs = parseDocs(json["docs"], source);
+  return docs === undefined ? { source, selection } : { source, selection, docs };
+}
+
+/** The `docs` key is ours (the reference ignores it); its shape is checked as strictly as the rest. */
+function parseDocs(v: unknown, source: ValueSource): ValueDocs | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isObject(v)) throw invalidArgument('invalid parameter value: "docs" must be an object');
+  const { fullDocs, upstreamRepoPath } = v;
+  if (fullDocs === true && upstreamRepoPath === undefined) {
+    if (source.kind !== "remote") throw invalidArgument('invalid parameter value: "docs.fullDocs" applies to registry providers only');
+    return { fullDocs: true };
+  }
+  if (fullDocs === undefined && typeof upstreamRepoPath === "string" && upstreamRepoPath.startsWith("/")) return { upstreamRepoPath };
+  throw invalidArgument('invalid parameter value: "docs" must be {"fullDocs":true} or {"upstreamRepoPath":"/absolute/path"}');
 }
 
 /** The canonical bytes for a value: source first, then only the selection fields that are set. */
@@ -75,5 +98,6 @@ export function encodeValue(v: ParameterValue): Uint8Array {
   if (v.selection.includes.length > 0) out["includes"] = v.selection.includes;
   if (v.selection.excludes.length > 0) out["excludes"] = v.selection.excludes;
   if (v.selection.providerName !== undefined) out["providerName"] = v.selection.providerName;
+  if (v.docs !== undefined) out["docs"] = v.docs;
   return Buffer.from(JSON.stringify(out), "utf8");
 }

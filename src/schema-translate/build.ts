@@ -13,6 +13,7 @@ import type {
   ResourceModel,
   TypeModel,
 } from "./model.js";
+import { applyDocs } from "./docs.js";
 import {
   TokenAllocator,
   inferPrefix,
@@ -384,5 +385,7 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
   const config = blockLikeProperties(configCtx, schema.provider.block.attributes, schema.provider.block.blockTypes);
   const configVariables = configVariableProperties(pkg, types, schema.provider.block.attributes, schema.provider.block.blockTypes);
 
-  return { name: pkg, version: options.packageVersion, config, configVariables, resources, dataSources, functions, types };
+  const model: ProviderModel = { name: pkg, version: options.packageVersion, config, configVariables, resources, dataSources, functions, types };
+  if (options.docs !== undefined) applyDocs(model, options.docs);
+  return model;
 }

@@ -1,5 +1,6 @@
 // The provider model: every Pulumi name, token and type for a Terraform provider, computed once from its schema.
 import type { CtyType } from "../terraform/cty/index.js";
+import type { ProviderDocs } from "../docs/repo.js";
 import type { Schema } from "../terraform/types.js";
 
 /** One property of a resource, data source, nested object or the provider configuration. */
@@ -106,6 +107,8 @@ export interface ProviderModel {
   functions: Map<string, FunctionModel>;
   /** Named object types by token. */
   types: Map<string, ObjectTypeModel>;
+  /** The provider's own doc page (`docs/index.md`), when full docs were read: for the registry's `_index.md`. */
+  overview?: { description: string; examples: string; frontMatter: Record<string, string> };
 }
 
 export interface ModelOptions {
@@ -117,6 +120,8 @@ export interface ModelOptions {
   includes?: readonly string[];
   /** TF names to drop. */
   excludes?: readonly string[];
+  /** Full docs from the provider's repository; descriptions come from the schema without them. */
+  docs?: ProviderDocs;
 }
 
 /** What GetSchema adds around the model. */

@@ -72,6 +72,12 @@ export function singularize(word: string): string {
   return Singularize(word) || word;
 }
 
+/** How docs name a resource or function for readers of every language: `random:index/password:Password` → `random.Password`. */
+export function tokenDisplayName(token: string): string {
+  const [pkg, , name] = token.split(":");
+  return `${pkg}.${name}`;
+}
+
 /** `<pkg>:index/<lowerFirst(Name)>:<Name>` — the single module layout every bridged provider uses. */
 export function moduleToken(pkg: string, name: string): string {
   return `${pkg}:index/${lowerFirst(name)}:${name}`;

@@ -1,6 +1,7 @@
 // The pulumirpc.ResourceProvider service: Parameterize, GetSchema, plugin housekeeping, and dispatch of resource RPCs to ResourceOps.
 import * as grpc from "@grpc/grpc-js";
 import { describe, parameterize, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
+import { cacheRoot } from "../parameterize/cache.js";
 import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
 import { VERSION } from "../version.js";
 import * as convert from "./convert.js";
@@ -28,7 +29,7 @@ interface Active {
   model: ProviderModel;
   ops: ResourceOps;
   /** The GetSchema response, kept as one object so its wire encoding is computed once (see plugin.ts). */
-  schemaResponse?: Pb;
+  schemaResponse?: Promise<Pb>;
 }
 
 type Unary = (call: grpc.ServerUnaryCall<Pb, Pb>, callback: grpc.sendUnaryData<Pb>) => void;
@@ -140,7 +141,7 @@ export class ProviderService {
     }
   }
 
-  private getSchema(request: Pb): Pb {
+  private async getSchema(request: Pb): Promise<Pb> {
     const active = this.requireActive("GetSchema");
     const { name, version } = active.parameterized;
     const wantName = typeof request["subpackage_name"] === "string" ? request["subpackage_name"] : "";
@@ -152,12 +153,37 @@ export class ProviderService {
       throw new RpcError(grpc.status.INVALID_ARGUMENT, `GetSchema asked for ${name} version ${wantVersion}, but this provider is parameterized as ${describe(active.parameterized)}`);
     }
     // Rendering a large provider takes a while; the engine asks more than once per command.
-    active.schemaResponse ??= {
-      schema: JSON.stringify(
-        renderPackageSchema(active.model, { bridgeVersion: VERSION, parameter: active.parameterized.value, source: active.parameterized.origin }),
-      ),
-    };
+    active.schemaResponse ??= this.renderSchema(active).catch((e: unknown) => {
+      active.schemaResponse = undefined;
+      throw e;
+    });
     return active.schemaResponse;
+  }
+
+  /**
+   * The schema, with full docs when Parameterize asked for them. Docs are read here, not in Parameterize: a program's
+   * run parameterizes from the value and never asks for the schema, so it pays nothing for them.
+   */
+  private async renderSchema(active: Active): Promise<Pb> {
+    const p = active.parameterized;
+    let model = active.model;
+    if (p.docs !== undefined || p.indexDoc !== undefined) {
+      const docs = await import("../docs/index.js");
+      const log = this.log;
+      const options = { cacheRoot: cacheRoot(), warn: (m: string) => log.log("warning", m), status: (m: string) => log.status(m) };
+      const source = p.docs ?? p.indexDoc?.source;
+      const repo = source === undefined ? undefined : await docs.docsRepository(source, options);
+      const wanted = p.docs !== undefined ? { resources: [...model.resources.keys()], dataSources: [...model.dataSources.keys()], functions: [...model.functions.keys()] } : { resources: [], dataSources: [], functions: [] };
+      const read = source !== undefined && repo !== undefined ? docs.readDocs(source, repo, wanted, options) : undefined;
+      if (read !== undefined) {
+        model = buildProviderModel(p.schema, { packageName: p.name, packageVersion: p.version, includes: p.selection.includes, excludes: p.selection.excludes, docs: read });
+      }
+      if (p.indexDoc !== undefined) {
+        const file = await docs.writeIndexDoc(p.indexDoc.dir, model, { addArgs: p.indexDoc.addArgs });
+        log.log("info", `wrote ${file}`);
+      }
+    }
+    return { schema: JSON.stringify(renderPackageSchema(model, { bridgeVersion: VERSION, parameter: p.value, source: p.origin })) };
   }
 
   private async cancel(): Promise<Pb> {

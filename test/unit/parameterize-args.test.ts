@@ -98,7 +98,8 @@ describe("the args form", () => {
     expect(failure(() => parseArgs(["./terraform-provider-random", "1.0.0"])).message).toMatch(/exactly one argument/);
     expect(failure(() => parseArgs(["./random"])).message).toMatch(/terraform-provider-<name>/);
     expect(failure(() => parseArgs(["./terraform-provider-random", "--fullDocs"])).message).toMatch(/only applies to registry/);
-    expect(failure(() => parseArgs(["random", "--upstreamRepoPath", "/x"])).message).toMatch(/only applies to local/);
+    expect(parseArgs(["random", "--upstreamRepoPath", "/x"]).docs.upstreamRepoPath).toBe("/x");
+    expect(failure(() => parseArgs(["random", "--upstreamRepoPath", "/x", "--fullDocs"])).message).toMatch(/one of --fullDocs .* and --upstreamRepoPath/);
   });
 
   it("treats everything after -- as positional", () => {

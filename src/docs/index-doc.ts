@@ -1,0 +1,87 @@
+// Renders the registry-style `_index.md` of a package: front matter, how to add it, the provider's overview and config.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { PropertyModel, ProviderModel, TypeModel } from "../schema-translate/model.js";
+
+export interface IndexDocOptions {
+  /** What follows `pulumi package add terraform-provider` to get this package (`hashicorp/random`). */
+  addArgs: string;
+}
+
+/** "Provider: Random" (tfplugindocs' page title) → "Random"; else the package name, capitalised. */
+function displayName(model: ProviderModel): string {
+  const title = model.overview?.frontMatter["page_title"] ?? "";
+  const m = /^Provider:\s*(.+)$/i.exec(title.trim()) ?? /^(.+?)\s+Provider$/i.exec(title.trim());
+  if (m) return m[1]!.trim();
+  return model.name.charAt(0).toUpperCase() + model.name.slice(1);
+}
+
+function typeLabel(t: TypeModel): string {
+  switch (t.kind) {
+    case "array":
+      return `list of ${typeLabel(t.items)}`;
+    case "map":
+      return `map of ${typeLabel(t.values)}`;
+    case "object":
+      return "object";
+    case "any":
+      return "any";
+    default:
+      return t.kind;
+  }
+}
+
+function configEntry(p: PropertyModel): string {
+  const flags = [typeLabel(p.type), p.required ? "required" : "optional", ...(p.secret ? ["secret"] : [])].join(", ");
+  const doc = p.description.replace(/\n+/g, " ").trim();
+  return `- \`${p.name}\` (${flags})${doc !== "" ? ` ${doc}` : ""}`;
+}
+
+/** Text with a trailing newline; `---`-delimited front matter first, as Hugo reads it. */
+export function renderIndexDoc(model: ProviderModel, options: IndexDocOptions): string {
+  const name = displayName(model);
+  const parts: string[] = [
+    [
+      "---",
+      "# *** WARNING: This file was auto-generated. Do not edit by hand unless you're certain you know what you are doing! ***",
+      `title: ${name} Provider`,
+      `meta_desc: Provides an overview on how to configure the Pulumi ${name} provider.`,
+      "layout: package",
+      "---",
+    ].join("\n"),
+    [
+      "## Generate Provider",
+      "",
+      `The ${name} provider must be installed as a Local Package by following the [instructions for Any Terraform Provider](https://www.pulumi.com/registry/packages/terraform-provider/):`,
+      "",
+      "```bash",
+      `pulumi package add terraform-provider ${options.addArgs}`,
+      "```",
+    ].join("\n"),
+  ];
+  const overview = model.overview?.description ?? "";
+  if (overview !== "") parts.push(overview.startsWith("## ") ? overview : `## Overview\n\n${overview}`);
+  const examples = model.overview?.examples ?? "";
+  if (examples !== "") {
+    parts.push(`## Example Usage\n\nThe Terraform provider's own examples, in Terraform's configuration language (HCL); in Pulumi, provider settings are stack configuration (\`pulumi config set ${model.name}:<name> <value>\`) or the inputs of an explicit \`${model.name}.Provider\`.\n\n${examples}`);
+  }
+  const config = model.configVariables;
+  parts.push(
+    config.length === 0
+      ? "## Configuration Reference\n\nThe provider has no configuration."
+      : `## Configuration Reference\n\nThe following configuration inputs are supported (as \`${model.name}:<name>\` stack configuration or inputs of \`${model.name}.Provider\`):\n\n${config.map(configEntry).join("\n")}`,
+  );
+  return parts.join("\n\n") + "\n";
+}
+
+/** Writes `<dir>/_index.md`, creating `dir`; returns the file's path. */
+export async function writeIndexDoc(dir: string, model: ProviderModel, options: IndexDocOptions): Promise<string> {
+  const file = join(dir, "_index.md");
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(file, renderIndexDoc(model, options));
+  } catch (e) {
+    throw new Error(`--indexDocOutDir: cannot write ${file}: ${(e as Error).message}`, { cause: e });
+  }
+  return file;
+}

@@ -1,0 +1,239 @@
+// Fills the provider model's descriptions from the provider's doc pages, with Terraform names in prose made Pulumi's.
+import type { EntityDocs } from "../docs/markdown.js";
+import type { ProviderDocs } from "../docs/repo.js";
+import type { ObjectTypeModel, PropertyModel, ProviderModel, TypeModel } from "./model.js";
+import { tokenDisplayName } from "./names.js";
+
+/** Introduces examples that stay in HCL: Pulumi has no converter here, and a Terraform example still shows the shape. */
+const EXAMPLES_INTRO = "The Terraform provider's own examples, in Terraform's configuration language (HCL). Properties are written in Terraform's snake_case names; in Pulumi programs they are camelCase (`min_upper` is `minUpper`).";
+
+/** TF names (properties, resources, data sources, functions) to the names a Pulumi reader knows them by. */
+type Names = ReadonlyMap<string, string>;
+
+/** The object type a property holds, directly or as array or map elements. */
+function objectOf(t: TypeModel): ObjectTypeModel | undefined {
+  switch (t.kind) {
+    case "object":
+      return t.ref;
+    case "array":
+      return objectOf(t.items);
+    case "map":
+      return objectOf(t.values);
+    default:
+      return undefined;
+  }
+}
+
+/** Every property below `props`, with its dotted TF path; a type reached twice is visited once. */
+function walk(props: readonly PropertyModel[], visit: (p: PropertyModel, path: string[]) => void, path: string[] = [], seen = new Set<ObjectTypeModel>()): void {
+  for (const p of props) {
+    const here = [...path, p.tfName];
+    visit(p, here);
+    const obj = objectOf(p.type);
+    if (obj !== undefined && !seen.has(obj)) {
+      seen.add(obj);
+      walk(obj.properties, visit, here, seen);
+    }
+  }
+}
+
+/**
+ * A property's doc: by its full path, else (nested) by its block and name, as the older pages write "The `website`
+ * block supports:" without the path above the block.
+ */
+function propertyDoc(docs: EntityDocs, path: readonly string[]): string | undefined {
+  const full = docs.properties.get(path.join("."));
+  if (full !== undefined) return full;
+  if (path.length >= 2) return docs.properties.get(path.slice(-2).join("."));
+  return undefined;
+}
+
+function entityNames(global: Names, props: readonly PropertyModel[]): Map<string, string> {
+  const names = new Map(global);
+  // Nested properties first, so that a top-level property of the same TF name wins.
+  const nested: [string, string][] = [];
+  walk(props, (p, path) => {
+    if (path.length === 1) names.set(p.tfName, p.name);
+    else nested.push([p.tfName, p.name]);
+  });
+  for (const [tf, name] of nested) if (!names.has(tf)) names.set(tf, name);
+  return names;
+}
+
+/** A TF name in prose, or a dotted path of them, in Pulumi's names; undefined when some part is not a known name. */
+function rename(word: string, names: Names): string | undefined {
+  const direct = names.get(word);
+  if (direct !== undefined) return direct;
+  if (!word.includes(".")) return undefined;
+  const parts = word.split(".").map((p) => (/^\d+$/.test(p) ? p : names.get(p)));
+  return parts.every((p) => p !== undefined) ? parts.join(".") : undefined;
+}
+
+const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)[^`]*$/;
+const HCL_LANGS = new Set(["terraform", "hcl", "tf"]);
+
+/**
+ * Rewrites markdown outside fenced code with `prose`, and each fenced block with `code`. Fences are found line by
+ * line (CommonMark's rule: a closing fence is the same character, at least as long), so code inside list items is
+ * found too.
+ */
+function mapMarkdown(md: string, prose: (text: string) => string, code: (lang: string, lines: string[], indent: string, fence: string) => string[]): string {
+  const out: string[] = [];
+  const lines = md.split("\n");
+  let text: string[] = [];
+  const flush = (): void => {
+    if (text.length > 0) out.push(prose(text.join("\n")));
+    text = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE.exec(lines[i]!);
+    if (open === null) {
+      text.push(lines[i]!);
+      continue;
+    }
+    const [, indent, fence, lang] = open as unknown as [string, string, string, string];
+    let j = i + 1;
+    while (j < lines.length && !(lines[j]!.trim().startsWith(fence[0]!.repeat(fence.length)) && lines[j]!.trim().replace(/[`~]/g, "") === "")) j++;
+    flush();
+    out.push(...code(lang.toLowerCase(), lines.slice(i + 1, j), indent, fence));
+    i = j;
+  }
+  flush();
+  return out.join("\n");
+}
+
+/** Links that lead nowhere outside Terraform's site lose their target; site-relative ones get its host. */
+function fixLinks(text: string): string {
+  return text.replace(/\[([^\]\n]*)\]\(([^)\s]*)\)/g, (all, label: string, url: string) => {
+    if (/^[a-z]+:/i.test(url)) return all;
+    if (url.startsWith("/")) return `[${label}](https://www.terraform.io${url})`;
+    return label;
+  });
+}
+
+/** Terraform's note markers (`->`, `~>`, `!>`) become markdown quotes, as Pulumi's docs render them. */
+function fixNotes(text: string): string {
+  return text.replace(/^(\s*)[-~!]> /gm, "$1> ");
+}
+
+function renameInProse(text: string, names: Names): string {
+  // Code spans name things exactly; bare snake_case words are renamed only when they are known names.
+  return text
+    .split(/(`[^`\n]+`)/)
+    .map((part, i) => {
+      if (i % 2 === 1) {
+        const inner = part.slice(1, -1);
+        const renamed = rename(inner.replace(/\(\)$/, ""), names);
+        return renamed === undefined ? part : `\`${renamed}${inner.endsWith("()") ? "()" : ""}\``;
+      }
+      return part.replace(/(^|[\s"(\[])([a-z0-9]+(?:_[a-z0-9]+)+)(?=[\s".,;:)\]]|$)/g, (all, pre: string, word: string) => {
+        const renamed = rename(word, names);
+        return renamed === undefined ? all : pre + renamed;
+      });
+    })
+    .join("");
+}
+
+/** Markdown from a doc page made readable in a Pulumi schema: names renamed in prose, HCL fences marked `hcl`. */
+function prose(md: string, names: Names, extraCode?: (line: string) => string): string {
+  return mapMarkdown(
+    md,
+    (text) => {
+      const fixed = renameInProse(fixNotes(fixLinks(text)), names);
+      return extraCode ? fixed.split(/(`[^`\n]+`)/).map((p, i) => (i % 2 === 1 ? `\`${extraCode(p.slice(1, -1))}\`` : p)).join("") : fixed;
+    },
+    (lang, lines, indent, fence) => {
+      const body = extraCode ? lines.map(extraCode) : lines;
+      const shown = HCL_LANGS.has(lang) ? "hcl" : lang === "shell" || lang === "console" ? "sh" : lang;
+      return [`${indent}${fence}${shown}`, ...body, `${indent}${fence}`];
+    },
+  ).trim();
+}
+
+/** `terraform import random_password.password ID` → `pulumi import random:index/password:Password password ID`. */
+function importRewriter(tokens: ReadonlyMap<string, string>): (line: string) => string {
+  return (line) =>
+    line.replace(/^(\s*)(\$ )?terraform import (?:-\S+ )*([a-z0-9_]+)\.([A-Za-z0-9_-]+(?:\[[^\]]*\])?) (.*)$/, (all, indent: string, prompt: string | undefined, tf: string, name: string, id: string) => {
+      const token = tokens.get(tf);
+      return token === undefined ? all : `${indent}${prompt ?? ""}pulumi import ${token} ${name.replace(/\[.*$/, "")} ${id}`;
+    });
+}
+
+function entityDescription(schemaDescription: string, docs: EntityDocs, names: Names, importLine?: (line: string) => string): string {
+  const parts: string[] = [];
+  const overview = prose(docs.description, names);
+  parts.push(overview !== "" ? overview : schemaDescription);
+  const examples = prose(docs.examples, names);
+  if (examples !== "") parts.push(`## Example Usage\n\n${EXAMPLES_INTRO}\n\n${examples}`);
+  if (docs.import !== "" && importLine !== undefined) parts.push(`## Import\n\n${prose(docs.import, names, importLine)}`);
+  return parts.filter((p) => p !== "").join("\n\n");
+}
+
+function documentProperties(props: readonly PropertyModel[], docs: EntityDocs, names: Names): void {
+  walk(props, (p, path) => {
+    const doc = propertyDoc(docs, path);
+    if (doc !== undefined && doc !== "") p.description = prose(doc, names);
+    const obj = objectOf(p.type);
+    // A block's own text documents its type when the schema gave none.
+    if (obj !== undefined && obj.description === "" && doc !== undefined) obj.description = p.description;
+  });
+}
+
+/**
+ * Replaces descriptions of the entities the docs cover: an entity's is its page's overview, examples and import
+ * instructions; a property's is its entry in the page's lists. Whatever the pages leave out keeps the schema's text.
+ */
+export function applyDocs(model: ProviderModel, docs: ProviderDocs): void {
+  const global = new Map<string, string>();
+  const tokens = new Map<string, string>();
+  for (const r of model.resources.values()) {
+    global.set(r.tfName, tokenDisplayName(r.token));
+    tokens.set(r.tfName, r.token);
+  }
+  for (const d of model.dataSources.values()) global.set(d.tfName, tokenDisplayName(d.token));
+  for (const f of model.functions.values()) global.set(f.tfName, tokenDisplayName(f.token));
+  const importLine = importRewriter(tokens);
+
+  for (const r of model.resources.values()) {
+    const page = docs.resources.get(r.tfName);
+    if (page === undefined) continue;
+    const names = entityNames(global, r.properties);
+    r.description = entityDescription(r.description, page, names, importLine);
+    documentProperties(r.properties, page, names);
+  }
+  for (const d of model.dataSources.values()) {
+    const page = docs.dataSources.get(d.tfName);
+    if (page === undefined) continue;
+    const names = entityNames(global, d.properties);
+    d.description = entityDescription(d.description, page, names);
+    documentProperties(d.properties, page, names);
+  }
+  for (const f of model.functions.values()) {
+    const page = docs.functions.get(f.tfName);
+    if (page === undefined) continue;
+    const params = [...f.parameters, ...(f.variadic ? [f.variadic] : [])];
+    const names = new Map(global);
+    for (const p of params) names.set(p.tfName, p.name);
+    const result = f.returnType.kind === "object" ? f.returnType.ref : undefined;
+    if (result !== undefined) for (const p of result.properties) if (!names.has(p.tfName)) names.set(p.tfName, p.name);
+    // The summary heads a function's description in the schema; the page's overview usually starts with it.
+    const summary = f.description.split("\n\n")[0] ?? "";
+    const body = entityDescription("", page, names);
+    if (body !== "") f.description = summary !== "" && !body.startsWith(summary) ? `${summary}\n\n${body}` : body;
+    for (const p of params) {
+      const doc = page.properties.get(p.tfName);
+      if (doc !== undefined && doc !== "") p.description = prose(doc, names);
+    }
+    if (result !== undefined) documentProperties(result.properties, page, names);
+  }
+  if (docs.provider !== undefined) {
+    const names = entityNames(global, model.config);
+    documentProperties(model.config, docs.provider, names);
+    documentProperties(model.configVariables, docs.provider, entityNames(global, model.configVariables));
+    model.overview = {
+      description: prose(docs.provider.description, names),
+      examples: prose(docs.provider.examples, names),
+      frontMatter: docs.provider.frontMatter,
+    };
+  }
+}
