@@ -2,8 +2,8 @@
 // Pulumi.yaml `packages:` entries and sdks/<name>/ package declarations `pulumi package add` wrote, and Node.js SDKs
 // generated from its schema, which embed its parameter value. One sandbox has the reference installed as the
 // `terraform-provider` v0.1.0 plugin while those are made, then ours in its place, which must run them: a YAML program
-// with random and tls (a data source through fn::invoke), and a TypeScript program (Automation API, inline program)
-// with random, tls, tls's getPublicKey data source and time's rfc3339Parse provider function.
+// with random and tls (a data source through fn::invoke), and a TypeScript project run with `pulumi up` through the
+// Node.js language host with random, tls, tls's getPublicKey data source and time's rfc3339Parse provider function.
 import { X509Certificate } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
 import { yamlProject, type ExportedResource, type YamlProject } from "../support/e2e.js";
 import { decodeValue, installReference, nodeSdkFromSchema, packageSchemaText, switchToOurs, type SdkPulumiSection } from "../support/interchange-sdk.js";
-import { isSecretEnvelope, removeScratch, scratch, typescriptProgram } from "../support/lifecycle.js";
+import { isSecretEnvelope, removeScratch, scratch, TypeScriptScenario } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
 import { pulumiSandbox, type PulumiSandbox } from "../support/pulumi.js";
 
@@ -156,117 +156,57 @@ describe("a YAML project whose packages the reference added, run by our plugin",
   }, 300_000);
 });
 
-/** The driver: `node bin/index.js <preview|up|state|destroy> <phase>`; prints one JSON line. */
-const SOURCE = String.raw`
-import * as pulumi from "@pulumi/pulumi";
-import { LocalWorkspace, type EngineEvent } from "@pulumi/pulumi/automation";
+/** index.ts; the stack's `phase` (main, uris) says whether it also declares a certificate with `uris`. */
+const PROGRAM = String.raw`import * as pulumi from "@pulumi/pulumi";
 import * as random from "@pulumi/random";
 import * as tls from "@pulumi/tls";
 import * as time from "@pulumi/time";
 
-const [op, phase] = process.argv.slice(2);
+const phase = new pulumi.Config().require("phase");
 
-const program = async (): Promise<Record<string, unknown>> => {
-  const pet = new random.Pet("pet", { length: 2, separator: "_" });
-  const pw = new random.Password("pw", { length: 20, special: false });
-  const key = new tls.PrivateKey("key", { algorithm: "ED25519" });
-  const cert = new tls.SelfSignedCert("cert", {
+const pet = new random.Pet("pet", { length: 2, separator: "_" });
+const pw = new random.Password("pw", { length: 20, special: false });
+const key = new tls.PrivateKey("key", { algorithm: "ED25519" });
+const cert = new tls.SelfSignedCert("cert", {
     privateKeyPem: key.privateKeyPem,
     validityPeriodHours: 24,
     allowedUses: ["digital_signature", "server_auth"],
     dnsNames: ["example.com"],
     subjects: [{ commonName: pet.id, organization: "Interchange TS" }],
-  });
-  const pub = tls.getPublicKeyOutput({ privateKeyPem: key.privateKeyPem });
-  const parsed = time.rfc3339ParseOutput("2024-03-04T05:06:07Z");
-  const out: Record<string, unknown> = {
-    pet: pet.id,
-    pw: pw.result,
-    publicFromKey: key.publicKeyPem,
-    publicFromData: pub.publicKeyPem,
-    cert: cert.certPem,
-    parsedYear: parsed.year,
-    parsedMonth: parsed.monthName,
-  };
-  if (phase === "uris") {
-    // A property the reference's schema names with pulumi/inflector's plural rules: uri -> uris.
-    const withUris = new tls.SelfSignedCert("certUris", {
-      privateKeyPem: key.privateKeyPem,
-      validityPeriodHours: 24,
-      allowedUses: ["digital_signature"],
-      subjects: [{ commonName: "uris.example" }],
-      uris: ["spiffe://example.org/interchange"],
-    });
-    out["urisCert"] = withUris.certPem;
-    out["uris"] = withUris.uris;
-  }
-  return out;
-};
-
-async function main(): Promise<void> {
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName: "dev", projectName: "interchange-ts", program });
-  const diagnostics: string[] = [];
-  const onEvent = (e: EngineEvent): void => {
-    if (e.diagnosticEvent) diagnostics.push(e.diagnosticEvent.message);
-  };
-  try {
-    switch (op) {
-      case "preview": {
-        const r = await stack.preview({ onEvent, debug: true });
-        console.log(JSON.stringify({ changes: r.changeSummary, diagnostics }));
-        break;
-      }
-      case "up": {
-        const r = await stack.up({ onEvent });
-        console.log(JSON.stringify({ changes: r.summary.resourceChanges, outputs: r.outputs }));
-        break;
-      }
-      case "destroy": {
-        const r = await stack.destroy({ onEvent });
-        console.log(JSON.stringify({ changes: r.summary.resourceChanges }));
-        break;
-      }
-      case "state": {
-        const d = await stack.exportStack();
-        console.log(JSON.stringify({ resources: d.deployment.resources ?? [] }));
-        break;
-      }
-    }
-  } catch (e) {
-    console.log(JSON.stringify({ error: String((e as Error).message ?? e), diagnostics }));
-  }
-}
-
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
 });
+const pub = tls.getPublicKeyOutput({ privateKeyPem: key.privateKeyPem });
+const parsed = time.rfc3339ParseOutput("2024-03-04T05:06:07Z");
+
+// A property the reference's schema names with pulumi/inflector's plural rules: uri -> uris.
+const withUris = phase === "uris"
+    ? new tls.SelfSignedCert("certUris", {
+          privateKeyPem: key.privateKeyPem,
+          validityPeriodHours: 24,
+          allowedUses: ["digital_signature"],
+          subjects: [{ commonName: "uris.example" }],
+          uris: ["spiffe://example.org/interchange"],
+      })
+    : undefined;
+
+export const petName = pet.id;
+export const password = pw.result;
+export const publicFromKey = key.publicKeyPem;
+export const publicFromData = pub.publicKeyPem;
+export const certPem = cert.certPem;
+export const parsedYear = parsed.year;
+export const parsedMonth = parsed.monthName;
+export const urisCert = withUris?.certPem;
+export const uris = withUris?.uris;
 `;
 
-interface RunOutput {
-  changes?: Record<string, number>;
-  outputs?: Record<string, { value: unknown; secret: boolean }>;
-  diagnostics?: string[];
-  resources?: ExportedResource[];
-  error?: string;
-}
-
-describe("a TypeScript program with Node.js SDKs generated from the reference's schemas, run by our plugin", () => {
-  let program: ReturnType<typeof typescriptProgram>;
+describe("a TypeScript project with Node.js SDKs generated from the reference's schemas, run by our plugin", () => {
+  let project: TypeScriptScenario;
   let sdks: Record<string, { dir: string; pulumi: SdkPulumiSection }>;
-  let env: NodeJS.ProcessEnv;
-  const run = async (...args: string[]): Promise<RunOutput> => (await program.run(args, env)) as RunOutput;
-  const ok = async (...args: string[]): Promise<RunOutput> => {
-    const r = await run(...args);
-    if (r.error !== undefined) throw new Error(`${args.join(" ")} failed:\n${r.error}`);
-    return r;
-  };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     sdks = Object.fromEntries(TS_PEERS.map((peer) => [peer, nodeSdkFromSchema(peer, referenceSchemas[peer]!)]));
-    program = typescriptProgram(SOURCE, Object.fromEntries(TS_PEERS.map((peer) => [`@pulumi/${peer}`, sdks[peer]!.dir])));
-    // The Automation API's own workspace: a project folder of its own, the sandbox's home and backend.
-    env = { ...sandbox.env };
+    project = await TypeScriptScenario.create(sandbox, "interchange-ts", PROGRAM, Object.fromEntries(TS_PEERS.map((peer) => [`@pulumi/${peer}`, sdks[peer]!.dir])));
+    await project.config("phase", "main");
   }, 600_000);
 
   it("embeds the reference's parameter value in each SDK's package.json", () => {
@@ -283,33 +223,38 @@ describe("a TypeScript program with Node.js SDKs generated from the reference's 
     }
   });
 
-  it("previews (our plugin parses each SDK's value), creates, reads a data source, calls a function, previews no changes, destroys", async () => {
-    const preview = await ok("preview", "main");
-    expect(preview.changes).toMatchObject({ create: 5 });
-    // Our plugin's own debug line: it parsed the SDK's value bytes into the Terraform provider's path.
-    const lines = (preview.diagnostics ?? []).join("\n");
-    for (const peer of TS_PEERS) expect(lines).toContain(`parameterized as ${peer} 0.0.0 (local ${peerPath(peer)})`);
+  it("index.ts type-checks against the reference's SDKs (tsc --noEmit, strict)", () => {
+    project.typeCheck();
+  }, 120_000);
 
-    const created = await ok("up", "main");
-    expect(created.changes).toMatchObject({ create: 5 });
-    const out = created.outputs!;
-    expect(out["pet"]).toMatchObject({ secret: false });
-    expect(out["pet"]!.value).toMatch(/^[a-z]+_[a-z]+$/);
-    expect(out["pw"]).toMatchObject({ secret: true });
-    expect(out["pw"]!.value).toMatch(/^[A-Za-z0-9]{20}$/);
-    expect(out["publicFromKey"]!.value).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+  it("`pulumi preview` (our plugin parses each SDK's value), `up` (a data source, a function), no changes, `destroy`", async () => {
+    expect((await project.preview()).changeSummary).toMatchObject({ create: 5 });
+    // Our plugin's own debug line (which `preview --json` leaves out): it parsed the SDK's value bytes into the
+    // Terraform provider's path.
+    const debug = await project.ok(["preview", "--debug"]);
+    for (const peer of TS_PEERS) expect(debug.stdout + debug.stderr).toContain(`parameterized as ${peer} 0.0.0 (local ${peerPath(peer)})`);
+
+    expect(await project.changes("up")).toMatchObject({ create: 5 });
+    const out = await project.outputs();
+    const plain = await project.outputs(true);
+    expect(out["petName"]).toMatch(/^[a-z]+_[a-z]+$/);
+    expect(out["password"]).toBe("[secret]");
+    expect(plain["password"]).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(plain["publicFromKey"]).toMatch(/^-----BEGIN PUBLIC KEY-----/);
     // The data source read a secret argument, so its result is secret; it is the key's public half.
-    expect(out["publicFromData"]).toEqual({ value: out["publicFromKey"]!.value, secret: true });
+    expect(out["publicFromData"]).toBe("[secret]");
+    expect(plain["publicFromData"]).toBe(plain["publicFromKey"]);
     // time's provider function, read through the reference SDK's typed result.
-    expect(out["parsedYear"]).toEqual({ value: 2024, secret: false });
-    expect(out["parsedMonth"]).toEqual({ value: "March", secret: false });
-    const cert = new X509Certificate(out["cert"]!.value as string);
-    expect(cert.subject).toContain(`CN=${out["pet"]!.value as string}`);
+    expect(out["parsedYear"]).toBe(2024);
+    expect(out["parsedMonth"]).toBe("March");
+    expect(out).not.toHaveProperty("uris");
+    const cert = new X509Certificate(plain["certPem"] as string);
+    expect(cert.subject).toContain(`CN=${out["petName"] as string}`);
     expect(cert.subject).toContain("O=Interchange TS");
     expect(cert.publicKey.asymmetricKeyType).toBe("ed25519");
 
     // The state: secrets are envelopes; each default provider carries the SDK's (the reference's) value bytes.
-    const state = (await ok("state", "main")).resources!;
+    const state = (await project.deployment()).resources ?? [];
     const byName = (name: string): ExportedResource | undefined => state.find((r) => r.custom === true && r.urn.endsWith(`::${name}`));
     expect(isSecretEnvelope(byName("pw")?.outputs?.["result"])).toBe(true);
     expect(isSecretEnvelope(byName("key")?.outputs?.["privateKeyPem"])).toBe(true);
@@ -318,24 +263,25 @@ describe("a TypeScript program with Node.js SDKs generated from the reference's 
       expect(provider?.inputs?.["__internal"], peer).toEqual({ name: "terraform-provider", version: VERSION, parameterization: sdks[peer]!.pulumi.parameterization!.value });
     }
     const stored = readFileSync(join(sandbox.backend, ".pulumi", "stacks", "interchange-ts", "dev.json"), "utf8");
-    expect(stored).not.toContain(out["pw"]!.value as string);
+    expect(stored).not.toContain(plain["password"] as string);
     expect(stored).not.toContain("PRIVATE KEY");
 
-    expect((await ok("preview", "main")).changes).toEqual({ same: 5 });
+    expect((await project.preview()).changeSummary).toEqual({ same: 5 });
 
-    const destroyed = await ok("destroy", "main");
-    expect(destroyed.changes).toMatchObject({ delete: 5 });
+    expect(await project.changes("destroy")).toMatchObject({ delete: 5 });
+    expect(await project.resourceNames()).toEqual([]);
   }, 300_000);
 
   it("accepts the reference SDK's property names: SelfSignedCert `uris` (inflector plural of uri)", async () => {
+    await project.config("phase", "uris");
     try {
-      const created = await ok("up", "uris");
-      expect(created.outputs?.["uris"]?.value).toEqual(["spiffe://example.org/interchange"]);
-      const cert = new X509Certificate(created.outputs!["urisCert"]!.value as string);
+      await project.changes("up");
+      const plain = await project.outputs(true);
+      expect(plain["uris"]).toEqual(["spiffe://example.org/interchange"]);
+      const cert = new X509Certificate(plain["urisCert"] as string);
       expect(cert.subjectAltName).toBe("URI:spiffe://example.org/interchange");
     } finally {
-      const destroyed = await run("destroy", "uris");
-      expect(destroyed.error).toBeUndefined();
+      expect(await project.changes("destroy")).toMatchObject({ delete: 6 });
     }
   }, 300_000);
 });

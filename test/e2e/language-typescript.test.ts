@@ -9,7 +9,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installPlugin, type ExportedResource } from "../support/e2e.js";
-import { hostsMissing, languageSandbox } from "../support/languages.js";
+import { hostsMissing, languageSandbox, typescriptProject } from "../support/languages.js";
 import { OUR_STACK, isSecretEnvelope, removeScratch, scratch, type PreviewJson } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
@@ -29,43 +29,6 @@ async function timed<T>(what: string, fn: () => Promise<T>): Promise<T> {
     timings.push(line);
     console.log(`[language-typescript] ${line}`);
   }
-}
-
-/** The files `pulumi new typescript` writes (with @pulumi/pulumi pinned to the engine's version, 3.248.0). */
-function layOutProject(dir: string, name: string, program: string): void {
-  writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\ndescription: A TypeScript program using Terraform providers\nruntime:\n  name: nodejs\n  options:\n    packagemanager: npm\n`);
-  writeFileSync(
-    join(dir, "package.json"),
-    JSON.stringify(
-      { name, main: "index.ts", devDependencies: { "@types/node": "^20", typescript: "^5.9.0" }, dependencies: { "@pulumi/pulumi": "3.248.0" } },
-      null,
-      2,
-    ),
-  );
-  writeFileSync(
-    join(dir, "tsconfig.json"),
-    JSON.stringify(
-      {
-        compilerOptions: {
-          strict: true,
-          outDir: "bin",
-          target: "es2020",
-          module: "commonjs",
-          moduleResolution: "node",
-          sourceMap: true,
-          experimentalDecorators: true,
-          pretty: true,
-          noFallthroughCasesInSwitch: true,
-          noImplicitReturns: true,
-          forceConsistentCasingInFileNames: true,
-        },
-        files: ["index.ts"],
-      },
-      null,
-      4,
-    ),
-  );
-  writeFileSync(join(dir, "index.ts"), program);
 }
 
 /** The program: every kind of thing a TypeScript user writes against these SDKs. */
@@ -201,7 +164,7 @@ describe.skipIf(hostsMissing())("a TypeScript project through the real Node.js l
     project = join(work, "project");
     execFileSync("mkdir", ["-p", project]);
     outFile = join(work, "written-by-local.txt");
-    layOutProject(project, "tfbridge-lang-ts", PROGRAM);
+    typescriptProject(project, "tfbridge-lang-ts", PROGRAM);
     await timed("npm install (project)", async () => {
       execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project, env, stdio: ["ignore", "ignore", "inherit"] });
     });

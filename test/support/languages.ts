@@ -1,5 +1,6 @@
 // Pulumi's language hosts for end-to-end tests in TypeScript, Python and Go, and the sandbox they run in.
 import { execFileSync, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxWithPlugin } from "./e2e.js";
 import { repoRoot } from "./peers.js";
@@ -53,4 +54,45 @@ export function goEnv(): NodeJS.ProcessEnv {
     env[key] = execFileSync("go", ["env", key], { encoding: "utf8" }).trim();
   }
   return env;
+}
+
+/**
+ * Writes the files `pulumi new typescript` writes into `dir` (Pulumi.yaml with `runtime: nodejs`, package.json,
+ * tsconfig.json) and `program` as index.ts, with @pulumi/pulumi pinned to the engine's version, 3.248.0, and
+ * `dependencies` (e.g. `{"@pulumi/random": "file:sdks/random"}`) beside it.
+ */
+export function typescriptProject(dir: string, name: string, program: string, dependencies: Record<string, string> = {}): void {
+  writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\ndescription: A TypeScript program using Terraform providers\nruntime:\n  name: nodejs\n  options:\n    packagemanager: npm\n`);
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify(
+      { name, main: "index.ts", devDependencies: { "@types/node": "^20", typescript: "^5.9.0" }, dependencies: { "@pulumi/pulumi": "3.248.0", ...dependencies } },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          strict: true,
+          outDir: "bin",
+          target: "es2020",
+          module: "commonjs",
+          moduleResolution: "node",
+          sourceMap: true,
+          experimentalDecorators: true,
+          pretty: true,
+          noFallthroughCasesInSwitch: true,
+          noImplicitReturns: true,
+          forceConsistentCasingInFileNames: true,
+        },
+        files: ["index.ts"],
+      },
+      null,
+      4,
+    ),
+  );
+  writeFileSync(join(dir, "index.ts"), program);
 }
