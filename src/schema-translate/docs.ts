@@ -4,6 +4,14 @@ import type { ProviderDocs } from "../docs/repo.js";
 import type { ObjectTypeModel, PropertyModel, ProviderModel, TypeModel } from "./model.js";
 import { tokenDisplayName } from "./names.js";
 
+/**
+ * The examples section in Pulumi's schema convention: SDK generators keep only code blocks in the SDK's own language
+ * (and `sh`) and drop an `example` without one whole, heading included, so doc comments carry no empty section.
+ */
+function examplesSection(examples: string): string {
+  return `{{% examples %}}\n{{% example %}}\n## Example Usage\n\n${EXAMPLES_INTRO}\n\n${examples}\n{{% /example %}}\n{{% /examples %}}`;
+}
+
 /** Introduces examples that stay in HCL: Pulumi has no converter here, and a Terraform example still shows the shape. */
 const EXAMPLES_INTRO = "The Terraform provider's own examples, in Terraform's configuration language (HCL). Properties are written in Terraform's snake_case names; in Pulumi programs they are camelCase (`min_upper` is `minUpper`).";
 
@@ -164,7 +172,7 @@ function entityDescription(schemaDescription: string, docs: EntityDocs, names: N
   const overview = prose(docs.description, names);
   parts.push(overview !== "" ? overview : schemaDescription);
   const examples = prose(docs.examples, names);
-  if (examples !== "") parts.push(`## Example Usage\n\n${EXAMPLES_INTRO}\n\n${examples}`);
+  if (examples !== "") parts.push(examplesSection(examples));
   if (docs.import !== "" && importLine !== undefined) parts.push(`## Import\n\n${prose(docs.import, names, importLine)}`);
   return parts.filter((p) => p !== "").join("\n\n");
 }

@@ -1,0 +1,265 @@
+// Full docs end to end through the plugin process: --upstreamRepoPath on the peers' pinned module sources (random, tls,
+// time), the parameter value that brings them back, a generated TypeScript SDK's doc comments, --fullDocs against a
+// git repository served by file:// URL (tags v<version> and <version>), the offline cases that fall back to the
+// schema's short docs with a warning, and --indexDocOutDir. Prints schema size and GetSchema time with and without.
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { docsRepository, upstreamCacheDir } from "../../src/docs/index.js";
+import { hostsMissing } from "../support/languages.js";
+import { generateNodeSdk, removeScratch } from "../support/lifecycle.js";
+import { peerModuleDir } from "../support/module-docs.js";
+import { peerPath } from "../support/peers.js";
+import { argsRequest, startPluginProcess, valueRequest, type Msg } from "../support/pulumi.js";
+import { CURRENT_PLATFORM } from "../support/registry-server.js";
+
+type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const scratch: string[] = [];
+const tmp = (prefix: string): string => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+  removeScratch();
+});
+
+interface SchemaRun {
+  text: string;
+  schema: Schema;
+  ms: number;
+  stderr: string;
+}
+
+/** One plugin process (as the engine starts one per package): Parameterize, then GetSchema, timed. */
+async function schemaOf(request: Msg, env: NodeJS.ProcessEnv = process.env): Promise<SchemaRun> {
+  const plugin = await startPluginProcess({ env });
+  try {
+    const p = await plugin.call("Parameterize", request, 120_000);
+    const start = performance.now();
+    const res = await plugin.call("GetSchema", { version: 0, subpackage_name: p["name"], subpackage_version: p["version"] }, 180_000);
+    const ms = performance.now() - start;
+    const text = res["schema"] as string;
+    return { text, schema: JSON.parse(text) as Schema, ms, stderr: plugin.stderr() };
+  } finally {
+    await plugin.stop();
+  }
+}
+
+const value = (s: Schema): unknown => JSON.parse(Buffer.from(s["parameterization"].parameter as string, "base64").toString("utf8"));
+const allDescriptions = (s: Schema): string => JSON.stringify([s["resources"], s["functions"], s["types"], s["config"], s["provider"]]);
+
+const figures: string[] = [];
+afterAll(() => {
+  if (figures.length > 0) console.log(`schema size and GetSchema time, without → with full docs:\n${figures.join("\n")}`);
+});
+
+describe.each(["random", "tls", "time"])("--upstreamRepoPath <%s module source>", (peer) => {
+  let short: SchemaRun;
+  let full: SchemaRun;
+  beforeAll(async () => {
+    short = await schemaOf(argsRequest(peerPath(peer)));
+    full = await schemaOf(argsRequest(peerPath(peer), "--upstreamRepoPath", peerModuleDir(peer)));
+    figures.push(`  ${peer}: ${short.text.length} → ${full.text.length} bytes, GetSchema ${short.ms.toFixed(0)} → ${full.ms.toFixed(0)} ms`);
+  }, 240_000);
+
+  it("records the repository in the value, after the reference's keys; without the flag the value has no docs", () => {
+    expect(value(full.schema)).toEqual({ local: { path: peerPath(peer) }, docs: { upstreamRepoPath: peerModuleDir(peer) } });
+    expect(value(short.schema)).toEqual({ local: { path: peerPath(peer) } });
+    expect(allDescriptions(short.schema)).not.toContain("## Example Usage");
+    expect(full.stderr).not.toMatch(/warning/);
+  });
+
+  it("fills descriptions: overview, HCL examples introduced as Terraform's, property docs in Pulumi names, import", () => {
+    const s = full.schema;
+    if (peer === "random") {
+      const r = s["resources"]["random:index/password:Password"];
+      expect(r.description).toMatch(/^> If the managed resource supports a write-only attribute/);
+      expect(r.description).toContain("This resource *does* use a cryptographic random number generator.");
+      // Pulumi's examples convention: SDK generators drop an example with no code in their language, heading and all.
+      expect(r.description).toContain("{{% examples %}}\n{{% example %}}\n## Example Usage\n\nThe Terraform provider's own examples, in Terraform's configuration language (HCL).");
+      expect(r.description).toContain('```hcl\nresource "random_password" "password" {\n  length           = 16');
+      expect(r.description).toContain("```\n{{% /example %}}\n{{% /examples %}}\n\n## Import");
+      expect(r.description).toContain("## Import\n\nImport is supported using the following syntax:\n\n```sh\npulumi import random:index/password:Password password securepassword\n```");
+      expect(r.inputProperties.length.description).toBe("The length of the string desired. The minimum value for length is 1 and, length must also be >= (`minUpper` + `minLower` + `minNumeric` + `minSpecial`).");
+      expect(r.inputProperties.minUpper.description).toBe("Minimum number of uppercase alphabet characters in the result. Default value is `0`.");
+      expect(r.properties.bcryptHash.description).toMatch(/^A bcrypt hash of the generated random string\. \*\*NOTE\*\*: .*`bcryptHash` will contain/);
+      // Another resource named in prose is the Pulumi resource.
+      expect(r.description).toContain("Identical to [`random.String`]");
+      expect(s["resources"]["random:index/shuffle:Shuffle"].inputProperties.resultCount.description).toBeDefined();
+    } else if (peer === "tls") {
+      const cert = s["resources"]["tls:index/selfSignedCert:SelfSignedCert"];
+      expect(cert.description).toMatch(/^Creates a \*\*self-signed\*\* TLS certificate/);
+      expect(cert.description).toContain("## Automatic Renewal");
+      expect(cert.inputProperties.subjects.description).toMatch(/^The subject for which a certificate is being requested\./);
+      expect(s["types"]["tls:index/SelfSignedCertSubject:SelfSignedCertSubject"].properties.commonName.description).toBe("Distinguished name: `CN`");
+      expect(cert.inputProperties.privateKeyPemWo.description).toContain("Requires `privateKeyPemWoVersion` to be set");
+      const fn = s["functions"]["tls:index/getPublicKey:getPublicKey"];
+      expect(fn.description).toMatch(/^Get a public key from a PEM-encoded private key\./);
+      expect(fn.description).toContain('```hcl\nresource "tls_private_key" "ed25519-example"');
+      expect(fn.inputs.properties.privateKeyPem.description).toContain("mutually exclusive_ with `privateKeyOpenssh`");
+      // The provider's configuration comes from the index page's schema.
+      expect(s["types"]["tls:config/proxies:proxies"].properties.fromEnv.description).toMatch(/^When `true` the provider will discover the proxy configuration/);
+      expect(s["types"]["tls:index/ProviderProxy:ProviderProxy"].properties.fromEnv.description).toMatch(/^When `true` the provider will discover the proxy configuration/);
+    } else {
+      const rot = s["resources"]["time:index/rotating:Rotating"];
+      expect(rot.description).toMatch(/^Manages a rotating time resource/);
+      expect(rot.description).toContain("pulumi import time:index/rotating:Rotating example 2020-02-12T06:36:13Z,0,0,30,0,0");
+      expect(rot.inputProperties.rotationDays.description).toMatch(/^Number of days to add to the base timestamp/);
+      const fn = s["functions"]["time:index/rfc3339Parse:rfc3339Parse"];
+      expect(fn.description).toMatch(/^Parse an RFC3339 timestamp string into an object\n\nGiven an RFC3339 timestamp string/);
+      expect(fn.description).toContain("- `yearDay` (Number) The day of the year");
+      expect(fn.description).toContain("provider::time::rfc3339_parse(");
+      expect(fn.inputs.properties.timestamp.description).toBe("RFC3339 timestamp string to parse");
+      expect(fn.outputs.properties.isoWeek.description).toBe("The ISO 8601 week number.");
+    }
+  });
+
+  it("Parameterize from the value gives the same schema, docs included", async () => {
+    const again = await schemaOf(valueRequest(Buffer.from(JSON.stringify(value(full.schema)))));
+    expect(again.text).toBe(full.text);
+  }, 120_000);
+});
+
+describe.skipIf(hostsMissing())("a TypeScript SDK generated from a full-docs schema", () => {
+  it("carries the overview, property docs and import instructions in its doc comments; Pulumi's generator leaves out the HCL examples", async () => {
+    const run = await schemaOf(argsRequest(peerPath("random"), "--upstreamRepoPath", peerModuleDir("random")));
+    const dir = tmp("tfbridge-docs-sdk-");
+    writeFileSync(join(dir, "schema.json"), run.text);
+    const env = { ...process.env, PULUMI_HOME: join(dir, "home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", NO_COLOR: "1" };
+    const { sdk } = generateNodeSdk([join(dir, "schema.json")], dir, env);
+    const password = readFileSync(join(sdk, "password.ts"), "utf8");
+    expect(password).toContain(" * This resource *does* use a cryptographic random number generator.");
+    expect(password).toContain(" * ```sh\n * pulumi import random:index/password:Password password securepassword\n * ```");
+    // Code blocks in other languages than the SDK's (and sh) are dropped by Pulumi's generator (FilterExamples in
+    // pkg/codegen/docs.go), as it drops the reference's unconverted examples; the examples shortcode takes the heading.
+    expect(password).not.toContain("```hcl");
+    expect(password).not.toContain("Example Usage");
+    expect(password).toContain("     * Minimum number of uppercase alphabet characters in the result. Default value is `0`.");
+    expect(password).toContain("(`minUpper` + `minLower` + `minNumeric` + `minSpecial`)");
+    // The compiled declarations keep them too.
+    expect(readFileSync(join(sdk, "bin", "password.d.ts"), "utf8")).toContain("cryptographic random number generator");
+  }, 300_000);
+});
+
+describe("--fullDocs from the provider's repository, fetched with git", () => {
+  let root: string;
+  let env: NodeJS.ProcessEnv;
+  let cache: string;
+  const repos = (): string => join(root, "repos");
+
+  /** The mirror holds the random peer under the given versions, so that no registry is asked. */
+  function mirror(versions: string[]): string {
+    const dir = join(root, "mirror", "registry.opentofu.org", "hashicorp", "random");
+    for (const v of versions) {
+      mkdirSync(join(dir, v, CURRENT_PLATFORM), { recursive: true });
+      cpSync(peerPath("random"), join(dir, v, CURRENT_PLATFORM, `terraform-provider-random_v${v}`));
+    }
+    return join(root, "mirror");
+  }
+
+  beforeAll(() => {
+    root = tmp("tfbridge-fulldocs-");
+    cache = join(root, "cache");
+    const rc = join(root, "mirror.tfrc");
+    writeFileSync(rc, `provider_installation {\n  filesystem_mirror {\n    path = "${mirror(["3.6.3", "3.6.4", "3.6.5"])}"\n  }\n}\n`);
+    // A repository like the provider's: its docs at the pinned commit, tagged as a release would be.
+    const repo = join(repos(), "hashicorp", "terraform-provider-random");
+    mkdirSync(repo, { recursive: true });
+    cpSync(join(peerModuleDir("random"), "docs"), join(repo, "docs"), { recursive: true });
+    writeFileSync(join(repo, "main.go"), "package main\n");
+    const git = (...args: string[]): void => {
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], { cwd: repo, stdio: "ignore" });
+    };
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-q", "-m", "docs");
+    git("tag", "v3.6.3");
+    git("tag", "3.6.5");
+    env = {
+      ...process.env,
+      TF_CLI_CONFIG_FILE: rc,
+      PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR: cache,
+      TF_BRIDGE_DOCS_REPO_URL: `file://${repos()}/{namespace}/terraform-provider-{type}`,
+    };
+  });
+
+  it("clones v<version> into the cache (docs folders only), fills the docs, and the value brings them back without the repository", async () => {
+    const out = join(root, "registry-page");
+    const first = await schemaOf(argsRequest("hashicorp/random", "= 3.6.3", "--fullDocs", "--indexDocOutDir", out), env);
+    expect(value(first.schema)).toEqual({ remote: { url: "registry.opentofu.org/hashicorp/random", version: "3.6.3" }, docs: { fullDocs: true } });
+    expect(first.schema["resources"]["random:index/password:Password"].inputProperties.minUpper.description).toBe("Minimum number of uppercase alphabet characters in the result. Default value is `0`.");
+    expect(first.schema["resources"]["random:index/password:Password"].description).toContain("pulumi import random:index/password:Password password securepassword");
+    const cached = upstreamCacheDir(cache, { host: "registry.opentofu.org", namespace: "hashicorp", type: "random", version: "3.6.3" });
+    expect(readdirSync(cached).sort()).toEqual([".source", "docs", "website"]);
+    expect(JSON.parse(readFileSync(join(cached, ".source"), "utf8"))).toMatchObject({ tag: "v3.6.3" });
+
+    const index = readFileSync(join(out, "_index.md"), "utf8");
+    expect(index).toMatch(/^---\n# \*\*\* WARNING: This file was auto-generated\..*\ntitle: Random Provider\nmeta_desc: Provides an overview on how to configure the Pulumi Random provider\.\nlayout: package\n---\n/);
+    expect(index).toContain("```bash\npulumi package add terraform-provider hashicorp/random\n```");
+    expect(index).toContain('## Overview\n\nThe "random" provider allows the use of randomness');
+    expect(index).toContain("```hcl\nresource \"random_id\" \"server\" {");
+    expect(index).toContain("## Configuration Reference\n\nThe provider has no configuration.");
+
+    // Generating again from the value (gen-sdk, YAML) needs neither the repository nor the network: the cache has it.
+    renameSync(repos(), `${repos()}.away`);
+    try {
+      const again = await schemaOf(valueRequest(Buffer.from(JSON.stringify(value(first.schema)))), env);
+      expect(again.text).toBe(first.text);
+      expect(again.stderr).not.toMatch(/warning/);
+    } finally {
+      renameSync(`${repos()}.away`, repos());
+    }
+  }, 240_000);
+
+  it("falls back to the tag <version> when there is no v<version>", async () => {
+    const run = await schemaOf(argsRequest("hashicorp/random", "= 3.6.5", "--fullDocs"), env);
+    expect(run.schema["resources"]["random:index/pet:Pet"].description).toContain("## Example Usage");
+    const cached = upstreamCacheDir(cache, { host: "registry.opentofu.org", namespace: "hashicorp", type: "random", version: "3.6.5" });
+    expect(JSON.parse(readFileSync(join(cached, ".source"), "utf8"))).toMatchObject({ tag: "3.6.5" });
+  }, 120_000);
+
+  it("an unknown tag or an unreachable repository is a warning and the schema's short docs, never a failure", async () => {
+    const unknown = await schemaOf(argsRequest("hashicorp/random", "= 3.6.4", "--fullDocs"), env);
+    expect(unknown.stderr).toMatch(/warning: --fullDocs: no docs for hashicorp\/random 3\.6\.4: file:\/\/\S+ has no tag v3\.6\.4 or 3\.6\.4; descriptions come from the provider schema only/);
+    expect(allDescriptions(unknown.schema)).not.toContain("## Example Usage");
+    expect(existsSync(upstreamCacheDir(cache, { host: "registry.opentofu.org", namespace: "hashicorp", type: "random", version: "3.6.4" }))).toBe(false);
+
+    // Nothing listens on port 9 of the loopback address: the connection is refused at once.
+    const offline = { ...env, TF_BRIDGE_DOCS_REPO_URL: "http://127.0.0.1:9/{namespace}/terraform-provider-{type}.git", PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR: join(root, "cache-offline") };
+    const unreachable = await schemaOf(argsRequest("hashicorp/random", "= 3.6.3", "--fullDocs"), offline);
+    expect(unreachable.stderr).toMatch(/warning: --fullDocs: no docs for hashicorp\/random 3\.6\.3: git clone http:\/\/127\.0\.0\.1:9\/hashicorp\/terraform-provider-random\.git \(tag v3\.6\.3\) failed: .*127\.0\.0\.1/);
+    expect(allDescriptions(unreachable.schema)).not.toContain("## Example Usage");
+    expect(unreachable.schema["resources"]["random:index/password:Password"].inputProperties.minUpper.description).toBe("Minimum number of uppercase alphabet characters in the result. Default value is `0`.");
+  }, 240_000);
+
+  it("without git on PATH: a warning naming git", async () => {
+    const warnings: string[] = [];
+    const path = process.env["PATH"];
+    process.env["PATH"] = join(root, "no-git-here");
+    try {
+      const dir = await docsRepository(
+        { kind: "upstream", repo: { host: "registry.opentofu.org", namespace: "hashicorp", type: "random", version: "9.9.9" } },
+        { cacheRoot: join(root, "cache-nogit"), warn: (m) => warnings.push(m) },
+      );
+      expect(dir).toBeUndefined();
+    } finally {
+      process.env["PATH"] = path;
+    }
+    expect(warnings).toEqual(["--fullDocs: no docs for hashicorp/random 9.9.9: git is not installed (not found on PATH); descriptions come from the provider schema only"]);
+  });
+
+  it("--upstreamRepoPath that is not a directory is a clear error", async () => {
+    const plugin = await startPluginProcess();
+    try {
+      const e = await plugin.call("Parameterize", argsRequest(peerPath("random"), "--upstreamRepoPath", join(root, "nowhere"))).catch((x: unknown) => x as Error);
+      expect((e as Error).message).toMatch(/--upstreamRepoPath \S+nowhere: \S+nowhere is not a directory; give a checkout of the Terraform provider's repository/);
+    } finally {
+      await plugin.stop();
+    }
+  }, 60_000);
+});
