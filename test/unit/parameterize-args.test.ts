@@ -149,6 +149,20 @@ describe("the value form", () => {
     expect(Buffer.from(encodeValue(remote)).toString()).toBe(bytes);
   });
 
+  it("records the docs source after the reference's keys, only when a docs flag was given", () => {
+    const remote = '{"remote":{"url":"registry.opentofu.org/hashicorp/random","version":"3.6.3"},"providerName":"rnd","docs":{"fullDocs":true}}';
+    expect(parseValue(Buffer.from(remote)).docs).toEqual({ fullDocs: true });
+    expect(Buffer.from(encodeValue(parseValue(Buffer.from(remote)))).toString()).toBe(remote);
+    const local = '{"local":{"path":"/p/terraform-provider-random"},"docs":{"upstreamRepoPath":"/src/terraform-provider-random"}}';
+    expect(parseValue(Buffer.from(local)).docs).toEqual({ upstreamRepoPath: "/src/terraform-provider-random" });
+    expect(Buffer.from(encodeValue(parseValue(Buffer.from(local)))).toString()).toBe(local);
+    expect("docs" in parseValue(Buffer.from('{"local":{"path":"/p/terraform-provider-random"}}'))).toBe(false);
+    const bad = (s: string): string => failure(() => parseValue(Buffer.from(s))).message;
+    expect(bad('{"local":{"path":"/a"},"docs":{"fullDocs":true}}')).toMatch(/"docs.fullDocs" applies to registry providers only/);
+    expect(bad('{"local":{"path":"/a"},"docs":{"upstreamRepoPath":"relative/dir"}}')).toMatch(/"docs" must be \{"fullDocs":true\} or \{"upstreamRepoPath":"\/absolute\/path"\}/);
+    expect(bad('{"local":{"path":"/a"},"docs":"yes"}')).toMatch(/"docs" must be an object/);
+  });
+
   it("ignores unknown keys, as the reference does", () => {
     expect(parseValue(Buffer.from('{"local":{"path":"/x/terraform-provider-a"},"future":1}')).source.kind).toBe("local");
   });
