@@ -48,6 +48,7 @@ func (d *echoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 }
 
 func (d *echoDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	crashAt("datasource")
 	var m echoModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	dir := stateDir(d.data, &resp.Diagnostics)

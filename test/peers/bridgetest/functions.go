@@ -28,6 +28,7 @@ func (reverseFunction) Definition(_ context.Context, _ function.DefinitionReques
 }
 
 func (reverseFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	crashAt("function")
 	var s string
 	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &s))
 	if resp.Error != nil {

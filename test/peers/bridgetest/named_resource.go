@@ -26,7 +26,7 @@ type namedResource struct {
 }
 
 type namedModel struct {
-	ID   types.String `tfsdk:"id"`
+	ID         types.String `tfsdk:"id"`
 	Name       types.String `tfsdk:"name"`
 	NamePrefix types.String `tfsdk:"name_prefix"`
 	Note       types.String `tfsdk:"note"`

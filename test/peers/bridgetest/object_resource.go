@@ -28,10 +28,12 @@ const (
 )
 
 var (
-	_ resource.Resource                 = (*objectResource)(nil)
-	_ resource.ResourceWithConfigure    = (*objectResource)(nil)
-	_ resource.ResourceWithImportState  = (*objectResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*objectResource)(nil)
+	_ resource.Resource                   = (*objectResource)(nil)
+	_ resource.ResourceWithConfigure      = (*objectResource)(nil)
+	_ resource.ResourceWithImportState    = (*objectResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*objectResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*objectResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*objectResource)(nil)
 )
 
 // objectResource stores every attribute of its state in <state_dir>/<id>.json.
@@ -45,6 +47,17 @@ func (r *objectResource) Metadata(_ context.Context, req resource.MetadataReques
 
 func (r *objectResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig and ModifyPlan exist for the crash points only (crash.go).
+func (r *objectResource) ValidateConfig(_ context.Context, _ resource.ValidateConfigRequest, _ *resource.ValidateConfigResponse) {
+	crashAt("validate")
+}
+
+func (r *objectResource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse) {
+	if !req.Plan.Raw.IsNull() {
+		crashAt("plan")
+	}
 }
 
 // innerAttributes is the attribute set of every nested attribute object and of
@@ -215,6 +228,7 @@ func (r *objectResource) UpgradeState(ctx context.Context) map[int64]resource.St
 			PriorSchema: &prior,
 			StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
 				tflog.Info(ctx, "bridgetest: upgrading bridgetest_object state from version 0")
+				crashAt("upgrade")
 				v, err := upgradeV0(req.State.Raw, v1Type(ctx))
 				if err != nil {
 					resp.Diagnostics.AddError("bridgetest: state upgrade failed", err.Error())
@@ -288,6 +302,7 @@ func (r *objectResource) Create(ctx context.Context, req resource.CreateRequest,
 	if name.ValueString() == panicName {
 		panic("bridgetest: deliberate panic for crash tests")
 	}
+	crashAt("create")
 	dir := stateDir(r.data, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -303,12 +318,15 @@ func (r *objectResource) Create(ctx context.Context, req resource.CreateRequest,
 		resp.Diagnostics.AddError("bridgetest: cannot write object", err.Error())
 		return
 	}
+	// The object exists now, but its id never reaches the caller.
+	crashAt("create-after")
 	resp.State.Raw = st
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKey, []byte(`"bridgetest"`))...)
 	tflog.Info(ctx, "bridgetest: created object", map[string]any{"id": id})
 }
 
 func (r *objectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	crashAt("read")
 	obj, ok := readStored(ctx, r.data, req, resp)
 	if !ok {
 		return
@@ -327,6 +345,7 @@ func (r *objectResource) Read(ctx context.Context, req resource.ReadRequest, res
 
 func (r *objectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	resp.State.Raw = req.State.Raw // on any error below, keep the prior state
+	crashAt("update")
 	checkPrivate(ctx, "Update", req.Private.GetKey, &resp.Diagnostics)
 	var id types.String
 	var rev types.Int64
@@ -359,12 +378,14 @@ func (r *objectResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		return
 	}
 	tflog.Info(ctx, "bridgetest: deleting object", map[string]any{"id": id.ValueString()})
+	crashAt("delete")
 	if err := deleteObject(dir, id.ValueString()); err != nil {
 		resp.Diagnostics.AddError("bridgetest: cannot delete object", err.Error())
 	}
 }
 
 func (r *objectResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	crashAt("import")
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 	dir := stateDir(r.data, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {

@@ -72,6 +72,7 @@ func (p *bridgetestProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 }
 
 func (p *bridgetestProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	crashAt("configure")
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
