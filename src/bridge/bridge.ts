@@ -2,6 +2,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { encodeJson, isRecord, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
 import { errorDiagnostics, formatDiagnostics } from "../terraform/client.js";
+import { ProviderCrashedError } from "../terraform/errors.js";
 import { impliedType } from "../terraform/schema.js";
 import type { AttributePath, Diagnostic, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
 import { proposedNewState } from "../terraform/values.js";
@@ -35,6 +36,8 @@ export interface OperationOptions {
   preview?: boolean;
   /** Pulumi customTimeouts for this operation, in seconds (0: none). */
   timeoutSeconds?: number;
+  /** The resource's name in the program, for messages that tell the user what to run. */
+  name?: string;
 }
 
 export type LogFn = (severity: "debug" | "info" | "warning" | "error", message: string) => void;
@@ -365,13 +368,22 @@ export class TerraformBridge {
     const meta: Meta = { schemaVersion: schema.version, privateState: plan.plannedPrivate };
     if (options.preview) return { id: "", properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, meta), news) };
 
-    const applied = await this.tf.applyResourceChange({
-      typeName: model.tfName,
-      priorState: null,
-      plannedState: plan.plannedState,
-      config,
-      plannedPrivate: plan.plannedPrivate,
-    });
+    const applied = await this.tf
+      .applyResourceChange({
+        typeName: model.tfName,
+        priorState: null,
+        plannedState: plan.plannedState,
+        config,
+        plannedPrivate: plan.plannedPrivate,
+      })
+      .catch((e: unknown) => {
+        // A provider that dies mid-create may have made the object, but no id came back to record (Terraform loses it
+        // the same way): the user is the one who can find it, so say how to adopt it.
+        if (e instanceof ProviderCrashedError) {
+          throw new BridgeError(`${e.message}\nThe object may have been created; if it was, adopt it with \`pulumi import ${token} ${options.name ?? "<name>"} <id>\` once the provider works again.`);
+        }
+        throw e;
+      });
     this.warn(applied.diagnostics, model.tfName);
     const newMeta: Meta = { schemaVersion: schema.version, privateState: applied.private };
     const failed = errorDiagnostics(applied.diagnostics).length > 0;

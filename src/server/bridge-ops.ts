@@ -44,7 +44,10 @@ export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log }):
       return bridge.check(type, name, r.olds, r.news, r.autonaming, r.randomSeed);
     },
     diff: async (r) => diffResult(await bridge.diff(typeAndName(r.urn, r.type, r.name).type, r.id, r.olds, r.news)),
-    create: (r) => partial(() => bridge.create(typeAndName(r.urn, r.type, r.name).type, r.properties, { preview: r.preview, timeoutSeconds: r.timeout })),
+    create: (r) => {
+      const { type, name } = typeAndName(r.urn, r.type, r.name);
+      return partial(() => bridge.create(type, r.properties, { preview: r.preview, timeoutSeconds: r.timeout, name }));
+    },
     update: (r) =>
       partial(() => bridge.update(typeAndName(r.urn, r.type, r.name).type, r.id, r.olds, r.news, { preview: r.preview, timeoutSeconds: r.timeout })),
     read: async (r) =>
