@@ -1,5 +1,6 @@
 // Converts values between Pulumi property maps and Terraform cty objects, using only the provider model's names and types.
 import { BigNum, Dynamic, Unknown, isRecord, isUnknown, type CtyType, type CtyValue } from "../terraform/cty/index.js";
+import { collectingSecrets, noteSecret } from "../terraform/recording.js";
 import type { PropertyModel, TypeModel } from "../schema-translate/model.js";
 import {
   AssetOrArchive,
@@ -28,9 +29,13 @@ function join(path: string, name: string): string {
 /** Strips secrets and output wrappers; what Terraform sees is the plain value or an unknown. */
 export function unwrap(v: PropertyValue): PropertyValue {
   for (;;) {
-    if (v instanceof Secret) v = v.value;
-    else if (v instanceof OutputValue) {
+    if (v instanceof Secret) {
+      // Terraform is about to see it in the clear; a recording of the calls must not.
+      if (collectingSecrets()) noteSecret(v.value);
+      v = v.value;
+    } else if (v instanceof OutputValue) {
       if (!v.known) return COMPUTED;
+      if (v.secret && collectingSecrets()) noteSecret(v.value);
       v = v.value!;
     } else return v;
   }

@@ -1,17 +1,19 @@
 // Parameterize end to end: args or value → provider binary (local or registry) → launched provider and its schema.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { DEFAULT_REGISTRY_HOST, formatAddress } from "./address.js";
+import { DEFAULT_REGISTRY_HOST, formatAddress, type ProviderAddress } from "./address.js";
 import { parseArgs, type Selection } from "./args.js";
-import { parseVersionConstraint } from "./constraint.js";
+import { exactVersion, parseVersionConstraint, type VersionConstraint } from "./constraint.js";
 import { ParameterizeError, invalidArgument } from "./errors.js";
 import { LOCAL_VERSION, resolveLocalBinary } from "./local.js";
-import { acquireRemote } from "./remote.js";
+import { describeReattach, findReattach, localPath, type ReattachEntry } from "./reattach.js";
+import { acquireRemote, type RemoteBinary } from "./remote.js";
 import { encodeValue, parseValue, type ValueDocs, type ValueSource } from "./value.js";
 import type { DocsSource } from "../docs/index.js";
 import { GrpcTerraformProvider } from "../terraform/client.js";
 import type { ProviderLogEntry } from "../terraform/launch.js";
-import type { ProviderSchema } from "../terraform/types.js";
+import { RecordingProvider, recorderFromEnv, type CallRecorder } from "../terraform/recording.js";
+import type { ProviderSchema, TerraformProvider } from "../terraform/types.js";
 
 export { ParameterizeError } from "./errors.js";
 export { HelpRequested, USAGE } from "./args.js";
@@ -29,6 +31,8 @@ export interface ParameterizeOptions {
   onProviderLog?: (providerName: string) => (entry: ProviderLogEntry) => void;
   /** Notes for the user that don't stop parameterization. */
   warn?: (message: string) => void;
+  /** Facts worth a line in the log, such as attaching to a provider that runs in debug mode. */
+  info?: (message: string) => void;
 }
 
 /** Where the provider came from, as schema metadata wants it. */
@@ -43,7 +47,7 @@ export interface Parameterized {
   value: Uint8Array;
   selection: Selection;
   origin: ProviderOrigin;
-  provider: GrpcTerraformProvider;
+  provider: TerraformProvider;
   schema: ProviderSchema;
   /** Where the schema's full docs come from (`--fullDocs`, `--upstreamRepoPath`, or the value's record of them). */
   docs?: DocsSource;
@@ -57,6 +61,8 @@ interface Resolved {
   binary: string;
   type: string;
   version: string;
+  /** A provider already running in debug mode to use instead of the binary. */
+  attach?: ReattachEntry;
   docs?: ValueDocs;
   indexDocOutDir?: string;
 }
@@ -94,6 +100,21 @@ function addArgs(source: ValueSource): string {
   return a.host === DEFAULT_REGISTRY_HOST ? `${a.namespace}/${a.type}` : formatAddress(a);
 }
 
+/** The binary on disk, or the running provider a reattach variable names for its type; then the file need not exist. */
+function localBinary(path: string, cwd: string | undefined): { path: string; type: string; attach?: ReattachEntry } {
+  const attach = findReattach({ kind: "local", path });
+  return attach === undefined ? resolveLocalBinary(path, cwd) : { ...localPath(path, cwd), attach };
+}
+
+/** The registry provider, acquired; or, when a reattach variable names it, nothing to download. */
+async function remoteBinary(source: ProviderAddress, constraint: VersionConstraint, options: ParameterizeOptions): Promise<RemoteBinary & { attach?: ReattachEntry }> {
+  const attach = findReattach({ kind: "remote", address: source });
+  if (attach === undefined) return acquireRemote(source, constraint, { status: options.status, warn: options.warn });
+  // No registry says which version runs: an exactly pinned one is kept, so an SDK made for it runs unchanged; otherwise
+  // 0.0.0, the version the reference reports for a reattached provider.
+  return { path: formatAddress(source), version: exactVersion(constraint) ?? LOCAL_VERSION, attach };
+}
+
 async function resolveSource(input: ParameterizeInput, options: ParameterizeOptions): Promise<Resolved> {
   if (input.kind === "args") {
     const parsed = parseArgs(input.args);
@@ -101,22 +122,22 @@ async function resolveSource(input: ParameterizeInput, options: ParameterizeOpti
     const indexDocOutDir = parsed.docs.indexDocOutDir === undefined ? undefined : resolve(options.cwd ?? process.cwd(), parsed.docs.indexDocOutDir);
     const extra = { ...(docs !== undefined ? { docs } : {}), ...(indexDocOutDir !== undefined ? { indexDocOutDir } : {}) };
     if (parsed.source.kind === "local") {
-      const local = resolveLocalBinary(parsed.source.path, options.cwd);
-      return { source: { kind: "local", path: local.path }, selection: parsed.selection, binary: local.path, type: local.type, version: LOCAL_VERSION, ...extra };
+      const local = localBinary(parsed.source.path, options.cwd);
+      return { source: { kind: "local", path: local.path }, selection: parsed.selection, binary: local.path, type: local.type, version: LOCAL_VERSION, attach: local.attach, ...extra };
     }
     const { address, constraint } = parsed.source;
-    const remote = await acquireRemote(address, constraint, { status: options.status, warn: options.warn });
-    return { source: { kind: "remote", address, version: remote.version }, selection: parsed.selection, binary: remote.path, type: address.type, version: remote.version, ...extra };
+    const remote = await remoteBinary(address, constraint, options);
+    return { source: { kind: "remote", address, version: remote.version }, selection: parsed.selection, binary: remote.path, type: address.type, version: remote.version, attach: remote.attach, ...extra };
   }
   const value = parseValue(input.value);
   const docs = value.docs !== undefined ? { docs: value.docs } : {};
   if (value.source.kind === "local") {
-    const local = resolveLocalBinary(value.source.path, options.cwd);
-    return { source: { kind: "local", path: local.path }, selection: value.selection, binary: local.path, type: local.type, version: LOCAL_VERSION, ...docs };
+    const local = localBinary(value.source.path, options.cwd);
+    return { source: { kind: "local", path: local.path }, selection: value.selection, binary: local.path, type: local.type, version: LOCAL_VERSION, attach: local.attach, ...docs };
   }
   const { address, version } = value.source;
-  const remote = await acquireRemote(address, parseVersionConstraint(`= ${version}`), { status: options.status, warn: options.warn });
-  return { source: value.source, selection: value.selection, binary: remote.path, type: address.type, version, ...docs };
+  const remote = await remoteBinary(address, parseVersionConstraint(`= ${version}`), options);
+  return { source: value.source, selection: value.selection, binary: remote.path, type: address.type, version, attach: remote.attach, ...docs };
 }
 
 /**
@@ -135,13 +156,29 @@ export async function parameterize(input: ParameterizeInput, options: Parameteri
       throw invalidArgument(`the parameter value describes ${name} version ${resolved.version} but the request names version ${input.version}`);
     }
   }
-  options.status?.(`Launching terraform-provider-${resolved.type}…`);
-  let provider: GrpcTerraformProvider;
+  let recorder: CallRecorder | undefined;
   try {
-    provider = await GrpcTerraformProvider.launch({ path: resolved.binary, onLog: options.onProviderLog?.(name) });
+    recorder = recorderFromEnv();
   } catch (e) {
-    throw new ParameterizeError("failed-precondition", `could not start ${resolved.binary}: ${(e as Error).message}`, { cause: e });
+    throw new ParameterizeError("failed-precondition", (e as Error).message, { cause: e });
   }
+  let provider: TerraformProvider;
+  try {
+    if (resolved.attach !== undefined) {
+      const line = describeReattach(resolved.attach, name);
+      options.status?.(line);
+      options.info?.(line);
+      provider = await GrpcTerraformProvider.attach(resolved.attach.key, resolved.attach);
+    } else {
+      options.status?.(`Launching terraform-provider-${resolved.type}…`);
+      provider = await GrpcTerraformProvider.launch({ path: resolved.binary, onLog: options.onProviderLog?.(name) });
+    }
+  } catch (e) {
+    recorder?.close();
+    const what = resolved.attach !== undefined ? "attach to" : "start";
+    throw new ParameterizeError("failed-precondition", `could not ${what} ${resolved.binary}: ${(e as Error).message}`, { cause: e });
+  }
+  if (recorder !== undefined) provider = new RecordingProvider(provider, recorder, name);
   try {
     const schema = await provider.getProviderSchema();
     const errors = schema.diagnostics.filter((d) => d.severity === "error");

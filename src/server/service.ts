@@ -111,6 +111,7 @@ export class ProviderService {
         cwd: this.options.cwd,
         status: (m) => status.update(m),
         warn: (m) => log.log("warning", m),
+        info: (m) => log.log("info", m),
         onProviderLog: (name) => forwardProviderLog(this.log, name, verbosity),
       }).finally(() => status.done());
       try {

@@ -3,6 +3,7 @@ import * as grpc from "@grpc/grpc-js";
 import { CtyDynamic, type CtyType, type CtyValue } from "./cty/index.js";
 import { ProviderCallError, ProviderCrashedError, TerraformProviderError } from "./errors.js";
 import { launchProvider, type LaunchedProvider, type LaunchOptions } from "./launch.js";
+import { AttachedProvider, attachProvider, type ReattachTarget } from "./reattach.js";
 import { impliedType } from "./schema.js";
 import type {
   ApplyRequest,
@@ -44,7 +45,7 @@ import { loadProtos, serviceConstructor } from "../proto.js";
 export const REPORTED_TERRAFORM_VERSION = "1.12.0";
 
 /** RPC names differ between the protocols for the same operation; everything else lines up. */
-const methods = {
+export const methods = {
   5: {
     getSchema: "GetSchema",
     validateProvider: "PrepareProviderConfig",
@@ -75,7 +76,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
   private readonly names: (typeof methods)[5] | (typeof methods)[6];
   private schema: Promise<ProviderSchema> | undefined;
 
-  private constructor(readonly process: LaunchedProvider) {
+  private constructor(readonly process: LaunchedProvider | AttachedProvider) {
     // wire.ts defaults every absent schema field itself (providerSchemaFromPb), so the schema decodes lean.
     const protos = loadProtos([`tfplugin${process.protocolVersion}/tfplugin${process.protocolVersion}.proto`], { leanResponses: ["GetProviderSchema", "GetSchema"] });
     this.stub = process.client(serviceConstructor(protos, `tfplugin${process.protocolVersion}.Provider`));
@@ -85,6 +86,11 @@ export class GrpcTerraformProvider implements TerraformProvider {
   /** Launches the binary and returns a client for it. */
   static async launch(options: LaunchOptions): Promise<GrpcTerraformProvider> {
     return new GrpcTerraformProvider(await launchProvider(options));
+  }
+
+  /** Connects to a provider already serving in debug mode (TF_REATTACH_PROVIDERS); close() leaves it running. */
+  static async attach(name: string, target: ReattachTarget): Promise<GrpcTerraformProvider> {
+    return new GrpcTerraformProvider(await attachProvider(name, target));
   }
 
   get protocolVersion(): 5 | 6 {
@@ -101,6 +107,9 @@ export class GrpcTerraformProvider implements TerraformProvider {
       });
     } catch (e) {
       const err = e as grpc.ServiceError;
+      if (err.code === grpc.status.UNAVAILABLE && this.process instanceof AttachedProvider) {
+        throw new ProviderCallError(`${method} failed: ${this.process.unreachable()} (${err.details ?? err.message})`, method, err.code, { cause: e });
+      }
       // A dying provider surfaces first as a broken connection; wait briefly for the exit to report the crash.
       if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.CANCELLED || err.code === grpc.status.INTERNAL) {
         let timer: NodeJS.Timeout | undefined;
