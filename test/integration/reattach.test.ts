@@ -5,56 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { loadProtos, serviceConstructor } from "../../src/proto.js";
-import { bridgeOps } from "../../src/server/bridge-ops.js";
-import { startPlugin, type RunningPlugin } from "../../src/server/plugin.js";
 import { startDebugProvider, type DebugProvider } from "../support/debug-provider.js";
+import { engineLogSink, failure, inProcessPlugin, type Call, type Msg } from "../support/in-process-plugin.js";
 import { peerPath } from "../support/peers.js";
 import { childPids, processAlive, waitGone } from "../support/processes.js";
 import { fromStruct, secret, toStruct, type Json } from "../support/reference-ops.js";
-
-type Msg = Record<string, unknown>;
-type Call = (method: string, request: Msg) => Promise<Msg>;
-
-interface LogEntry {
-  severity: string;
-  message: string;
-}
-
-/** The engine's Log endpoint, so the test sees what the plugin tells the user. */
-async function engineLogSink(): Promise<{ address: string; logs: LogEntry[]; close(): void }> {
-  const logs: LogEntry[] = [];
-  const server = new grpc.Server();
-  const Engine = serviceConstructor(loadProtos(["pulumi/engine.proto"]), "pulumirpc.Engine");
-  server.addService(Engine.service, {
-    Log: (call: grpc.ServerUnaryCall<LogEntry, object>, cb: grpc.sendUnaryData<object>) => {
-      logs.push(call.request);
-      cb(null, {});
-    },
-  });
-  const port = await new Promise<number>((res, rej) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))));
-  return { address: `127.0.0.1:${port}`, logs, close: () => server.forceShutdown() };
-}
-
-/** Our plugin served from this process, as main.ts serves it, with a client playing the engine. */
-async function inProcessPlugin(engineAddress: string): Promise<{ plugin: RunningPlugin; call: Call; close(): Promise<void> }> {
-  const plugin = await startPlugin({ argv: [engineAddress], opsFactory: bridgeOps });
-  const ResourceProvider = serviceConstructor(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
-  const client = new ResourceProvider(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": -1 });
-  const call: Call = (method, request) =>
-    new Promise((resolve, reject) => {
-      const fn = (client as unknown as Record<string, Function>)[method]!;
-      fn.call(client, request, new grpc.Metadata(), { deadline: Date.now() + 60_000 }, (err: Error | null, res: Msg) => (err ? reject(err) : resolve(res)));
-    });
-  return {
-    plugin,
-    call,
-    close: async () => {
-      client.close();
-      await plugin.stop("test done");
-    },
-  };
-}
 
 const VARS = ["TF_REATTACH_PROVIDERS", "PULUMI_BRIDGE_REATTACH_PROVIDERS", "PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR"];
 const saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
@@ -222,10 +177,9 @@ describe("reattach to a provider running in debug mode", () => {
       setEnv(env);
       const p = await inProcessPlugin(sink.address);
       try {
-        const e = (await p.call("Parameterize", { args: { args: [peerPath("bridgetest")] } }).then(() => undefined, (x: unknown) => x)) as grpc.ServiceError | undefined;
-        expect(e, String(message)).toBeDefined();
-        expect(e!.code).toBe(grpc.status.FAILED_PRECONDITION);
-        expect(e!.details).toMatch(message);
+        const e = await failure(p.call, "Parameterize", { args: { args: [peerPath("bridgetest")] } });
+        expect(e.code, String(message)).toBe(grpc.status.FAILED_PRECONDITION);
+        expect(e.details).toMatch(message);
       } finally {
         await p.close();
       }
