@@ -6,10 +6,6 @@
 #   pulumi                          github.com/pulumi/pulumi/pkg/v3 (test/peers/pulumi/go.mod)
 #   pulumi-language-yaml            github.com/pulumi/pulumi-yaml   (test/peers/pulumi/yaml/go.mod)
 #   pulumi-resource-pulumi-nodejs   shell shim from the sdk/v3 module (dynamic providers)
-#   pulumi-gensdk                   test/peers/pulumi/gensdk: Pulumi's own SDK generators (pkg/v3/codegen) driven
-#                                   directly; left for test/e2e/pulumi-cli.test.ts only. Every other test generates
-#                                   SDKs with `pulumi package gen-sdk` and the language hosts that
-#                                   scripts/build-language-hosts.sh builds from ../shared
 #   pulumi-engineclient             test/peers/pulumi/engineclient: Check/Create/Delete over the engine's own gRPC
 #                                   stack (grpc-go, pulumirpc), for the per-operation benchmark
 # pulumi-language-nodejs is not built here: the module proxy serves no version of its module
@@ -39,9 +35,9 @@ yamlversion="$(modversion "$wrap/yaml/go.mod" github.com/pulumi/pulumi-yaml)"
 cache="${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}"
 dir="$cache/$version"
 bin="$dir/bin"
-tools=(pulumi pulumi-language-yaml pulumi-resource-pulumi-nodejs pulumi-gensdk pulumi-engineclient)
+tools=(pulumi pulumi-language-yaml pulumi-resource-pulumi-nodejs pulumi-engineclient)
 # Rebuild when the wrapper modules change (e.g. a new pulumi-yaml pin), not only when a binary is missing.
-stamp="$(cat "$wrap/go.mod" "$wrap/go.sum" "$wrap/yaml/go.mod" "$wrap/yaml/go.sum" "$wrap/gensdk/main.go" "$wrap/engineclient/main.go" | sha256sum | cut -c1-16)"
+stamp="$(cat "$wrap/go.mod" "$wrap/go.sum" "$wrap/yaml/go.mod" "$wrap/yaml/go.sum" "$wrap/engineclient/main.go" | sha256sum | cut -c1-16)"
 
 complete() { # bindir
   local t
@@ -74,8 +70,6 @@ log "building pulumi $version (first build takes a few minutes)"
   -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version" \
   -o "$tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
 
-log "building pulumi-gensdk"
-(cd "$wrap" && go build -trimpath -ldflags "-s -w" -o "$tmp/pulumi-gensdk" ./gensdk)
 log "building pulumi-engineclient"
 (cd "$wrap" && go build -trimpath -ldflags "-s -w" -o "$tmp/pulumi-engineclient" ./engineclient)
 log "building pulumi-language-yaml $yamlversion"

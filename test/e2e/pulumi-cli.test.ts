@@ -1,13 +1,14 @@
 // End to end with the real Pulumi CLI (v3.248.0): install the packaged plugin, let the engine start it, add a bridged
-// Terraform provider to a YAML project, and build a TypeScript SDK for it that compiles against @pulumi/pulumi 3.248.0.
+// Terraform provider to a YAML project, generate a TypeScript SDK for it with `pulumi package gen-sdk` (compiled
+// against @pulumi/pulumi 3.248.0) and run it from an Automation API program.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
 import { installPlugin } from "../support/e2e.js";
+import { generateNodeSdk, linkNodeModules } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
-import { sdkDeps } from "../support/pulumi-tools.js";
 import { expectSuccess, pulumiBinDir, pulumiSandbox, runPulumi, tempDir as makeTempDir, type PulumiSandbox } from "../support/pulumi.js";
 
 let sandbox: PulumiSandbox;
@@ -123,47 +124,30 @@ describe("a YAML project", () => {
 describe("a TypeScript SDK", () => {
   let sdkDir = "";
 
-  it("cannot come from `pulumi package gen-sdk --language nodejs` here: the Node.js language host is missing", async () => {
+  it("cannot come from `pulumi package gen-sdk --language nodejs` without pulumi-language-nodejs on PATH: the error names it", async () => {
     const cwd = tempDir("tfbridge-gen-");
     const r = await runPulumi(["package", "gen-sdk", "terraform-provider", random(), "--language", "nodejs", "--out", "sdk"], { cwd, env: sandbox.env });
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toMatch(/no language plugin 'pulumi-language-nodejs'/);
   });
 
-  it("generated from our schema by Pulumi's Node.js code generator, installs and compiles with tsc", async () => {
-    const cwd = tempDir("tfbridge-sdk-");
-    const r = expectSuccess(await runPulumi(["package", "get-schema", "terraform-provider", random()], { cwd, env: sandbox.env }), "get-schema");
-    writeFileSync(join(cwd, "schema.json"), r.stdout);
-    const sdk = join(cwd, "sdk");
-    execFileSync(join(pulumiBinDir(), "pulumi-gensdk"), ["-schema", join(cwd, "schema.json"), "-language", "nodejs", "-out", sdk], { stdio: ["ignore", "inherit", "inherit"] });
-
-    const pkg = JSON.parse(readFileSync(join(sdk, "package.json"), "utf8")) as Record<string, any>;
+  it("generated from our plugin by `pulumi package gen-sdk` through the Node.js language host, compiles with tsc", () => {
+    const { sdk, pkg } = generateNodeSdk(["terraform-provider", random()], tempDir("tfbridge-sdk-"), sandbox.env);
     expect(pkg["name"]).toBe("@pulumi/random");
     expect(pkg["pulumi"]).toMatchObject({ resource: true, name: "terraform-provider", version: VERSION, parameterization: { name: "random", version: "0.0.0" } });
-    expect(JSON.parse(Buffer.from(pkg["pulumi"]["parameterization"]["value"], "base64").toString())).toEqual({ local: { path: random() } });
-    // @pulumi/pulumi 3.249+ needs Node 22; the engine here is 3.248.0.
-    pkg["dependencies"]["@pulumi/pulumi"] = "3.248.0";
-    writeFileSync(join(sdk, "package.json"), JSON.stringify(pkg, null, 2));
-
-    // The SDK's dependencies (@pulumi/pulumi 3.248.0, typescript, @types/node) come from one cached install.
-    symlinkSync(sdkDeps(), join(sdk, "node_modules"));
-    execFileSync(join(sdk, "node_modules", ".bin", "tsc"), [], { cwd: sdk, stdio: ["ignore", "inherit", "inherit"] });
-    for (const f of ["index.js", "index.d.ts", "pet.js", "pet.d.ts", "provider.js"]) expect(existsSync(join(sdk, "bin", f)), f).toBe(true);
+    const value = (pkg["pulumi"] as { parameterization: { value: string } }).parameterization.value;
+    expect(JSON.parse(Buffer.from(value, "base64").toString())).toEqual({ local: { path: random() } });
+    for (const f of ["index.js", "index.d.ts", "pet.js", "pet.d.ts", "provider.js", "package.json"]) expect(existsSync(join(sdk, "bin", f)), f).toBe(true);
     expect(readFileSync(join(sdk, "bin", "pet.d.ts"), "utf8")).toMatch(/class Pet extends pulumi\.CustomResource/);
     sdkDir = sdk;
   }, 900_000);
 
-  it("a TypeScript program using that SDK previews, deploys and destroys (Automation API inline program)", async () => {
+  // The Automation API is a supported way to run programs, and the only test here that loads the SDK in the published
+  // layout (bin/ as the npm package) from a program the Node.js language host does not start.
+  it("runs from an Automation API inline program: preview, up, no-change preview, destroy", async () => {
     expect(sdkDir, "the SDK test above must run first").not.toBe("");
-    // The published layout: the compiled SDK with its package.json, which the SDK reads for its parameterization.
-    writeFileSync(join(sdkDir, "bin", "package.json"), readFileSync(join(sdkDir, "package.json")));
     const program = tempDir("tfbridge-tsprog-");
-    const deps = sdkDeps();
-    mkdirSync(join(program, "node_modules", "@pulumi"), { recursive: true });
-    mkdirSync(join(program, "node_modules", "@types"), { recursive: true });
-    symlinkSync(join(deps, "@pulumi", "pulumi"), join(program, "node_modules", "@pulumi", "pulumi"));
-    symlinkSync(join(deps, "@types", "node"), join(program, "node_modules", "@types", "node"));
-    symlinkSync(join(sdkDir, "bin"), join(program, "node_modules", "@pulumi", "random"));
+    linkNodeModules(program, { "@pulumi/random": join(sdkDir, "bin") });
     writeFileSync(join(program, "tsconfig.json"), JSON.stringify({
       compilerOptions: { target: "ES2020", module: "commonjs", strict: true, esModuleInterop: true, skipLibCheck: true, types: ["node"], outDir: "bin" },
       files: ["index.ts"],
@@ -192,7 +176,7 @@ describe("a TypeScript SDK", () => {
       "main().catch((e) => { console.error(e); process.exit(1); });",
       "",
     ].join("\n"));
-    execFileSync(join(deps, ".bin", "tsc"), ["-p", program], { stdio: ["ignore", "inherit", "inherit"] });
+    execFileSync(join(program, "node_modules", "typescript", "bin", "tsc"), ["-p", program], { stdio: ["ignore", "inherit", "inherit"] });
     const out = execFileSync(process.execPath, [join(program, "bin", "index.js")], { cwd: program, env: sandbox.env, encoding: "utf8", timeout: 600_000 });
     const result = JSON.parse(out.trim().split("\n").pop()!) as Record<string, Record<string, number> | string>;
     expect(result["preview"]).toMatchObject({ create: 3 });

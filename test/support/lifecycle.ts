@@ -275,22 +275,30 @@ export async function nodeSdk(sandbox: PulumiSandbox, peer: string): Promise<str
 }
 
 /**
+ * Fills `dir/node_modules` as npm would for a TypeScript program using the given SDKs (`{"@pulumi/bridgetest": <nodeSdk
+ * dir>}`): links to them and to @pulumi/pulumi 3.248.0, typescript and @types/node from the one cached install
+ * (sdkDeps()), so no program waits on npm.
+ */
+export function linkNodeModules(dir: string, sdks: Record<string, string>): void {
+  const deps = sdkDeps();
+  const links: Record<string, string> = { "@pulumi/pulumi": join(deps, "@pulumi", "pulumi"), typescript: join(deps, "typescript"), "@types/node": join(deps, "@types", "node"), ...sdks };
+  for (const [pkg, target] of Object.entries(links)) {
+    const at = join(dir, "node_modules", ...pkg.split("/"));
+    mkdirSync(dirname(at), { recursive: true });
+    symlinkSync(target, at);
+  }
+}
+
+/**
  * A TypeScript project as `pulumi new typescript` lays it out (typescriptProject()) on its own stack `dev`, run by the
- * real Node.js language host (put on PATH here, so any sandbox will do). The SDKs (`{"@pulumi/bridgetest": <nodeSdk
- * dir>}`) are `file:` dependencies in package.json and linked into node_modules as npm links them, beside @pulumi/pulumi
- * 3.248.0, typescript and @types/node from the one cached install (sdkDeps()), so no project waits on npm.
+ * real Node.js language host (put on PATH here, so any sandbox will do). The SDKs are `file:` dependencies in
+ * package.json, linked by linkNodeModules().
  */
 export class TypeScriptScenario extends Scenario {
   static async create(sandbox: PulumiSandbox, name: string, program: string, sdks: Record<string, string>): Promise<TypeScriptScenario> {
     const dir = scratch(`tfbridge-${name}-`);
     typescriptProject(dir, name, program, Object.fromEntries(Object.entries(sdks).map(([pkg, path]) => [pkg, `file:${path}`])));
-    const deps = sdkDeps();
-    const links: Record<string, string> = { "@pulumi/pulumi": join(deps, "@pulumi", "pulumi"), typescript: join(deps, "typescript"), "@types/node": join(deps, "@types", "node"), ...sdks };
-    for (const [pkg, target] of Object.entries(links)) {
-      const at = join(dir, "node_modules", ...pkg.split("/"));
-      mkdirSync(dirname(at), { recursive: true });
-      symlinkSync(target, at);
-    }
+    linkNodeModules(dir, sdks);
     const scenario = new TypeScriptScenario(dir, withLanguageHosts(sandbox.env));
     await scenario.ok(["stack", "init", "dev"]);
     return scenario;

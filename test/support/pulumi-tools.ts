@@ -5,7 +5,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./peers.js";
 
-/** The bin directory with pulumi, pulumi-language-yaml and pulumi-gensdk (built on first use, then cached). */
+/** The bin directory with pulumi, pulumi-language-yaml and pulumi-engineclient (built on first use, then cached). */
 let binDir: string | undefined;
 export function pulumiBin(): string {
   if (binDir !== undefined) return binDir;

@@ -133,7 +133,7 @@ export const valueRequest = (value: string | Uint8Array, name = "", version = ""
 
 // ---- The real Pulumi CLI ----
 
-/** Builds (first time, minutes) or finds the pinned Pulumi CLI, YAML language host and SDK generator. */
+/** Builds (first time, minutes) or finds the pinned Pulumi CLI and YAML language host. */
 export const pulumiBinDir = pulumiBin;
 
 /** An isolated Pulumi home and file backend, removed by cleanup(). */
