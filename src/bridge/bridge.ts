@@ -6,7 +6,7 @@ import { ProviderCrashedError } from "../terraform/errors.js";
 import { impliedType } from "../terraform/schema.js";
 import type { AttributePath, Diagnostic, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
 import { proposedNewState } from "../terraform/values.js";
-import type { DataSourceModel, FunctionModel, PropertyModel, ProviderModel, ResourceModel } from "../schema-translate/model.js";
+import { objectTypeOf, type DataSourceModel, type FunctionModel, type PropertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
 import { ConversionError, fromTfObject, toTfObject, unwrap } from "./convert.js";
 import { computeDiff, type DiffResult } from "./diff.js";
 import { carrySecrets, withoutSecrets } from "./secrets.js";
@@ -84,7 +84,7 @@ export function pulumiPath(path: AttributePath, props: readonly PropertyModel[])
       out = out === "" ? name : `${out}.${name}`;
       flattened = p?.maxItemsOne ?? false;
       const t: PropertyModel["type"] | undefined = p?.type;
-      current = t === undefined ? undefined : objectProps(t);
+      current = t === undefined ? undefined : objectTypeOf(t)?.properties;
     } else if ("index" in step) {
       // The single element of a flattened block is the property itself.
       if (!flattened) out += `[${step.index}]`;
@@ -94,19 +94,6 @@ export function pulumiPath(path: AttributePath, props: readonly PropertyModel[])
     }
   }
   return out;
-}
-
-function objectProps(t: PropertyModel["type"]): readonly PropertyModel[] | undefined {
-  switch (t.kind) {
-    case "object":
-      return t.ref.properties;
-    case "array":
-      return objectProps(t.items);
-    case "map":
-      return objectProps(t.values);
-    default:
-      return undefined;
-  }
 }
 
 function diagnosticsMessage(what: string, diags: readonly Diagnostic[]): string {

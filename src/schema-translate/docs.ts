@@ -1,7 +1,7 @@
 // Fills the provider model's descriptions from the provider's doc pages, with Terraform names in prose made Pulumi's.
 import type { EntityDocs } from "../docs/markdown.js";
 import type { ProviderDocs } from "../docs/repo.js";
-import type { ObjectTypeModel, PropertyModel, ProviderModel, TypeModel } from "./model.js";
+import { objectTypeOf, type ObjectTypeModel, type PropertyModel, type ProviderModel } from "./model.js";
 import { tokenDisplayName } from "./names.js";
 
 /**
@@ -18,26 +18,12 @@ const EXAMPLES_INTRO = "The Terraform provider's own examples, in Terraform's co
 /** TF names (properties, resources, data sources, functions) to the names a Pulumi reader knows them by. */
 type Names = ReadonlyMap<string, string>;
 
-/** The object type a property holds, directly or as array or map elements. */
-function objectOf(t: TypeModel): ObjectTypeModel | undefined {
-  switch (t.kind) {
-    case "object":
-      return t.ref;
-    case "array":
-      return objectOf(t.items);
-    case "map":
-      return objectOf(t.values);
-    default:
-      return undefined;
-  }
-}
-
 /** Every property below `props`, with its dotted TF path; a type reached twice is visited once. */
 function walk(props: readonly PropertyModel[], visit: (p: PropertyModel, path: string[]) => void, path: string[] = [], seen = new Set<ObjectTypeModel>()): void {
   for (const p of props) {
     const here = [...path, p.tfName];
     visit(p, here);
-    const obj = objectOf(p.type);
+    const obj = objectTypeOf(p.type);
     if (obj !== undefined && !seen.has(obj)) {
       seen.add(obj);
       walk(obj.properties, visit, here, seen);
@@ -181,7 +167,7 @@ function documentProperties(props: readonly PropertyModel[], docs: EntityDocs, n
   walk(props, (p, path) => {
     const doc = propertyDoc(docs, path);
     if (doc !== undefined && doc !== "") p.description = prose(doc, names);
-    const obj = objectOf(p.type);
+    const obj = objectTypeOf(p.type);
     // A block's own text documents its type when the schema gave none.
     if (obj !== undefined && obj.description === "" && doc !== undefined) obj.description = p.description;
   });

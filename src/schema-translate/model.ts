@@ -42,6 +42,20 @@ export type TypeModel =
   | { kind: "map"; values: TypeModel }
   | { kind: "object"; ref: ObjectTypeModel };
 
+/** The object type a property holds, directly or as the elements of an array or map. */
+export function objectTypeOf(t: TypeModel): ObjectTypeModel | undefined {
+  switch (t.kind) {
+    case "object":
+      return t.ref;
+    case "array":
+      return objectTypeOf(t.items);
+    case "map":
+      return objectTypeOf(t.values);
+    default:
+      return undefined;
+  }
+}
+
 /** A named object type (`<pkg>:index/<Name>:<Name>`), from a block, nested attribute or object attribute. */
 export interface ObjectTypeModel {
   token: string;
