@@ -176,11 +176,11 @@ export class ProviderService {
       const repo = source === undefined ? undefined : await docs.docsRepository(source, options);
       const wanted = p.docs !== undefined ? { resources: [...model.resources.keys()], dataSources: [...model.dataSources.keys()], functions: [...model.functions.keys()] } : { resources: [], dataSources: [], functions: [] };
       const read = source !== undefined && repo !== undefined ? docs.readDocs(source, repo, wanted, options) : undefined;
-      if (read !== undefined) {
-        model = buildProviderModel(p.schema, { packageName: p.name, packageVersion: p.version, includes: p.selection.includes, excludes: p.selection.excludes, docs: read });
-      }
+      const documented = read === undefined ? undefined : buildProviderModel(p.schema, { packageName: p.name, packageVersion: p.version, includes: p.selection.includes, excludes: p.selection.excludes, docs: read });
+      // --indexDocOutDir alone reads only the provider's page, for _index.md; the schema keeps the short docs.
+      if (p.docs !== undefined && documented !== undefined) model = documented;
       if (p.indexDoc !== undefined) {
-        const file = await docs.writeIndexDoc(p.indexDoc.dir, model, { addArgs: p.indexDoc.addArgs });
+        const file = await docs.writeIndexDoc(p.indexDoc.dir, documented ?? model, { addArgs: p.indexDoc.addArgs });
         log.log("info", `wrote ${file}`);
       }
     }

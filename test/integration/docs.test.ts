@@ -2,17 +2,17 @@
 // time), the parameter value that brings them back, a generated TypeScript SDK's doc comments, --fullDocs against a
 // git repository served by file:// URL (tags v<version> and <version>), the offline cases that fall back to the
 // schema's short docs with a warning, and --indexDocOutDir. Prints schema size and GetSchema time with and without.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { docsRepository, upstreamCacheDir } from "../../src/docs/index.js";
 import { hostsMissing } from "../support/languages.js";
-import { generateNodeSdk, removeScratch } from "../support/lifecycle.js";
+import { generateNodeSdk, genSdkDiagnostics, removeScratch, withLanguageHosts } from "../support/lifecycle.js";
 import { peerModuleDir } from "../support/module-docs.js";
 import { peerPath } from "../support/peers.js";
-import { argsRequest, startPluginProcess, valueRequest, type Msg } from "../support/pulumi.js";
+import { argsRequest, pulumiBinDir, startPluginProcess, valueRequest, type Msg } from "../support/pulumi.js";
 import { CURRENT_PLATFORM } from "../support/registry-server.js";
 
 type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -141,6 +141,13 @@ describe.skipIf(hostsMissing())("a TypeScript SDK generated from a full-docs sch
     expect(password).not.toContain("Example Usage");
     expect(password).toContain("     * Minimum number of uppercase alphabet characters in the result. Default value is `0`.");
     expect(password).toContain("(`minUpper` + `minLower` + `minNumeric` + `minSpecial`)");
+    // The Python and Go generators take the same descriptions without a diagnostic.
+    for (const language of ["python", "go"]) {
+      const r = spawnSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "package", "gen-sdk", join(dir, "schema.json"), "--language", language, "--out", join(dir, "more")], { cwd: dir, env: withLanguageHosts(env), encoding: "utf8" });
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      expect(genSdkDiagnostics(r.stdout + "\n" + r.stderr), language).toEqual([]);
+    }
+    expect(readFileSync(join(dir, "more", "python", "pulumi_random", "password.py"), "utf8")).toContain("This resource *does* use a cryptographic random number generator.");
     // The compiled declarations keep them too.
     expect(readFileSync(join(sdk, "bin", "password.d.ts"), "utf8")).toContain("cryptographic random number generator");
   }, 300_000);
@@ -215,6 +222,21 @@ describe("--fullDocs from the provider's repository, fetched with git", () => {
       renameSync(`${repos()}.away`, repos());
     }
   }, 240_000);
+
+  it("--indexDocOutDir alone writes _index.md from the repository's index page; the schema and value keep short docs", async () => {
+    const out = join(root, "page-only");
+    const run = await schemaOf(argsRequest("hashicorp/random", "= 3.6.3", "--indexDocOutDir", out), env);
+    expect(value(run.schema)).toEqual({ remote: { url: "registry.opentofu.org/hashicorp/random", version: "3.6.3" } });
+    expect(allDescriptions(run.schema)).not.toContain("{{% examples %}}");
+    expect(readFileSync(join(out, "_index.md"), "utf8")).toContain('## Overview\n\nThe "random" provider allows the use of randomness');
+    // A local provider with no repository: the page has no overview, only how to add it and its configuration.
+    const local = join(root, "page-local");
+    await schemaOf(argsRequest(peerPath("tls"), "--indexDocOutDir", local));
+    const page = readFileSync(join(local, "_index.md"), "utf8");
+    expect(page).toContain(`pulumi package add terraform-provider ${peerPath("tls")}`);
+    expect(page).not.toContain("## Overview");
+    expect(page).toMatch(/## Configuration Reference\n\nThe following configuration inputs are supported .*:\n\n- `proxies` \(list of object, optional\) Proxy used by resources/);
+  }, 120_000);
 
   it("falls back to the tag <version> when there is no v<version>", async () => {
     const run = await schemaOf(argsRequest("hashicorp/random", "= 3.6.5", "--fullDocs"), env);

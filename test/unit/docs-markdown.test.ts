@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DocsParseError, nestedBlockPath, parseDocPage, propertyItem, splitFrontMatter } from "../../src/docs/markdown.js";
 import { DocsRepoError, readProviderDocs } from "../../src/docs/repo.js";
+import { readDocs } from "../../src/docs/index.js";
 import { peerModuleDir, referenceBridgeModuleDir } from "../support/module-docs.js";
 
 const page = (dir: string, rel: string) => parseDocPage(readFileSync(join(dir, rel), "utf8"), rel);
@@ -131,6 +132,19 @@ describe("the repository reader", () => {
     expect(() => readProviderDocs(empty, { resources: [], dataSources: [], functions: [] })).toThrow(DocsRepoError);
     expect(() => readProviderDocs(empty, { resources: [], dataSources: [], functions: [] })).toThrow(/has no docs\/ or website\/docs\/ folder/);
     expect(() => readProviderDocs(join(empty, "missing"), { resources: [], dataSources: [], functions: [] })).toThrow(/is not a directory/);
+  });
+});
+
+describe("reading docs for a schema", () => {
+  it("warns, naming the flag, about missing pages and a repository that is gone, and never throws for them", () => {
+    const warnings: string[] = [];
+    const dir = peerModuleDir("time");
+    const docs = readDocs({ kind: "path", dir }, dir, { resources: ["time_static", "time_warp"], dataSources: [], functions: [] }, { warn: (m) => warnings.push(m) });
+    expect(docs?.resources.has("time_static")).toBe(true);
+    expect(warnings).toEqual([`--upstreamRepoPath ${dir}: no doc page for 1 of 2 (resource time_warp); they keep the schema's descriptions`]);
+    const gone = join(tmpdir(), "tfbridge-docs-gone");
+    expect(readDocs({ kind: "path", dir: gone }, gone, { resources: [], dataSources: [], functions: [] }, { warn: (m) => warnings.push(m) })).toBeUndefined();
+    expect(warnings[1]).toBe(`--upstreamRepoPath ${gone}: ${gone} is not a directory; descriptions come from the provider schema only`);
   });
 });
 
