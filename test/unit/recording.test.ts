@@ -1,0 +1,121 @@
+// What a recorded call shows and hides, shape by shape: a fake provider, a real recorder, the lines it writes.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { BigNum, CtyString, Unknown, type CtyValue } from "../../src/terraform/cty/index.js";
+import { CallRecorder, noteSecret, RecordingProvider } from "../../src/terraform/recording.js";
+import type { Attribute, Block, ProviderSchema, TerraformProvider } from "../../src/terraform/types.js";
+
+const dir = mkdtempSync(join(tmpdir(), "tfbridge-recording-unit-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const attr = (name: string, more: Partial<Attribute> = {}): Attribute => ({
+  name, type: CtyString, description: "", descriptionKind: "plain", required: false, optional: true, computed: false,
+  sensitive: false, deprecated: false, deprecationMessage: "", writeOnly: false, ...more,
+});
+const block = (attributes: Attribute[], blockTypes: Block["blockTypes"] = []): Block => ({
+  attributes, blockTypes, description: "", descriptionKind: "plain", deprecated: false, deprecationMessage: "",
+});
+
+const resource = block(
+  [
+    attr("plain"),
+    attr("password", { sensitive: true }),
+    attr("wo", { writeOnly: true }),
+    attr("count", { type: { kind: "number" } }),
+    attr("nested", { type: undefined, nestedType: { nesting: "list", attributes: [attr("k"), attr("token", { sensitive: true })] } }),
+  ],
+  [{ typeName: "rule", nesting: "set", minItems: 0, maxItems: 0, block: block([attr("port"), attr("key", { sensitive: true })]) }],
+);
+
+const schema: ProviderSchema = {
+  provider: { version: 0, block: block([attr("endpoint"), attr("token", { sensitive: true })]) },
+  resources: new Map([["x_thing", { version: 0, block: resource }]]),
+  dataSources: new Map(),
+  ephemeralResources: new Map(),
+  functions: new Map(),
+  serverCapabilities: { planDestroy: true, getProviderSchemaOptional: false, moveResourceState: false },
+  diagnostics: [],
+};
+
+/** A provider that answers plan with the proposed state and a diagnostic repeating what it was given. */
+function fakeProvider(): TerraformProvider {
+  const fetched = Promise.resolve(schema);
+  return {
+    protocolVersion: 6,
+    getProviderSchema: () => fetched,
+    validateProviderConfig: async () => [],
+    configureProvider: async () => [],
+    validateResourceConfig: async () => [],
+    planResourceChange: async (req) => ({
+      plannedState: req.proposedNewState,
+      requiresReplace: [[{ attribute: "plain" }]],
+      plannedPrivate: Buffer.from("xyz"),
+      diagnostics: [{ severity: "warning", summary: "echo", detail: `got ${JSON.stringify(req.config)}` }],
+      legacyTypeSystem: false,
+    }),
+    applyResourceChange: async () => { throw new Error("boom: apply failed for password hunter2-long"); },
+    readResource: async () => { throw new Error("unused"); },
+    importResourceState: async () => { throw new Error("unused"); },
+    upgradeResourceState: async () => { throw new Error("unused"); },
+    validateDataSourceConfig: async () => [],
+    readDataSource: async () => { throw new Error("unused"); },
+    callFunction: async (_name, args) => ({ result: args[0] ?? null }),
+    stopProvider: async () => undefined,
+    close: async () => undefined,
+  };
+}
+
+type Line = { method: string; request: Record<string, unknown>; response?: Record<string, unknown>; error?: string };
+
+describe("RecordingProvider", () => {
+  it("redacts by schema (nested attributes, blocks, write-only, unlisted attributes), and every secret wherever it reappears", async () => {
+    const file = join(dir, "calls.jsonl");
+    const p = new RecordingProvider(fakeProvider(), new CallRecorder(file), "x");
+    await p.getProviderSchema();
+    await p.getProviderSchema(); // cached: no second record
+    await p.configureProvider({ endpoint: "https://api.example", token: "cfg-token-123" });
+    // What the program marked secret, whatever the schema says about the attribute.
+    noteSecret({ value: "program-secret" });
+    const value: CtyValue = {
+      plain: "program-secret",
+      password: "hunter2-long",
+      wo: "write-only-1",
+      count: new BigNum("12345678901234567890"),
+      nested: [{ k: "visible", token: "nested-tok" }],
+      rule: [{ port: "80", key: "block-key" }],
+      extra: "not-in-schema",
+    };
+    await p.planResourceChange({ typeName: "x_thing", priorState: null, proposedNewState: { ...value, plain: new Unknown() }, config: value });
+    await expect(p.applyResourceChange({ typeName: "x_thing", priorState: null, plannedState: value, config: value })).rejects.toThrow(/boom/);
+    await p.callFunction("f", ["abc", "program-secret"]);
+    await p.close();
+
+    const text = readFileSync(file, "utf8");
+    for (const leak of ["cfg-token-123", "https://api.example", "program-secret", "hunter2-long", "write-only-1", "nested-tok", "block-key", "not-in-schema"]) {
+      expect(text, leak).not.toContain(leak);
+    }
+    const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l) as Line);
+    expect(lines.map((l) => l.method)).toEqual(["GetProviderSchema", "ConfigureProvider", "PlanResourceChange", "ApplyResourceChange", "CallFunction"]);
+    expect(lines[1]!.request).toEqual({ config: { endpoint: "<redacted>", token: "<redacted>" } });
+    const plan = lines[2]!;
+    expect(plan.request["config"]).toEqual({
+      plain: "<redacted>",
+      password: "<redacted>",
+      wo: "<redacted>",
+      count: "12345678901234567890",
+      nested: [{ k: "visible", token: "<redacted>" }],
+      rule: [{ port: "80", key: "<redacted>" }],
+      extra: "<redacted>",
+    });
+    expect((plan.request["proposedNewState"] as Record<string, unknown>)["plain"]).toBe("<unknown>");
+    expect(plan.response).toMatchObject({ requiresReplace: [["plain"]], plannedPrivate: "<3 bytes>" });
+    // The provider echoed the secrets into a diagnostic: scrubbed there too.
+    const detail = (plan.response!["diagnostics"] as { detail: string }[])[0]!.detail;
+    expect(detail).toContain('"password":"<redacted>"');
+    expect(detail).toContain('"k":"visible"');
+    expect(lines[3]!.error).toBe("boom: apply failed for password <redacted>");
+    expect(lines[4]!.request).toEqual({ name: "f", arguments: ["abc", "<redacted>"] });
+  });
+});
