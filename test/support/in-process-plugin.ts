@@ -10,6 +10,8 @@ export type Call = (method: string, request: Msg) => Promise<Msg>;
 export interface LogEntry {
   severity: string;
   message: string;
+  urn: string;
+  ephemeral: boolean;
 }
 
 /** The engine's Log endpoint, so a test sees what the plugin tells the user. */

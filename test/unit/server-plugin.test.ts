@@ -4,33 +4,11 @@ import { chmodSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadProtos, serviceConstructor } from "../../src/proto.js";
 import { VERSION } from "../../src/version.js";
+import { engineLogSink } from "../support/in-process-plugin.js";
 import { peerPath } from "../support/peers.js";
 import { parentPid, processesMatching, waitGone } from "../support/processes.js";
 import { argsRequest, callError, startPluginProcess, tempDir, valueRequest, type PluginProcess } from "../support/pulumi.js";
-
-interface LogEntry {
-  severity: string;
-  message: string;
-  urn: string;
-  ephemeral: boolean;
-}
-
-/** Stand-in for the engine's pulumirpc.Engine Log endpoint: records what the plugin logs. */
-async function engineLogSink(): Promise<{ address: string; logs: LogEntry[]; close(): void }> {
-  const logs: LogEntry[] = [];
-  const server = new grpc.Server();
-  const Engine = serviceConstructor(loadProtos(["pulumi/engine.proto"]), "pulumirpc.Engine");
-  server.addService(Engine.service, {
-    Log: (call: grpc.ServerUnaryCall<LogEntry, object>, cb: grpc.sendUnaryData<object>) => {
-      logs.push(call.request);
-      cb(null, {});
-    },
-  });
-  const port = await new Promise<number>((res, rej) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))));
-  return { address: `127.0.0.1:${port}`, logs, close: () => server.forceShutdown() };
-}
 
 const schemaOf = async (p: PluginProcess, req: Record<string, unknown> = {}): Promise<Record<string, any>> =>
   JSON.parse(String((await p.call("GetSchema", req))["schema"]));
