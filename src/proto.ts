@@ -10,6 +10,12 @@ import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 
+// protobufjs refuses messages nested more than 100 deep, which a property value reaches at about 33 levels of maps (a
+// Helm values document can); the engine's Go protobuf allows 10,000. 3,000 carries any value the Struct decoder
+// accepts (src/server/struct.ts stops at MAX_VALUE_DEPTH levels with the path, where this limit would give none).
+protobuf.util.recursionLimit = 3_000;
+protobuf.Reader.recursionLimit = 3_000;
+
 let foundDir: string | undefined;
 
 /** The `proto/` directory: beside the sources in a checkout, beside the bundle in a packaged plugin. */

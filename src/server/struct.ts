@@ -63,6 +63,19 @@ export class StructDecodeError extends Error {
   }
 }
 
+/**
+ * How deep a property value may nest. Deeper values are refused with their path rather than left to overflow the
+ * stack of every recursive step after decoding; no Terraform schema nests anywhere near this.
+ */
+export const MAX_VALUE_DEPTH = 512;
+
+function checkDepth(depth: number, path: string): void {
+  if (depth > MAX_VALUE_DEPTH) {
+    const at = path.length > 120 ? `${path.slice(0, 120)}…` : path;
+    throw new StructDecodeError(`the value is nested more than ${MAX_VALUE_DEPTH} levels deep`, at);
+  }
+}
+
 /** Plain JSON as it sits inside assets and archives, which we carry without interpreting. */
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -86,7 +99,8 @@ function kindOf(v: PbValue): string | undefined {
   return undefined;
 }
 
-function plainJson(v: PbValue, path: string): Json {
+function plainJson(v: PbValue, path: string, depth = 0): Json {
+  checkDepth(depth, path);
   switch (kindOf(v)) {
     case "nullValue":
     case undefined:
@@ -98,10 +112,10 @@ function plainJson(v: PbValue, path: string): Json {
     case "boolValue":
       return v.boolValue ?? false;
     case "listValue":
-      return (v.listValue?.values ?? []).map((e, i) => plainJson(e, child(path, i)));
+      return (v.listValue?.values ?? []).map((e, i) => plainJson(e, child(path, i), depth + 1));
     case "structValue": {
       const out: { [k: string]: Json } = {};
-      for (const [k, e] of Object.entries(v.structValue?.fields ?? {})) put(out, k, plainJson(e, child(path, k)));
+      for (const [k, e] of Object.entries(v.structValue?.fields ?? {})) put(out, k, plainJson(e, child(path, k), depth + 1));
       return out;
     }
     default:
@@ -110,14 +124,15 @@ function plainJson(v: PbValue, path: string): Json {
 }
 
 /** Decodes a Struct into a property map; an absent Struct is an empty map. */
-export function structToPropertyMap(s: PbStruct | null | undefined, path = ""): PropertyMap {
+export function structToPropertyMap(s: PbStruct | null | undefined, path = "", depth = 0): PropertyMap {
   const out: PropertyMap = {};
-  for (const [k, v] of Object.entries(s?.fields ?? {})) put(out, k, valueToProperty(v, child(path, k)));
+  for (const [k, v] of Object.entries(s?.fields ?? {})) put(out, k, valueToProperty(v, child(path, k), depth + 1));
   return out;
 }
 
 /** Decodes one google.protobuf.Value into a property value. */
-export function valueToProperty(v: PbValue, path = ""): PropertyValue {
+export function valueToProperty(v: PbValue, path = "", depth = 0): PropertyValue {
+  checkDepth(depth, path);
   switch (kindOf(v)) {
     case "nullValue":
     case undefined:
@@ -131,18 +146,18 @@ export function valueToProperty(v: PbValue, path = ""): PropertyValue {
       return UNKNOWN_SENTINELS.has(s) ? COMPUTED : s;
     }
     case "listValue":
-      return (v.listValue?.values ?? []).map((e, i) => valueToProperty(e, child(path, i)));
+      return (v.listValue?.values ?? []).map((e, i) => valueToProperty(e, child(path, i), depth + 1));
     case "structValue":
-      return specialOrMap(v.structValue ?? {}, path);
+      return specialOrMap(v.structValue ?? {}, path, depth);
     default:
       throw new StructDecodeError(`unsupported google.protobuf.Value kind ${String(v.kind)}`, path);
   }
 }
 
-function specialOrMap(s: PbStruct, path: string): PropertyValue {
+function specialOrMap(s: PbStruct, path: string, depth: number): PropertyValue {
   const fields = s.fields ?? {};
   const sigField = Object.prototype.hasOwnProperty.call(fields, SIG_KEY) ? fields[SIG_KEY] : undefined;
-  if (sigField === undefined) return structToPropertyMap(s, path);
+  if (sigField === undefined) return structToPropertyMap(s, path, depth);
   if (kindOf(sigField) !== "stringValue") throw new StructDecodeError("malformed special value: its signature is not a string", path);
   const field = (name: string): PbValue | undefined =>
     Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
@@ -151,7 +166,7 @@ function specialOrMap(s: PbStruct, path: string): PropertyValue {
     case SECRET_SIG: {
       const value = field("value");
       if (value === undefined) throw new StructDecodeError("malformed secret: it has no value", path);
-      return new Secret(valueToProperty(value, child(path, "value")));
+      return new Secret(valueToProperty(value, child(path, "value"), depth + 1));
     }
     case OUTPUT_VALUE_SIG: {
       const value = field("value");
@@ -169,7 +184,7 @@ function specialOrMap(s: PbStruct, path: string): PropertyValue {
         }
       }
       // An output without a value is unknown; a value that is itself the unknown sentinel is unknown too.
-      let decoded = value === undefined ? undefined : valueToProperty(value, child(path, "value"));
+      let decoded = value === undefined ? undefined : valueToProperty(value, child(path, "value"), depth + 1);
       if (decoded instanceof Computed) decoded = undefined;
       return new OutputValue(decoded, secret?.boolValue ?? false, dependencies);
     }
@@ -183,12 +198,12 @@ function specialOrMap(s: PbStruct, path: string): PropertyValue {
         throw new StructDecodeError("malformed resource reference: packageVersion is not a string", path);
       }
       // name and type are not kept: the engine derives both from the URN when they are absent.
-      return new ResourceReference(urn.stringValue ?? "", referenceId(field("id"), path), version?.stringValue ?? "");
+      return new ResourceReference(urn.stringValue ?? "", referenceId(field("id"), path, depth + 1), version?.stringValue ?? "");
     }
     case ASSET_SIG:
     case ARCHIVE_SIG: {
       const carried: Record<string, unknown> = {};
-      for (const [k, e] of Object.entries(fields)) if (k !== SIG_KEY) put(carried, k, plainJson(e, child(path, k)));
+      for (const [k, e] of Object.entries(fields)) if (k !== SIG_KEY) put(carried, k, plainJson(e, child(path, k), depth + 1));
       return new AssetOrArchive(sig === ASSET_SIG ? "asset" : "archive", carried);
     }
     default:
@@ -197,9 +212,9 @@ function specialOrMap(s: PbStruct, path: string): PropertyValue {
 }
 
 /** A reference's id: absent for components, "" or an unknown for a resource whose id is not known yet. */
-function referenceId(id: PbValue | undefined, path: string): PropertyValue | undefined {
+function referenceId(id: PbValue | undefined, path: string, depth: number): PropertyValue | undefined {
   if (id === undefined) return undefined;
-  const decoded = valueToProperty(id, child(path, "id"));
+  const decoded = valueToProperty(id, child(path, "id"), depth);
   if (decoded === "" || decoded instanceof Computed) return COMPUTED;
   if (typeof decoded === "string") return decoded;
   if (decoded instanceof OutputValue) {

@@ -200,3 +200,38 @@ describe("round trips through protobuf bytes", () => {
     );
   });
 });
+
+describe("deep values", () => {
+  const nested = (depth: number, lists: boolean): Record<string, unknown> => {
+    let v: unknown = "bottom";
+    for (let i = 0; i < depth; i++) v = lists ? [v] : { a: v };
+    return { top: v };
+  };
+
+  it.each([false, true])("arrive over the wire and decode up to MAX_VALUE_DEPTH levels (lists: %s)", (lists) => {
+    // The top property is level 1, so 511 more levels reach the limit exactly.
+    const decoded = structToPropertyMap(engineStruct(nested(511, lists)));
+    let v: PropertyValue | undefined = decoded["top"];
+    let depth = 0;
+    while (v !== "bottom") {
+      v = Array.isArray(v) ? v[0] : (v as PropertyMap)["a"];
+      depth++;
+    }
+    expect(depth).toBe(511);
+  });
+
+  it.each([512, 5_000])("deeper ones are refused with where, not a stack overflow (%i levels)", (depth) => {
+    // Built in memory as decoded messages look: protobufjs's own limit is for messages off the wire.
+    let v: unknown = { kind: "stringValue", stringValue: "bottom" };
+    for (let i = 0; i < depth; i++) v = { kind: "structValue", structValue: { fields: { a: v } } };
+    const s = { fields: { top: v } } as PbStruct;
+    let err: unknown;
+    try {
+      structToPropertyMap(s);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(StructDecodeError);
+    expect((err as Error).message).toMatch(/^the value is nested more than 512 levels deep \(at top\.a\.a\.a/);
+  });
+});
