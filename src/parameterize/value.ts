@@ -1,7 +1,7 @@
 // The value form of Parameterize: the JSON bytes generated SDKs embed, parsed strictly and written canonically.
 import { parseProviderAddress, formatAddress, type ProviderAddress } from "./address.js";
 import { validatePackageName, type Selection } from "./args.js";
-import { invalidArgument } from "./errors.js";
+import { ParameterizeError, invalidArgument } from "./errors.js";
 
 export type ValueSource = { kind: "local"; path: string } | { kind: "remote"; address: ProviderAddress; version: string };
 
@@ -60,7 +60,7 @@ export function parseValue(bytes: Uint8Array): ParameterValue {
     if (typeof version !== "string" || !EXACT_VERSION.test(version)) {
       throw invalidArgument(`invalid parameter value: "remote.version" must be an exact version like 3.6.3, got ${JSON.stringify(version)}`);
     }
-    source = { kind: "remote", address: parseProviderAddress(remote["url"]), version };
+    source = { kind: "remote", address: inValue("remote.url", () => parseProviderAddress(remote["url"] as string)), version };
   }
   const includes = stringList(json["includes"], "includes");
   const excludes = stringList(json["excludes"], "excludes");
@@ -70,10 +70,20 @@ export function parseValue(bytes: Uint8Array): ParameterValue {
   const providerName = json["providerName"];
   if (providerName !== undefined && providerName !== null && providerName !== "") {
     if (typeof providerName !== "string") throw invalidArgument('invalid parameter value: "providerName" must be a string');
-    selection.providerName = validatePackageName(providerName, "providerName");
+    selection.providerName = inValue("providerName", () => validatePackageName(providerName, "providerName"));
   }
   const docs = parseDocs(json["docs"], source);
   return docs === undefined ? { source, selection } : { source, selection, docs };
+}
+
+/** Runs a check shared with the args form, naming the key of the value it was about. */
+function inValue<T>(key: string, check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    if (e instanceof ParameterizeError) throw invalidArgument(`invalid parameter value: "${key}": ${e.message}`, { cause: e });
+    throw e;
+  }
 }
 
 /** The `docs` key is ours (the reference ignores it); its shape is checked as strictly as the rest. */
