@@ -120,7 +120,16 @@ export function propertyItem(text: string): { name: string; doc: string } | unde
   rest = rest.replace(/^\((?:Required|Optional|Computed)[^()]*\)\s*/i, "");
   rest = rest.replace(/\s*\(see \[below for nested schema\]\([^)]*\)\)/g, "");
   const name = m[1]!.replace(/\[\]$/, "").replace(/\.0\./g, ".").replace(/\.0$/, "");
-  return { name, doc: rest.trim() };
+  return { name, doc: dedent(rest.trim()) };
+}
+
+/** An item's continuation lines lose the indentation that put them under the item; relative indentation stays. */
+function dedent(text: string): string {
+  const [first, ...rest] = text.split("\n");
+  const indents = rest.filter((l) => l.trim() !== "").map((l) => l.length - l.trimStart().length);
+  if (indents.length === 0) return text;
+  const cut = Math.min(...indents);
+  return [first, ...rest.map((l) => l.slice(Math.min(cut, l.length - l.trimStart().length)))].join("\n");
 }
 
 /** Records list items that document properties under `prefix`; nested lists of such items document nested properties. */

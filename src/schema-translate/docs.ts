@@ -180,12 +180,14 @@ function documentProperties(props: readonly PropertyModel[], docs: EntityDocs, n
 export function applyDocs(model: ProviderModel, docs: ProviderDocs): void {
   const global = new Map<string, string>();
   const tokens = new Map<string, string>();
+  // Only names with an underscore: a bare one (`http`) is as likely the word itself. A resource wins over a data
+  // source of the same name (`local_sensitive_file`), the one prose means more often.
   for (const r of model.resources.values()) {
-    global.set(r.tfName, tokenDisplayName(r.token));
+    if (r.tfName.includes("_")) global.set(r.tfName, tokenDisplayName(r.token));
     tokens.set(r.tfName, r.token);
   }
-  for (const d of model.dataSources.values()) global.set(d.tfName, tokenDisplayName(d.token));
-  for (const f of model.functions.values()) global.set(f.tfName, tokenDisplayName(f.token));
+  for (const d of model.dataSources.values()) if (d.tfName.includes("_") && !global.has(d.tfName)) global.set(d.tfName, tokenDisplayName(d.token));
+  for (const f of model.functions.values()) if (f.tfName.includes("_") && !global.has(f.tfName)) global.set(f.tfName, tokenDisplayName(f.token));
   const importLine = importRewriter(tokens);
 
   for (const r of model.resources.values()) {

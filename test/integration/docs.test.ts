@@ -58,7 +58,7 @@ afterAll(() => {
   if (figures.length > 0) console.log(`schema size and GetSchema time, without → with full docs:\n${figures.join("\n")}`);
 });
 
-describe.each(["random", "tls", "time"])("--upstreamRepoPath <%s module source>", (peer) => {
+describe.each(["random", "tls", "time", "local", "http"])("--upstreamRepoPath <%s module source>", (peer) => {
   let short: SchemaRun;
   let full: SchemaRun;
   beforeAll(async () => {
@@ -105,6 +105,18 @@ describe.each(["random", "tls", "time"])("--upstreamRepoPath <%s module source>"
       // The provider's configuration comes from the index page's schema.
       expect(s["types"]["tls:config/proxies:proxies"].properties.fromEnv.description).toMatch(/^When `true` the provider will discover the proxy configuration/);
       expect(s["types"]["tls:index/ProviderProxy:ProviderProxy"].properties.fromEnv.description).toMatch(/^When `true` the provider will discover the proxy configuration/);
+    } else if (peer === "local") {
+      const file = s["resources"]["local:index/file:File"];
+      // A resource wins over the data source of the same name; continuation lines of a list item lose their indent.
+      expect(file.description).toContain("If the file content is sensitive, use the\n`local.SensitiveFile` resource instead.");
+      expect(file.inputProperties.content.description).toBe("Content to store in the file, expected to be a UTF-8 encoded string.\nConflicts with `sensitiveContent`, `contentBase64` and `source`.\nExactly one of these four arguments must be specified.");
+      expect(s["functions"]["local:index/getFile:getFile"].outputs.properties.contentBase64.description).toMatch(/^Base64 encoded version of the file content/);
+    } else if (peer === "http") {
+      const fn = s["functions"]["http:index/getHttp:getHttp"];
+      // A name without an underscore (the data source `http`) is left alone: it is as likely the word.
+      expect(fn.description).toContain("The given URL may be either an `http` or `https` URL.");
+      expect(fn.description).toContain("## Usage with Postcondition");
+      expect(fn.inputs.properties.requestHeaders.description).toMatch(/^A map of request header field names and values\./);
     } else {
       const rot = s["resources"]["time:index/rotating:Rotating"];
       expect(rot.description).toMatch(/^Manages a rotating time resource/);

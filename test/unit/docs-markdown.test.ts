@@ -164,6 +164,7 @@ describe("pieces", () => {
     expect(propertyItem("`acl` - (Optional, **Deprecated**) The ACL.")).toEqual({ name: "acl", doc: "The ACL." });
     expect(propertyItem("`rule.0.id`: the id")).toEqual({ name: "rule.id", doc: "the id" });
     expect(propertyItem("**allUsers**: anyone")).toBeUndefined();
+    expect(propertyItem("`content` (String) Content.\n  Conflicts with `source`.\n    ```\n    code\n    ```")).toEqual({ name: "content", doc: "Content.\nConflicts with `source`.\n  ```\n  code\n  ```" });
     expect(nestedBlockPath("Nested Schema for `rule.match`")).toBe("rule.match");
     expect(nestedBlockPath("The `website` block supports the following:")).toBe("website");
     expect(nestedBlockPath("`server_side_encryption`")).toBe("server_side_encryption");
