@@ -1,7 +1,7 @@
 // Renders the registry-style `_index.md` of a package: front matter, how to add it, the provider's overview and config.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { PropertyModel, ProviderModel, TypeModel } from "../schema-translate/model.js";
+import { objectTypeOf, type ObjectTypeModel, type PropertyModel, type ProviderModel, type TypeModel } from "../schema-translate/model.js";
 
 export interface IndexDocOptions {
   /** What follows `pulumi package add terraform-provider` to get this package (`hashicorp/random`). */
@@ -31,10 +31,17 @@ function typeLabel(t: TypeModel): string {
   }
 }
 
-function configEntry(p: PropertyModel): string {
-  const flags = [typeLabel(p.type), p.required ? "required" : "optional", ...(p.secret ? ["secret"] : [])].join(", ");
-  const doc = p.description.replace(/\n+/g, " ").trim();
-  return `- \`${p.name}\` (${flags})${doc !== "" ? ` ${doc}` : ""}`;
+/** One bullet per setting, its object type's fields indented below it (each type once). */
+function configEntries(props: readonly PropertyModel[], indent = "", seen = new Set<ObjectTypeModel>()): string[] {
+  return props.flatMap((p) => {
+    const flags = [typeLabel(p.type), p.required ? "required" : "optional", ...(p.secret ? ["secret"] : [])].join(", ");
+    const doc = p.description.replace(/\s*\n\s*/g, " ").trim();
+    const line = `${indent}- \`${p.name}\` (${flags})${doc !== "" ? ` ${doc}` : ""}`;
+    const obj = objectTypeOf(p.type);
+    if (obj === undefined || seen.has(obj)) return [line];
+    seen.add(obj);
+    return [line, ...configEntries(obj.properties, `${indent}  `, seen)];
+  });
 }
 
 /** Text with a trailing newline; `---`-delimited front matter first, as Hugo reads it. */
@@ -69,7 +76,7 @@ export function renderIndexDoc(model: ProviderModel, options: IndexDocOptions): 
   parts.push(
     config.length === 0
       ? "## Configuration Reference\n\nThe provider has no configuration."
-      : `## Configuration Reference\n\nThe following configuration inputs are supported (as \`${model.name}:<name>\` stack configuration or inputs of \`${model.name}.Provider\`):\n\n${config.map(configEntry).join("\n")}`,
+      : `## Configuration Reference\n\nThe following configuration inputs are supported (as \`${model.name}:<name>\` stack configuration or inputs of \`${model.name}.Provider\`):\n\n${configEntries(config).join("\n")}`,
   );
   return parts.join("\n\n") + "\n";
 }

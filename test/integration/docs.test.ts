@@ -247,7 +247,7 @@ describe("--fullDocs from the provider's repository, fetched with git", () => {
     const page = readFileSync(join(local, "_index.md"), "utf8");
     expect(page).toContain(`pulumi package add terraform-provider ${peerPath("tls")}`);
     expect(page).not.toContain("## Overview");
-    expect(page).toMatch(/## Configuration Reference\n\nThe following configuration inputs are supported .*:\n\n- `proxies` \(list of object, optional\) Proxy used by resources/);
+    expect(page).toMatch(/## Configuration Reference\n\nThe following configuration inputs are supported .*:\n\n- `proxies` \(list of object, optional\) Proxy used by resources.*\n  - `fromEnv` \(boolean, optional\) When `true` the provider will discover/);
   }, 120_000);
 
   it("falls back to the tag <version> when there is no v<version>", async () => {
