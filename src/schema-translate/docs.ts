@@ -4,6 +4,9 @@ import type { ProviderDocs } from "../docs/repo.js";
 import { objectTypeOf, type ObjectTypeModel, type PropertyModel, type ProviderModel } from "./model.js";
 import { tokenDisplayName } from "./names.js";
 
+/** Introduces examples that stay in HCL: Pulumi has no converter here, and a Terraform example still shows the shape. */
+const EXAMPLES_INTRO = "The Terraform provider's own examples, in Terraform's configuration language (HCL). Properties are written in Terraform's snake_case names; in Pulumi programs they are camelCase (`some_name` is `someName`).";
+
 /**
  * The examples section in Pulumi's schema convention: SDK generators keep only code blocks in the SDK's own language
  * (and `sh`) and drop an `example` without one whole, heading included, so doc comments carry no empty section.
@@ -11,9 +14,6 @@ import { tokenDisplayName } from "./names.js";
 function examplesSection(examples: string): string {
   return `{{% examples %}}\n{{% example %}}\n## Example Usage\n\n${EXAMPLES_INTRO}\n\n${examples}\n{{% /example %}}\n{{% /examples %}}`;
 }
-
-/** Introduces examples that stay in HCL: Pulumi has no converter here, and a Terraform example still shows the shape. */
-const EXAMPLES_INTRO = "The Terraform provider's own examples, in Terraform's configuration language (HCL). Properties are written in Terraform's snake_case names; in Pulumi programs they are camelCase (`min_upper` is `minUpper`).";
 
 /** TF names (properties, resources, data sources, functions) to the names a Pulumi reader knows them by. */
 type Names = ReadonlyMap<string, string>;
@@ -44,7 +44,7 @@ function propertyDoc(docs: EntityDocs, path: readonly string[]): string | undefi
 
 function entityNames(global: Names, props: readonly PropertyModel[]): Map<string, string> {
   const names = new Map(global);
-  // Nested properties first, so that a top-level property of the same TF name wins.
+  // A nested property's name is used only where no top-level property has the same TF name.
   const nested: [string, string][] = [];
   walk(props, (p, path) => {
     if (path.length === 1) names.set(p.tfName, p.name);
