@@ -11,7 +11,8 @@ import { docsRepository, upstreamCacheDir } from "../../src/docs/index.js";
 import { hostsMissing } from "../support/languages.js";
 import { generateNodeSdk, genSdkDiagnostics, removeScratch, withLanguageHosts } from "../support/lifecycle.js";
 import { peerModuleDir } from "../support/module-docs.js";
-import { peerPath } from "../support/peers.js";
+import { peerPath, referenceBin } from "../support/peers.js";
+import { schemaFacts, type Facts } from "../support/schema-facts.js";
 import { argsRequest, pulumiBinDir, startPluginProcess, valueRequest, type Msg } from "../support/pulumi.js";
 import { CURRENT_PLATFORM } from "../support/registry-server.js";
 
@@ -74,6 +75,12 @@ describe.each(["random", "tls", "time", "local", "http"])("--upstreamRepoPath <%
     expect(full.stderr).not.toMatch(/warning/);
   });
 
+  it("changes nothing but descriptions and the value: every token, name, type, required set and secret stays", () => {
+    const facts = (x: Schema): Facts => new Map([...schemaFacts(x)].filter(([k]) => k !== "parameterization parameter" && !k.endsWith(" description")));
+    expect(facts(full.schema)).toEqual(facts(short.schema));
+    expect(facts(short.schema).size).toBeGreaterThan(20);
+  });
+
   it("fills descriptions: overview, HCL examples introduced as Terraform's, property docs in Pulumi names, import", () => {
     const s = full.schema;
     if (peer === "random") {
@@ -131,10 +138,23 @@ describe.each(["random", "tls", "time", "local", "http"])("--upstreamRepoPath <%
     }
   });
 
-  it("Parameterize from the value gives the same schema, docs included", async () => {
-    const again = await schemaOf(valueRequest(Buffer.from(JSON.stringify(value(full.schema)))));
+  it("Parameterize from the value gives the same schema, docs included; the reference takes the value too", async () => {
+    const bytes = Buffer.from(JSON.stringify(value(full.schema)));
+    const again = await schemaOf(valueRequest(bytes));
     expect(again.text).toBe(full.text);
-  }, 120_000);
+    // The reference ignores the docs record: an SDK generated here runs on it (with its own short docs).
+    const reference = await startPluginProcess({ bin: referenceBin(), reapChildren: true });
+    try {
+      // As the engine sends it from an SDK: the package's name and version with the value.
+      const p = await reference.call("Parameterize", valueRequest(bytes, peer, full.schema["version"] as string), 120_000);
+      expect(p["name"]).toBe(peer);
+      const res = await reference.call("GetSchema", { version: 0, subpackage_name: p["name"], subpackage_version: p["version"] }, 120_000);
+      const theirs = JSON.parse(res["schema"] as string) as Schema;
+      expect(Object.keys(theirs["resources"] ?? {}).length + Object.keys(theirs["functions"] ?? {}).length).toBeGreaterThan(0);
+    } finally {
+      await reference.stop();
+    }
+  }, 180_000);
 });
 
 describe.skipIf(hostsMissing())("a TypeScript SDK generated from a full-docs schema", () => {
