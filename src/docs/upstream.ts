@@ -7,8 +7,11 @@ import { dirname, join } from "node:path";
 /** Overrides where repositories are cloned from (mirrors, tests); `{namespace}` and `{type}` are filled in. */
 export const DOCS_REPO_URL_ENV = "TF_BRIDGE_DOCS_REPO_URL";
 const DEFAULT_URL = "https://github.com/{namespace}/terraform-provider-{type}";
-/** A clone that takes longer than this is given up, so an unreachable host costs a bounded wait. */
-const CLONE_TIMEOUT_MS = 120_000;
+/**
+ * A clone that takes longer than this is given up: a host that drops packets costs a bounded wait, and the largest
+ * providers' repositories (AWS) still fit.
+ */
+const CLONE_TIMEOUT_MS = 300_000;
 
 export interface UpstreamRepo {
   host: string;
