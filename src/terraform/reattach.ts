@@ -72,10 +72,6 @@ export class AttachedProvider {
     this.channel.close();
     return Promise.resolve();
   }
-
-  kill(): void {
-    this.channel.close();
-  }
 }
 
 /** Connects to the provider and waits until the connection is up, so that a stale reattach line fails here, clearly. */
