@@ -212,7 +212,7 @@ describe("--fullDocs from the provider's repository, fetched with git", () => {
     cpSync(join(peerModuleDir("random"), "docs"), join(repo, "docs"), { recursive: true });
     writeFileSync(join(repo, "main.go"), "package main\n");
     const git = (...args: string[]): void => {
-      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], { cwd: repo, stdio: "ignore" });
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", ...args], { cwd: repo, stdio: "ignore" });
     };
     git("init", "-q");
     git("add", "-A");
