@@ -1,8 +1,8 @@
 // Fetches a registry provider's repository at its release tag with git, into a cache beside the provider cache.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 
 /** Overrides where repositories are cloned from (mirrors, tests); `{namespace}` and `{type}` are filled in. */
 export const DOCS_REPO_URL_ENV = "TF_BRIDGE_DOCS_REPO_URL";
@@ -68,6 +68,17 @@ function gitReason(stderr: string): string {
   return lines.slice(-2).join(" ") || "git failed without a message";
 }
 
+/** A clone cut off by a killed process leaves its staging folder; one older than any clone can take is removed. */
+async function removeStaleStages(target: string): Promise<void> {
+  const prefix = `${basename(target)}.stage-`;
+  const entries = await readdir(dirname(target)).catch(() => [] as string[]);
+  for (const name of entries.filter((n) => n.startsWith(prefix))) {
+    const path = join(dirname(target), name);
+    const age = await stat(path).then((s) => Date.now() - s.mtimeMs, () => 0);
+    if (age > 2 * CLONE_TIMEOUT_MS) await rm(path, { recursive: true, force: true });
+  }
+}
+
 /**
  * The repository at tag `v<version>`, else `<version>`: from the cache, or shallow-cloned into it (only the docs
  * folders are kept). Never throws: a missing git, an unreachable host or an unknown tag is a reason for a warning.
@@ -84,6 +95,7 @@ export async function fetchUpstreamDocs(
   } catch (e) {
     return { ok: false, reason: `cannot create ${dirname(target)}: ${(e as Error).message}` };
   }
+  await removeStaleStages(target);
   const stage = await mkdtemp(`${target}.stage-`);
   try {
     const tags = [`v${repo.version}`, repo.version];

@@ -3,7 +3,7 @@
 // git repository served by file:// URL (tags v<version> and <version>), the offline cases that fall back to the
 // schema's short docs with a warning, and --indexDocOutDir. Prints schema size and GetSchema time with and without.
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -270,11 +270,16 @@ describe("--fullDocs from the provider's repository, fetched with git", () => {
     expect(page).toMatch(/## Configuration Reference\n\nThe following configuration inputs are supported .*:\n\n- `proxies` \(list of object, optional\) Proxy used by resources.*\n  - `fromEnv` \(boolean, optional\) When `true` the provider will discover/);
   }, 120_000);
 
-  it("falls back to the tag <version> when there is no v<version>", async () => {
+  it("falls back to the tag <version> when there is no v<version>; a killed clone's old staging folder goes", async () => {
+    const stale = `${upstreamCacheDir(cache, { host: "registry.opentofu.org", namespace: "hashicorp", type: "random", version: "3.6.5" })}.stage-killed`;
+    mkdirSync(join(stale, "clone"), { recursive: true });
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(stale, old, old);
     const run = await schemaOf(argsRequest("hashicorp/random", "= 3.6.5", "--fullDocs"), env);
     expect(run.schema["resources"]["random:index/pet:Pet"].description).toContain("## Example Usage");
     const cached = upstreamCacheDir(cache, { host: "registry.opentofu.org", namespace: "hashicorp", type: "random", version: "3.6.5" });
     expect(JSON.parse(readFileSync(join(cached, ".source"), "utf8"))).toMatchObject({ tag: "3.6.5" });
+    expect(existsSync(stale)).toBe(false);
   }, 120_000);
 
   it("an unknown tag or an unreachable repository is a warning and the schema's short docs, never a failure", async () => {
