@@ -13,6 +13,14 @@ export class UnsafeArchiveError extends Error {
   }
 }
 
+/** The archive would unpack to more than the limit; `limit` is that limit in bytes. */
+export class ArchiveTooLargeError extends UnsafeArchiveError {
+  constructor(readonly limit: number) {
+    super(`the archive unpacks to more than ${limit} bytes`);
+    this.name = "ArchiveTooLargeError";
+  }
+}
+
 export interface ExtractOptions {
   /** Refuse archives that unpack to more than this many bytes (a zip bomb guard). Default 4 GiB. */
   maxBytes?: number;
@@ -78,7 +86,7 @@ export async function extractZip(archive: string, dest: string, options: Extract
         }
         if (!target.startsWith(root + sep)) throw new UnsafeArchiveError(`entry "${name}" would be written outside the target directory`);
         total += entry.uncompressedSize;
-        if (total > maxBytes) throw new UnsafeArchiveError(`the archive unpacks to more than ${maxBytes} bytes`);
+        if (total > maxBytes) throw new ArchiveTooLargeError(maxBytes);
         await mkdir(dirname(target), { recursive: true });
         const stream = await new Promise<NodeJS.ReadableStream>((res, rej) => zip.openReadStream(entry, (err, s) => (err ? rej(err) : res(s))));
         let seen = 0;

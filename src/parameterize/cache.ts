@@ -144,6 +144,29 @@ async function acquireLock(lockPath: string, target: string, options: InstallOpt
   }
 }
 
+/** The file system ran out of room (a full disk, a used-up quota, or a process file size limit, ulimit -f). */
+export class DiskFullError extends Error {
+  override name = "DiskFullError";
+}
+
+const DISK_FULL: Record<string, string> = {
+  ENOSPC: "the disk is full",
+  EDQUOT: "the disk quota is used up",
+  EFBIG: "a file would grow past this process's file size limit (ulimit -f)",
+};
+
+/** A full disk, said in words that name the cache and what to do; any other error as it is. */
+function diskFull(e: unknown, root: string, target: string): unknown {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const why = typeof code === "string" ? DISK_FULL[code] : undefined;
+  if (why === undefined) return e;
+  return new DiskFullError(
+    `no space left in ${root} (${code}: ${why}) while writing ${target}; nothing was installed. ` +
+      `Free some space there, or set ${CACHE_DIR_ENV} to a directory on a disk with room`,
+    { cause: e },
+  );
+}
+
 /** Removes now-empty directories from `dir` up to (not including) `stopAt`. */
 async function pruneEmpty(dir: string, stopAt: string): Promise<void> {
   for (let d = dir; d.startsWith(stopAt) && d !== stopAt; d = join(d, "..")) {
@@ -172,7 +195,9 @@ export async function installPackage(
   const target = packageDir(root, a, version, platform);
   const pending = inFlight.get(target);
   if (pending) return pending;
-  const run = installLocked(root, target, a, version, platform, fill, options).finally(() => inFlight.delete(target));
+  const run = installLocked(root, target, a, version, platform, fill, options)
+    .catch((e: unknown) => Promise.reject(diskFull(e, root, target)))
+    .finally(() => inFlight.delete(target));
   inFlight.set(target, run);
   return run;
 }

@@ -1,28 +1,64 @@
 // HTTP for registries and mirrors over Node's fetch: per-host bearer tokens (never sent to another host, also not
-// across redirects), timeouts, streamed downloads with progress and SHA-256, and failures sorted by what they mean.
+// across redirects), timeouts, retries with backoff, streamed downloads with progress, SHA-256 and a size limit, and
+// failures sorted by what they mean, each saying what to do.
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 import { comparisonHost, tokenEnvVarName } from "./credentials.js";
+import { formatBytes } from "./source.js";
+import {
+  CLIENT_TIMEOUT_ENV,
+  DEFAULT_SETTINGS,
+  DISCOVERY_RETRY_ENV,
+  DOWNLOAD_IDLE_TIMEOUT_ENV,
+  DOWNLOAD_RETRY_ENV,
+  MAX_ARCHIVE_BYTES_ENV,
+} from "./settings.js";
 import { VERSION } from "../version.js";
 
 /**
  * `unreachable`: no answer (refused, DNS, timeout, reset, 502/503/504) — the only kind that allows falling back to
  * the cache; `tls`: the certificate is not trusted; `http`: an answer with an error status; `transfer`: a body cut
- * short; `protocol`: an answer we cannot use (bad JSON, missing fields).
+ * short or stalled; `protocol`: an answer we cannot use (bad JSON, missing fields, a redirect loop); `too-large`: an
+ * archive over the size limit.
  */
-export type HttpFailureKind = "unreachable" | "tls" | "http" | "transfer" | "protocol";
+export type HttpFailureKind = "unreachable" | "tls" | "http" | "transfer" | "protocol" | "too-large";
+
+interface FailureOptions {
+  cause?: unknown;
+  /** Worth asking again: no answer, a 5xx or 429, a body cut short. */
+  retryable?: boolean;
+  /** From a Retry-After header. */
+  retryAfterMs?: number;
+  /** What the user can do, appended after the attempts. */
+  advice?: string;
+}
 
 export class HttpFailure extends Error {
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly advice: string | undefined;
+  /** The message without the advice. */
+  readonly detail: string;
+
   constructor(
     readonly kind: HttpFailureKind,
     message: string,
     readonly url: string,
     readonly status?: number,
-    options?: { cause?: unknown },
+    options: FailureOptions = {},
   ) {
-    super(message, options);
+    super(options.advice === undefined ? message : `${message}: ${options.advice}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "HttpFailure";
+    this.retryable = options.retryable ?? false;
+    this.retryAfterMs = options.retryAfterMs;
+    this.advice = options.advice;
+    this.detail = message;
+  }
+
+  /** The same failure after `attempts` tries, with the advice that fits having retried. */
+  afterAttempts(attempts: number, advice?: string): HttpFailure {
+    return new HttpFailure(this.kind, `${this.detail} (${attempts} attempts)`, this.url, this.status, { cause: this.cause, advice: advice ?? this.advice });
   }
 }
 
@@ -42,26 +78,34 @@ function causeCode(e: unknown): { code?: string; message: string } {
 export function classifyFetchError(e: unknown, url: URL): HttpFailure {
   const { code, message } = causeCode(e);
   if (code !== undefined && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)) {
-    return new HttpFailure(
-      "tls",
-      `cannot verify the TLS certificate of ${url.host} (${code}: ${message}). If it uses a private CA, add the CA certificate ` +
-        `with NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the pulumi command`,
-      url.href,
-      undefined,
-      { cause: e },
-    );
+    return new HttpFailure("tls", `cannot verify the TLS certificate of ${url.host} (${code}: ${message})`, url.href, undefined, {
+      cause: e,
+      advice: `if it uses a private CA, add the CA certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the pulumi command`,
+    });
   }
   // Every other rejection means no HTTP answer came back: the host is unreachable from here, for now.
-  return new HttpFailure("unreachable", `cannot reach ${url.host} (${code ?? "network error"}: ${message})`, url.href, undefined, { cause: e });
+  return new HttpFailure("unreachable", `cannot reach ${url.host} (${code ?? "network error"}: ${message})`, url.href, undefined, {
+    cause: e,
+    retryable: true,
+    advice: `check the network and the host name, or try again later`,
+  });
 }
 
 export interface HttpOptions {
   /** The bearer token for a host (comparison form), if any. */
   tokenFor: (host: string) => string | undefined;
-  /** For metadata requests (JSON, checksums, signatures). */
+  /** For metadata requests (JSON, checksums, signatures), and for a download's headers. */
   timeoutMs?: number;
   /** A download fails when no byte arrives for this long. */
   idleTimeoutMs?: number;
+  /** Retries of a metadata request after the first attempt. */
+  metadataRetries?: number;
+  /** Retries of a download after the first attempt. */
+  downloadRetries?: number;
+  /** Downloads larger than this are refused. */
+  maxArchiveBytes?: number;
+  /** Told before each retry, so a user watching knows why nothing moves. */
+  onRetry?: (message: string) => void;
 }
 
 export interface DownloadResult {
@@ -71,19 +115,75 @@ export interface DownloadResult {
 
 const MAX_REDIRECTS = 10;
 const USER_AGENT = `pulumi-terraform-provider-ts/${VERSION} (+registry client)`;
+/** As go-retryablehttp (Terraform's client): 1 s, 2 s, 4 s, … up to 30 s, and Retry-After up to the same cap. */
+const BACKOFF_MIN_MS = 1000;
+const BACKOFF_MAX_MS = 30_000;
+
+const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The wait before attempt `failed + 1`; a little jitter so that processes failing together do not retry together. */
+export function backoffMs(failed: number, retryAfterMs?: number): number {
+  const exp = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** (failed - 1));
+  const base = Math.max(exp, Math.min(retryAfterMs ?? 0, BACKOFF_MAX_MS));
+  return Math.round(base * (1 + Math.random() * 0.2));
+}
+
+function retryAfter(response: Response): number | undefined {
+  const h = response.headers.get("retry-after");
+  if (h === null) return undefined;
+  if (/^\d+$/.test(h.trim())) return Number(h.trim()) * 1000;
+  const at = Date.parse(h);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
 
 export class Http {
   private readonly timeoutMs: number;
   private readonly idleTimeoutMs: number;
+  private readonly metadataRetries: number;
+  private readonly downloadRetries: number;
+  private readonly maxArchiveBytes: number;
 
   constructor(private readonly options: HttpOptions) {
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_SETTINGS.timeoutMs;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_SETTINGS.idleTimeoutMs;
+    this.metadataRetries = options.metadataRetries ?? DEFAULT_SETTINGS.metadataRetries;
+    this.downloadRetries = options.downloadRetries ?? DEFAULT_SETTINGS.downloadRetries;
+    this.maxArchiveBytes = options.maxArchiveBytes ?? DEFAULT_SETTINGS.maxArchiveBytes;
+  }
+
+  /**
+   * Runs `attempt` until it succeeds, fails for good, or has failed `retries + 1` times; the last failure says how
+   * many attempts were made and which variable allows more.
+   */
+  private async withRetries<T>(retries: number, retryEnv: string, attempt: (n: number) => Promise<T>): Promise<T> {
+    for (let n = 1; ; n++) {
+      try {
+        return await attempt(n);
+      } catch (e) {
+        if (!(e instanceof HttpFailure) || !e.retryable) throw e;
+        if (n > retries) {
+          // A failing server may recover within more attempts; a timeout or a cut-off has its own advice.
+          throw e.afterAttempts(n, e.status !== undefined ? `${e.advice}, or raise ${retryEnv} (now ${retries}) to retry more often` : e.advice);
+        }
+        const wait = backoffMs(n, e.retryAfterMs);
+        this.options.onRetry?.(`${e.detail}; trying again in ${seconds(wait)} (attempt ${n + 1} of ${retries + 1})`);
+        await sleep(wait);
+      }
+    }
+  }
+
+  private timeoutFailure(url: URL, what: string, waited: number, envName: string, during: string): HttpFailure {
+    return new HttpFailure("unreachable", `${what}: ${url.host} ${during} within ${seconds(waited)} (${url.href})`, url.href, undefined, {
+      retryable: true,
+      advice: `if ${url.host} is only slow, raise ${envName} (seconds, now ${waited / 1000}); otherwise check the network, or try again later`,
+    });
   }
 
   /** GET with redirects followed by hand, so each hop gets the token of its own host and no other. */
-  async get(url: URL, signal: AbortSignal, accept = "application/json"): Promise<{ response: Response; url: URL }> {
+  async get(url: URL, signal: AbortSignal, accept = "application/json", what = `fetching ${url.href}`): Promise<{ response: Response; url: URL }> {
     let current = url;
+    const chain: string[] = [url.href];
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const headers: Record<string, string> = { "user-agent": USER_AGENT, accept };
       const host = comparisonHost(current.host);
@@ -93,6 +193,7 @@ export class Http {
       try {
         response = await fetch(current, { headers, redirect: "manual", signal });
       } catch (e) {
+        if (signal.aborted) throw this.abortFailure(signal, current, what);
         throw classifyFetchError(e, current);
       }
       const location = response.headers.get("location");
@@ -100,118 +201,193 @@ export class Http {
         await response.body?.cancel().catch(() => undefined);
         current = new URL(location, current);
         if (current.protocol !== "https:" && current.protocol !== "http:") {
-          throw new HttpFailure("protocol", `${url.href} redirects to an unsupported URL ${current.href}`, url.href);
+          throw new HttpFailure("protocol", `${what}: ${url.href} redirects to an unsupported URL ${current.href}`, url.href);
+        }
+        const seen = chain.indexOf(current.href);
+        chain.push(current.href);
+        if (seen >= 0) {
+          throw new HttpFailure("protocol", `${what}: ${url.host} redirects in a loop: ${chain.slice(seen).join(" → ")}`, url.href, undefined, {
+            advice: `the server is misconfigured; tell its operator, or install from another source (a network_mirror or filesystem_mirror)`,
+          });
         }
         continue;
       }
       return { response, url: current };
     }
-    throw new HttpFailure("protocol", `${url.href}: more than ${MAX_REDIRECTS} redirects`, url.href);
+    throw new HttpFailure("protocol", `${what}: ${url.href} redirects more than ${MAX_REDIRECTS} times (${chain.slice(0, 4).join(" → ")} → …)`, url.href, undefined, {
+      advice: `the server is misconfigured; tell its operator, or install from another source (a network_mirror or filesystem_mirror)`,
+    });
+  }
+
+  /** A request our own timer aborted: the reason says which wait ran out. */
+  private abortFailure(signal: AbortSignal, url: URL, what: string): HttpFailure {
+    const reason: unknown = signal.reason;
+    if (reason instanceof HttpFailure) return reason;
+    return this.timeoutFailure(url, what, this.timeoutMs, CLIENT_TIMEOUT_ENV, "did not answer");
   }
 
   private statusFailure(response: Response, url: URL, what: string): HttpFailure {
     const status = response.status;
-    let hint = "";
+    let advice: string | undefined;
     if (status === 401 || status === 403) {
       const host = comparisonHost(url.host) ?? url.host;
       const had = this.options.tokenFor(host) !== undefined;
-      hint = had
-        ? `; the token given for ${host} was refused`
-        : `; ${host} needs credentials: set ${tokenEnvVarName(host)}=<token> or add credentials "${host}" { token = "…" } to the Terraform CLI configuration (~/.terraformrc or TF_CLI_CONFIG_FILE)`;
+      advice = had
+        ? `the token given for ${host} was refused`
+        : `${host} needs credentials: set ${tokenEnvVarName(host)}=<token> or add credentials "${host}" { token = "…" } to the Terraform CLI configuration (~/.terraformrc or TF_CLI_CONFIG_FILE)`;
     }
+    // As go-retryablehttp: every 5xx but 501 (which will not change), and 429.
+    const retryable = (status >= 500 && status !== 501) || status === 429;
+    if (retryable) advice = status === 429 ? `the server asks for fewer requests; try again later` : `the server is failing; try again later`;
     const kind: HttpFailureKind = status === 502 || status === 503 || status === 504 ? "unreachable" : "http";
-    return new HttpFailure(kind, `${what}: ${url.href} answered ${status} ${response.statusText}${hint}`, url.href, status);
+    return new HttpFailure(kind, `${what}: ${url.href} answered ${status} ${response.statusText}`, url.href, status, {
+      retryable,
+      retryAfterMs: retryable ? retryAfter(response) : undefined,
+      advice,
+    });
+  }
+
+  /** A metadata GET with its whole-request timeout and retries; `read` consumes the body within the same timeout. */
+  private async metadata<T>(url: URL, what: string, accept: string, read: (response: Response, final: URL) => Promise<T>): Promise<T> {
+    return this.withRetries(this.metadataRetries, DISCOVERY_RETRY_ENV, async () => {
+      const signal = AbortSignal.timeout(this.timeoutMs);
+      const { response, url: final } = await this.get(url, signal, accept, what);
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        throw this.statusFailure(response, final, what);
+      }
+      try {
+        return await read(response, final);
+      } catch (e) {
+        if (e instanceof HttpFailure) throw e;
+        if (signal.aborted) throw this.abortFailure(signal, final, what);
+        throw new HttpFailure("transfer", `${what}: reading ${final.href} failed: ${causeCode(e).message}`, final.href, undefined, {
+          cause: e,
+          retryable: true,
+          advice: `try again later`,
+        });
+      }
+    });
   }
 
   /** Fetches and parses JSON; a non-2xx answer throws HttpFailure with its status (404s are for the caller to word). */
   async getJson(url: URL, what: string): Promise<{ json: unknown; url: URL }> {
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    const { response, url: final } = await this.get(url, signal);
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw this.statusFailure(response, final, what);
-    }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (e) {
-      throw new HttpFailure("transfer", `${what}: reading ${final.href} failed: ${causeCode(e).message}`, final.href, undefined, { cause: e });
-    }
-    try {
-      return { json: JSON.parse(text), url: final };
-    } catch (e) {
-      throw new HttpFailure("protocol", `${what}: ${final.href} did not return JSON (${(e as Error).message})`, final.href, undefined, { cause: e });
-    }
+    return this.metadata(url, what, "application/json", async (response, final) => {
+      const text = await response.text();
+      try {
+        return { json: JSON.parse(text) as unknown, url: final };
+      } catch (e) {
+        throw new HttpFailure("protocol", `${what}: ${final.href} did not return JSON (${(e as Error).message})`, final.href, undefined, { cause: e });
+      }
+    });
   }
 
   /** Small files: checksums and signatures. */
   async getBytes(url: URL, what: string): Promise<Uint8Array> {
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    const { response, url: final } = await this.get(url, signal, "*/*");
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw this.statusFailure(response, final, what);
-    }
-    try {
-      return new Uint8Array(await response.arrayBuffer());
-    } catch (e) {
-      throw new HttpFailure("transfer", `${what}: reading ${final.href} failed: ${causeCode(e).message}`, final.href, undefined, { cause: e });
-    }
+    return this.metadata(url, what, "*/*", async (response) => new Uint8Array(await response.arrayBuffer()));
+  }
+
+  private tooLarge(url: URL, what: string, size: string): HttpFailure {
+    return new HttpFailure("too-large", `${what}: ${url.href} is ${size}, more than the limit of ${formatBytes(this.maxArchiveBytes)}`, url.href, undefined, {
+      advice: `if the provider really is that large, raise ${MAX_ARCHIVE_BYTES_ENV} (bytes, now ${this.maxArchiveBytes})`,
+    });
   }
 
   /**
-   * Streams a file to `dest` (which must not exist), hashing as it goes. Fails when the body stops early or stalls
-   * for idleTimeoutMs; the caller removes `dest` on failure.
+   * Streams a file to `dest` (which must not exist), hashing as it goes, retrying when the server is unreachable or
+   * failing, or the body is cut off or stalls for idleTimeoutMs. A disk that fills up fails at once with the file
+   * system's error (its `code` says ENOSPC, EDQUOT or EFBIG). The caller removes `dest` on failure.
    */
   async download(url: URL, dest: string, what: string, onProgress?: (received: number, total: number | undefined) => void): Promise<DownloadResult> {
+    return this.withRetries(this.downloadRetries, DOWNLOAD_RETRY_ENV, (n) => this.downloadOnce(url, dest, what, n === 1 ? "wx" : "w", onProgress));
+  }
+
+  private async downloadOnce(
+    url: URL,
+    dest: string,
+    what: string,
+    flags: string,
+    onProgress?: (received: number, total: number | undefined) => void,
+  ): Promise<DownloadResult> {
     const controller = new AbortController();
-    let idle = setTimeout(() => controller.abort(new Error(`no data for ${this.idleTimeoutMs / 1000} s`)), this.timeoutMs);
+    let target = url;
+    let received = 0;
+    const stall = (): HttpFailure =>
+      received === 0
+        ? this.timeoutFailure(target, what, this.timeoutMs, CLIENT_TIMEOUT_ENV, "did not answer")
+        : new HttpFailure("transfer", `${what}: the download from ${target.host} stalled after ${received} bytes: no data for ${seconds(this.idleTimeoutMs)}`, target.href, undefined, {
+            retryable: true,
+            advice: `if the connection to ${target.host} is only slow, raise ${DOWNLOAD_IDLE_TIMEOUT_ENV} (seconds, now ${this.idleTimeoutMs / 1000}); otherwise try again later`,
+          });
+    let timer = setTimeout(() => controller.abort(stall()), this.timeoutMs);
     const resetIdle = (): void => {
-      clearTimeout(idle);
-      idle = setTimeout(() => controller.abort(new Error(`no data for ${this.idleTimeoutMs / 1000} s`)), this.idleTimeoutMs);
+      clearTimeout(timer);
+      timer = setTimeout(() => controller.abort(stall()), this.idleTimeoutMs);
     };
-    const out = createWriteStream(dest, { flags: "wx", mode: 0o600 });
-    const closed = once(out, "close").catch(() => undefined);
+    const out = createWriteStream(dest, { flags, mode: 0o600 });
+    let writeError: Error | undefined;
+    out.on("error", (e) => (writeError ??= e));
+    const closed = new Promise<void>((r) => out.once("close", () => r()));
     try {
-      const { response, url: final } = await this.get(url, controller.signal, "*/*");
+      const { response, url: final } = await this.get(url, controller.signal, "*/*", what);
+      target = final;
       if (!response.ok || response.body === null) {
         await response.body?.cancel().catch(() => undefined);
         throw this.statusFailure(response, final, what);
       }
       const header = response.headers.get("content-length");
       const total = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
+      if (total !== undefined && total > this.maxArchiveBytes) {
+        await response.body.cancel().catch(() => undefined);
+        throw this.tooLarge(final, what, formatBytes(total));
+      }
       const hash = createHash("sha256");
-      let received = 0;
       resetIdle();
       try {
         for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
           resetIdle();
-          hash.update(chunk);
           received += chunk.length;
+          if (received > this.maxArchiveBytes) {
+            controller.abort();
+            throw this.tooLarge(final, what, `more than ${formatBytes(received)} (the server gave no size)`);
+          }
+          hash.update(chunk);
+          if (writeError) throw writeError;
           if (!out.write(chunk)) await once(out, "drain");
           onProgress?.(received, total);
         }
       } catch (e) {
+        if (writeError) throw writeError;
+        if (e instanceof HttpFailure) throw e;
+        if (controller.signal.aborted) throw this.abortFailure(controller.signal, final, what);
         throw new HttpFailure(
           "transfer",
           `${what}: the download from ${final.host} was cut off after ${received}${total !== undefined ? ` of ${total}` : ""} bytes (${causeCode(e).message})`,
           final.href,
           undefined,
-          { cause: e },
+          { cause: e, retryable: true, advice: cutOffAdvice(final) },
         );
       }
       if (total !== undefined && received !== total) {
-        throw new HttpFailure("transfer", `${what}: the download from ${final.host} ended after ${received} of ${total} bytes`, final.href);
+        throw new HttpFailure("transfer", `${what}: the download from ${final.host} ended after ${received} of ${total} bytes`, final.href, undefined, {
+          retryable: true,
+          advice: cutOffAdvice(final),
+        });
       }
       out.end();
       await closed;
+      if (writeError) throw writeError;
       return { bytes: received, sha256: hash.digest("hex") };
     } finally {
-      clearTimeout(idle);
+      clearTimeout(timer);
       if (!out.closed) {
         out.destroy();
         await closed;
       }
     }
   }
+}
+
+function cutOffAdvice(url: URL): string {
+  return `try again; if it keeps happening, something between here and ${url.host} (a proxy?) cuts long downloads: install from a network_mirror or filesystem_mirror`;
 }

@@ -4,12 +4,11 @@ import { cp, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import semver from "semver";
 import type { ProviderAddress } from "./address.js";
-import { extractZip } from "./archive.js";
 import { hostDirName } from "./cache.js";
 import { comparisonHost } from "./credentials.js";
 import { HttpFailure, type Http } from "./http.js";
 import { RegistryProtocolError } from "./registry.js";
-import { progressReporter, type AvailableVersion, type InstallContext, type PackageSource } from "./source.js";
+import { progressReporter, unpackArchive, type AvailableVersion, type InstallContext, type PackageSource } from "./source.js";
 import { hashV1, hashZh } from "./verify.js";
 
 type Json = Record<string, unknown>;
@@ -65,19 +64,22 @@ export class NetworkMirrorSource implements PackageSource {
     const label = `Downloading terraform-provider-${a.type} ${version} (${ctx.platform}) from ${archiveUrl.host}`;
     ctx.status(`${label}…`);
     const got = await this.http.download(archiveUrl, archive, `downloading ${archiveUrl.href}`, progressReporter(label, ctx.status));
-    await extractZip(archive, dest);
+    // A zh: match settles it before anything is unpacked; an h1: hash can only be checked on the unpacked files.
+    const zh = hashZh(got.sha256);
+    const what = `the package of ${a.type} ${version} from ${this.description}`;
+    const damaged = `: it was altered or damaged on the way; try again, and if it persists tell the mirror's operator`;
+    if (hashes.length > 0 && !hashes.includes(zh) && !hashes.some((h) => h.startsWith("h1:"))) {
+      throw new RegistryProtocolError(`${what} matches none of its hashes (got ${zh})${damaged}`);
+    }
+    await unpackArchive(archive, dest, ctx, `the archive ${archiveUrl.href}`, this.description);
     if (hashes.length === 0) {
       ctx.warn(`${this.description} gives no hashes for ${a.type} ${version}: the package is not verified`);
       return "not verified: the mirror gives no hashes";
     }
-    const zh = hashZh(got.sha256);
     if (hashes.includes(zh)) return `matches the mirror's ${zh.slice(0, 16)}…`;
-    if (hashes.some((h) => h.startsWith("h1:"))) {
-      const h1 = await hashV1(dest);
-      if (hashes.includes(h1)) return `matches the mirror's ${h1}`;
-      throw new RegistryProtocolError(`the package of ${a.type} ${version} from ${this.description} matches none of its hashes (got ${h1} and ${zh})`);
-    }
-    throw new RegistryProtocolError(`the package of ${a.type} ${version} from ${this.description} matches none of its hashes (got ${zh})`);
+    const h1 = await hashV1(dest);
+    if (hashes.includes(h1)) return `matches the mirror's ${h1}`;
+    throw new RegistryProtocolError(`${what} matches none of its hashes (got ${h1} and ${zh})${damaged}`);
   }
 }
 
@@ -153,7 +155,7 @@ export class FilesystemMirrorSource implements PackageSource {
       await cp(pkg.unpacked, dest, { recursive: true, preserveTimestamps: true, dereference: true });
     } else {
       ctx.status(`Unpacking ${pkg.packed}…`);
-      await extractZip(pkg.packed!, dest);
+      await unpackArchive(pkg.packed!, dest, ctx, `the archive ${pkg.packed!}`, this.description);
     }
     return "from a filesystem mirror (mirrors carry no signatures)";
   }

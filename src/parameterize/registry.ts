@@ -2,10 +2,9 @@
 // version's download metadata, then SHA256SUMS checked against the registry's OpenPGP keys and the archive's SHA-256.
 import { join } from "node:path";
 import type { ProviderAddress } from "./address.js";
-import { extractZip } from "./archive.js";
 import { HttpFailure, type Http } from "./http.js";
-import { formatBytes, progressReporter, protocolsSupported, type AvailableVersion, type InstallContext, type PackageSource } from "./source.js";
-import { parseSha256Sums, verifyDetachedSignature } from "./verify.js";
+import { formatBytes, progressReporter, protocolsSupported, unpackArchive, type AvailableVersion, type InstallContext, type PackageSource } from "./source.js";
+import { parseSha256Sums, SignatureError, verifyDetachedSignature, type SignatureProblem } from "./verify.js";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -50,6 +49,16 @@ interface DownloadMeta {
 function stringList(v: unknown): string[] | undefined {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined;
 }
+
+/** What to do about each way a signature fails; none of them is safe to ignore. */
+const SIGNATURE_ADVICE: Record<SignatureProblem, (host: string) => string> = {
+  "unknown-key": (host) =>
+    `The registry's keys and the key that signed disagree: do not use this package; tell the operator of ${host}, or choose another version`,
+  "expired-key": () =>
+    `Ask the provider's publisher to sign with a current key, or choose a version signed before the key expired`,
+  mismatch: (host) => `SHA256SUMS or its signature was altered: do not use this package; try again, and if it persists tell the operator of ${host}`,
+  unreadable: (host) => `${host} serves a signature or key that cannot be read: tell its operator, or choose another version`,
+};
 
 export class RegistrySource implements PackageSource {
   readonly description: string;
@@ -153,16 +162,32 @@ export class RegistrySource implements PackageSource {
     } else {
       const signature = await this.http.getBytes(meta.signatureUrl, `the SHA256SUMS signature of ${a.type} ${version}`);
       try {
-        const { keyId } = await verifyDetachedSignature(shasums, signature, meta.keys);
+        const { keyId, expired } = await verifyDetachedSignature(shasums, signature, meta.keys);
         verified = `signed by key ${keyId}`;
+        if (expired !== undefined) {
+          const when = (d: Date): string => d.toISOString().slice(0, 10);
+          ctx.warn(
+            `the SHA256SUMS of ${a.namespace}/${a.type} ${version} is signed by key ${keyId}, which expired on ${when(expired.at)}; ` +
+              `the signature was made${expired.signedAt !== undefined ? ` on ${when(expired.signedAt)}` : ""} while the key was valid, so it is accepted ` +
+              `(as Terraform accepts it). Its publisher should sign new releases with a current key.`,
+          );
+          verified += `, expired ${when(expired.at)}`;
+        }
       } catch (e) {
-        throw new RegistryProtocolError(`the SHA256SUMS of ${a.type} ${version} failed signature verification: ${(e as Error).message}`, { cause: e });
+        const problem: SignatureProblem = e instanceof SignatureError ? e.problem : "mismatch";
+        throw new RegistryProtocolError(
+          `the SHA256SUMS of ${a.type} ${version} failed signature verification: ${(e as Error).message}. ${SIGNATURE_ADVICE[problem](this.host)}`,
+          { cause: e },
+        );
       }
     }
     const listed = parseSha256Sums(Buffer.from(shasums).toString("utf8")).get(meta.filename);
     if (listed === undefined) throw new RegistryProtocolError(`the signed SHA256SUMS of ${a.type} ${version} does not list ${meta.filename}`);
     if (listed !== meta.shasum) {
-      throw new RegistryProtocolError(`checksum mismatch for ${meta.filename}: the registry says ${meta.shasum} but the signed SHA256SUMS says ${listed}`);
+      throw new RegistryProtocolError(
+        `checksum mismatch for ${meta.filename}: the registry says ${meta.shasum} but the signed SHA256SUMS says ${listed}. ` +
+          `Do not use this package: tell the operator of ${this.host}`,
+      );
     }
     const archive = join(scratch, meta.filename);
     const label = `Downloading terraform-provider-${a.type} ${version} (${ctx.platform}) from ${meta.downloadUrl.host}`;
@@ -170,11 +195,12 @@ export class RegistrySource implements PackageSource {
     const got = await this.http.download(meta.downloadUrl, archive, `downloading ${meta.filename}`, progressReporter(label, ctx.status));
     if (got.sha256 !== meta.shasum) {
       throw new RegistryProtocolError(
-        `checksum mismatch for ${meta.filename} (${formatBytes(got.bytes)}): expected SHA-256 ${meta.shasum} (signed SHA256SUMS), got ${got.sha256}`,
+        `checksum mismatch for ${meta.filename} (${formatBytes(got.bytes)}): expected SHA-256 ${meta.shasum} (signed SHA256SUMS), got ${got.sha256}. ` +
+          `The archive was altered or damaged on the way from ${meta.downloadUrl.host}: try again, and if it persists tell the operator of ${this.host}`,
       );
     }
     ctx.status(`Unpacking ${meta.filename}…`);
-    await extractZip(archive, dest);
+    await unpackArchive(archive, dest, ctx, meta.filename, this.host);
     return verified;
   }
 }

@@ -15,6 +15,7 @@ import { Http, HttpFailure } from "./http.js";
 import { FilesystemMirrorSource, NetworkMirrorSource } from "./mirror.js";
 import { currentPlatform, formatPlatform } from "./platform.js";
 import { RegistrySource } from "./registry.js";
+import { acquireSettings } from "./settings.js";
 import { protocolsSupported, type AvailableVersion, type InstallContext, type PackageSource } from "./source.js";
 
 export interface RemoteBinary {
@@ -106,7 +107,8 @@ export async function acquireRemote(address: ProviderAddress, constraint: Versio
     if (hit !== undefined) return { path: hit, version: exact };
   }
 
-  const http = new Http({ tokenFor: (host) => tokenForHost(host, { env, configured: config.credentials }) });
+  const settings = acquireSettings(env);
+  const http = new Http({ ...settings, tokenFor: (host) => tokenForHost(host, { env, configured: config.credentials }), onRetry: status });
   const methods = applicableMethods(config, address, env, home, http);
   if (methods.length === 0) {
     throw failure(
@@ -114,7 +116,7 @@ export async function acquireRemote(address: ProviderAddress, constraint: Versio
       `no provider installation method applies to ${label}: the provider_installation block in ${config.files.join(", ")} excludes it (or includes only other providers)`,
     );
   }
-  const ctx: InstallContext = { http, platform, status, warn };
+  const ctx: InstallContext = { http, platform, status, warn, maxUnpackedBytes: settings.maxUnpackedBytes };
 
   status(`Resolving ${label} (${wanted})…`);
   const listings = await Promise.all(

@@ -1,6 +1,8 @@
 // What every place a provider can come from offers: a version listing and an install of one version into a directory.
 import type { ProviderAddress } from "./address.js";
+import { ArchiveTooLargeError, extractZip, UnsafeArchiveError } from "./archive.js";
 import type { Http } from "./http.js";
+import { MAX_UNPACKED_BYTES_ENV } from "./settings.js";
 
 export interface AvailableVersion {
   version: string;
@@ -17,6 +19,8 @@ export interface InstallContext {
   status: (message: string) => void;
   /** Lasting notes for the user. */
   warn: (message: string) => void;
+  /** The most an archive may unpack to. */
+  maxUnpackedBytes: number;
 }
 
 export interface PackageSource {
@@ -57,4 +61,25 @@ export function progressReporter(label: string, status: (m: string) => void): (r
     lastTenth = tenth;
     status(total ? `${label}: ${formatBytes(received)} of ${formatBytes(total)} (${Math.floor((received / total) * 100)}%)` : `${label}: ${formatBytes(received)}`);
   };
+}
+
+/**
+ * Unpacks a downloaded package archive, with failures worded for the user: over the size limit (and how to raise
+ * it), unsafe entries, or not a readable zip at all. File system errors (a full disk) pass through with their code.
+ */
+export async function unpackArchive(archive: string, dest: string, ctx: InstallContext, label: string, from: string): Promise<void> {
+  try {
+    await extractZip(archive, dest, { maxBytes: ctx.maxUnpackedBytes });
+  } catch (e) {
+    if (e instanceof ArchiveTooLargeError) {
+      throw new UnsafeArchiveError(
+        `${label} unpacks to more than the limit of ${formatBytes(e.limit)}: if the provider really is that large, raise ${MAX_UNPACKED_BYTES_ENV} (bytes, now ${e.limit})`,
+      );
+    }
+    // An errno code (ENOSPC, EACCES, …) is the file system's trouble, not the archive's; zlib's codes are Z_….
+    if (e instanceof UnsafeArchiveError || /^E[A-Z]+$/.test(String((e as NodeJS.ErrnoException).code))) throw e;
+    throw new UnsafeArchiveError(
+      `${label} is not a readable zip archive (${(e as Error).message}): it was damaged on the way or is not a provider package; try again, and if it persists tell the operator of ${from}`,
+    );
+  }
 }

@@ -24,23 +24,50 @@ export async function sha256File(path: string): Promise<string> {
 export interface SignatureCheck {
   /** Hex key id (uppercase) of the key that made the signature. */
   keyId: string;
+  /**
+   * Set when that key has expired since: the signature was made while it was valid, which OpenPGP (and Terraform)
+   * accept, but the user should hear that the publisher signs with an expired key.
+   */
+  expired?: { at: Date; signedAt: Date | undefined };
 }
 
 /**
+ * Why no key made a valid signature: `unknown-key`, signed by a key that is not among those given; `expired-key`,
+ * signed by one after it expired; `mismatch`, the signature does not fit the data (either was altered);
+ * `unreadable`, a key or the signature cannot be parsed.
+ */
+export type SignatureProblem = "unknown-key" | "expired-key" | "mismatch" | "unreadable";
+
+export class SignatureError extends Error {
+  constructor(
+    readonly problem: SignatureProblem,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "SignatureError";
+  }
+}
+
+const iso = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/**
  * Verifies a detached OpenPGP signature (binary or ASCII-armored) over `data` with the given ASCII-armored public
- * keys. Throws with a message for the user when no key made a valid signature.
+ * keys. Throws SignatureError, with a message for the user, when no key made a valid signature.
  */
 export async function verifyDetachedSignature(data: Uint8Array, signatureBytes: Uint8Array, armoredKeys: readonly string[]): Promise<SignatureCheck> {
   const openpgp = await import("openpgp");
-  const keys = [];
+  const keys: import("openpgp").Key[] = [];
   for (const armored of armoredKeys) {
     try {
       keys.push(...(await openpgp.readKeys({ armoredKeys: armored })));
     } catch (e) {
-      throw new Error(`a signing key the registry gave cannot be read: ${(e as Error).message}`, { cause: e });
+      throw new SignatureError("unreadable", `a signing key the registry gave cannot be read: ${(e as Error).message}`, { cause: e });
     }
   }
-  if (keys.length === 0) throw new Error("the registry gave no signing keys");
+  if (keys.length === 0) throw new SignatureError("unreadable", "the registry gave no signing keys");
+  // A signature names the key (or subkey) that made it; map every one of them to its key for expiry.
+  const byId = new Map(keys.flatMap((k) => k.getKeys().map((sub) => [sub.getKeyID().toHex().toUpperCase(), k] as const)));
   const head = Buffer.from(signatureBytes.subarray(0, 64)).toString("latin1");
   let signature;
   try {
@@ -48,21 +75,37 @@ export async function verifyDetachedSignature(data: Uint8Array, signatureBytes: 
       ? await openpgp.readSignature({ armoredSignature: Buffer.from(signatureBytes).toString("utf8") })
       : await openpgp.readSignature({ binarySignature: signatureBytes });
   } catch (e) {
-    throw new Error(`the signature file is not an OpenPGP signature: ${(e as Error).message}`, { cause: e });
+    throw new SignatureError("unreadable", `the signature file is not an OpenPGP signature: ${(e as Error).message}`, { cause: e });
   }
+  const signedAt = signature.packets[0]?.created ?? undefined;
+  const expiry = async (key: import("openpgp").Key): Promise<Date | undefined> => {
+    const at = await key.getExpirationTime().catch(() => null);
+    return at instanceof Date ? at : undefined;
+  };
   const message = await openpgp.createMessage({ binary: data });
   const result = await openpgp.verify({ message, signature, verificationKeys: keys, format: "binary" });
-  const problems: string[] = [];
+  const problems: { problem: SignatureProblem; text: string }[] = [];
   for (const s of result.signatures) {
+    const id = s.keyID.toHex().toUpperCase();
+    const key = byId.get(id);
     try {
       await s.verified;
-      return { keyId: s.keyID.toHex().toUpperCase() };
+      const at = key === undefined ? undefined : await expiry(key);
+      return at !== undefined && at.getTime() <= Date.now() ? { keyId: id, expired: { at, signedAt } } : { keyId: id };
     } catch (e) {
-      problems.push(`key ${s.keyID.toHex().toUpperCase()}: ${(e as Error).message}`);
+      const at = key === undefined ? undefined : await expiry(key);
+      if (key === undefined) {
+        problems.push({ problem: "unknown-key", text: `SHA256SUMS is signed by key ${id}, which is not one of them` });
+      } else if (at !== undefined && signedAt !== undefined && signedAt.getTime() >= at.getTime()) {
+        problems.push({ problem: "expired-key", text: `key ${id} expired on ${iso(at)}, before the signature was made (${iso(signedAt)})` });
+      } else {
+        problems.push({ problem: "mismatch", text: `the signature by key ${id} does not match SHA256SUMS (${(e as Error).message})` });
+      }
     }
   }
   const given = keys.map((k) => k.getKeyID().toHex().toUpperCase()).join(", ");
-  throw new Error(`no valid signature by the registry's keys (${given}): ${problems.join("; ") || "the signature names no key"}`);
+  const first = problems[0] ?? { problem: "unknown-key" as const, text: "the signature names no key" };
+  throw new SignatureError(first.problem, `no valid signature by the registry's keys (${given}): ${problems.map((p) => p.text).join("; ") || first.text}`);
 }
 
 async function walkFiles(root: string, rel = ""): Promise<string[]> {

@@ -20,10 +20,33 @@ x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 /** What can go wrong with one version, on purpose. */
 export type Fault =
   | "bad-checksum" // the archive served is not the one SHA256SUMS and `shasum` describe
-  | "bad-signature" // SHA256SUMS is signed by a key the registry does not list
+  | "bad-signature" // the signature is by the listed key, but over other bytes than the SHA256SUMS served
+  | "unknown-key" // SHA256SUMS is signed by a key the registry does not list
+  | "expired-key" // the listed key expired two days ago, and the signature was made after that (now)
+  | "expired-key-signed-before" // the listed key has expired since, but the signature was made while it was valid
   | "cut-off" // the archive download stops half-way (the connection is destroyed)
+  | "truncated" // the archive file itself is cut in half, and served whole with a Content-Length that agrees
   | "zip-slip" // a correctly signed archive whose entries include ../ paths
-  | "no-keys"; // the registry lists no signing keys
+  | "no-keys" // the registry lists no signing keys
+  | "redirect-loop" // the archive's URL redirects to another that redirects back, forever
+  | "oversized" // the archive carries `oversizeBytes` of extra stored data, so a lowered size limit refuses it
+  | "oversized-chunked"; // the same, served without Content-Length, so only counting the bytes as they come finds out
+
+/**
+ * A fault on requests whose path matches, for the first `times` of them (every one when unset); the first rule that
+ * matches and has turns left applies. Rules cover the metadata documents and archives of registry and mirror alike.
+ */
+export interface FaultRule {
+  path: RegExp;
+  times?: number;
+  /** Answer this status instead (e.g. 503), with a Retry-After header when `retryAfterSeconds` is set. */
+  status?: number;
+  retryAfterSeconds?: number;
+  /** Wait this long before answering at all (beyond the client's timeout, a "slow" server). */
+  delayMs?: number;
+  /** Archives only: send the headers and half of the body, then nothing for this long, then drop the connection. */
+  stallMs?: number;
+}
 
 export interface FakeVersion {
   version: string;
@@ -43,6 +66,10 @@ export interface FakeRegistryOptions {
   token?: string;
   /** Pause between 64 KiB chunks of archive downloads, to make concurrent downloads overlap. */
   chunkDelayMs?: number;
+  /** Extra bytes in "oversized" archives; default 4 MiB. */
+  oversizeBytes?: number;
+  /** Faults on requests by path; also settable later through `rules`. */
+  rules?: FaultRule[];
   /**
    * Serve download_url as /redirect/files/… on this host, which redirects to the same file at https://localhost:<port>
    * — another host as far as credentials go (the token is required only on 127.0.0.1).
@@ -123,6 +150,8 @@ const sha256 = (b: Buffer | Uint8Array): string => createHash("sha256").update(b
 
 export class FakeRegistry {
   readonly hits: string[] = [];
+  /** Turns each rule has taken. */
+  private ruleTurns = new Map<FaultRule, number>();
   /** Paths requested, with the Authorization header each carried. */
   readonly auth: { path: string; host: string; authorization?: string }[] = [];
   private readonly built = new Map<string, Promise<Built>>();
@@ -137,6 +166,9 @@ export class FakeRegistry {
     private readonly key: openpgp.PrivateKey,
     readonly publicKeyArmored: string,
     private readonly evilKey: openpgp.PrivateKey,
+    private readonly expiredKey: openpgp.PrivateKey,
+    private readonly expiredKeyRenewed: openpgp.PrivateKey,
+    private readonly expiredKeyBorn: Date,
   ) {}
 
   static async start(options: FakeRegistryOptions): Promise<FakeRegistry> {
@@ -148,6 +180,15 @@ export class FakeRegistry {
       (await openpgp.generateKey({ type: "ecc", curve: "ed25519Legacy", userIDs: [{ name, email: "registry@example.test" }], format: "object" })).privateKey;
     const key = await gen("Test Registry");
     const evilKey = await gen("Someone Else");
+    // A key valid for one day from three days ago; its twin is the same key material re-certified without expiry,
+    // the only way openpgp.js will make a signature dated after the listed key expired.
+    const expiredKeyBorn = new Date(Date.now() - 3 * 24 * 3600_000);
+    const expiredUser = [{ name: "Expired Registry Key", email: "registry@example.test" }];
+    const expiredKey = (
+      await openpgp.generateKey({ type: "ecc", curve: "ed25519Legacy", userIDs: expiredUser, keyExpirationTime: 24 * 3600, date: expiredKeyBorn, format: "object" })
+    ).privateKey;
+    const expiredKeyRenewed = (await openpgp.reformatKey({ privateKey: expiredKey, userIDs: expiredUser, keyExpirationTime: 0, date: expiredKeyBorn, format: "object" }))
+      .privateKey;
     let self: FakeRegistry | undefined;
     const server = createServer({ key: tls.keyPem, cert: tls.certPem }, (req, res) => {
       void self!.handle(req, res).catch((e: unknown) => {
@@ -159,7 +200,7 @@ export class FakeRegistry {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as AddressInfo).port;
-    self = new FakeRegistry(server, `127.0.0.1:${port}`, caFile, dir, options, key, key.toPublic().armor(), evilKey);
+    self = new FakeRegistry(server, `127.0.0.1:${port}`, caFile, dir, options, key, key.toPublic().armor(), evilKey, expiredKey, expiredKeyRenewed, expiredKeyBorn);
     return self;
   }
 
@@ -174,6 +215,34 @@ export class FakeRegistry {
 
   set token(t: string | undefined) {
     this.options.token = t;
+  }
+
+  /** Replaces the fault rules (and forgets the turns the old ones took). */
+  set rules(rules: FaultRule[]) {
+    this.options.rules = rules;
+    this.ruleTurns.clear();
+  }
+
+  /** The armored public key listed for a version with this fault. */
+  private listedKey(fault: Fault | undefined): { keyId: string; armored: string } {
+    const k = fault === "expired-key" || fault === "expired-key-signed-before" ? this.expiredKey : this.key;
+    return { keyId: k.getKeyID().toHex().toUpperCase(), armored: k.toPublic().armor() };
+  }
+
+  /** The id of the expired key and when it expired, for tests to look for in messages. */
+  get expired(): { keyId: string; at: Date } {
+    return { keyId: this.expiredKey.getKeyID().toHex().toUpperCase(), at: new Date(this.expiredKeyBorn.getTime() + 24 * 3600_000) };
+  }
+
+  private takeRule(path: string): FaultRule | undefined {
+    for (const rule of this.options.rules ?? []) {
+      if (!rule.path.test(path)) continue;
+      const used = this.ruleTurns.get(rule) ?? 0;
+      if (rule.times !== undefined && used >= rule.times) continue;
+      this.ruleTurns.set(rule, used + 1);
+      return rule;
+    }
+    return undefined;
   }
 
   async stop(): Promise<void> {
@@ -209,13 +278,21 @@ export class FakeRegistry {
     const exe = `terraform-provider-${type}_v${v.version}`;
     const entries: ZipEntry[] = [{ name: exe, data: binary, deflated, mode: 0o100755 }];
     if (v.fault === "zip-slip") entries.unshift({ name: "../escaped-by-zip-slip", data: Buffer.from("pwned\n"), mode: 0o100644 });
+    if (v.fault === "oversized" || v.fault === "oversized-chunked") {
+      entries.push({ name: "padding.bin", data: randomBytes(this.options.oversizeBytes ?? 4 * 1024 * 1024), stored: true, mode: 0o100644 });
+    }
     const filename = `terraform-provider-${type}_${v.version}_${CURRENT_PLATFORM}.zip`;
     const zip = buildZip(entries);
-    const served = Buffer.from(zip);
+    let served = Buffer.from(zip);
     if (v.fault === "bad-checksum") served[served.length >> 1] = served[served.length >> 1]! ^ 0xff;
+    if (v.fault === "truncated") served = served.subarray(0, served.length >> 1);
     const sums = Buffer.from(`${sha256(zip)}  ${filename}\n${"0".repeat(64)}  terraform-provider-${type}_${v.version}_windows_arm64.zip\n`);
-    const signingKey = v.fault === "bad-signature" ? this.evilKey : this.key;
-    const signature = await openpgp.sign({ message: await openpgp.createMessage({ binary: sums }), signingKeys: signingKey, detached: true, format: "binary" });
+    const signingKey =
+      v.fault === "unknown-key" ? this.evilKey : v.fault === "expired-key" ? this.expiredKeyRenewed : v.fault === "expired-key-signed-before" ? this.expiredKey : this.key;
+    const signed = v.fault === "bad-signature" ? Buffer.concat([sums, Buffer.from("# altered\n")]) : sums;
+    // While the expired key was valid: an hour after it was made.
+    const date = v.fault === "expired-key-signed-before" ? new Date(this.expiredKeyBorn.getTime() + 3600_000) : undefined;
+    const signature = await openpgp.sign({ message: await openpgp.createMessage({ binary: signed }), signingKeys: signingKey, detached: true, format: "binary", date });
     const summary = `${sha256(binary)}  ${exe}\n`;
     const h1 = "h1:" + createHash("sha256").update(summary).digest("base64");
     return { filename, zip, served, sha256: sha256(zip), sums, signature: signature as Uint8Array, h1 };
@@ -230,6 +307,19 @@ export class FakeRegistry {
     const path = new URL(req.url ?? "/", "https://x").pathname;
     this.hits.push(path);
     this.auth.push({ path, host: req.headers.host ?? "", authorization: req.headers.authorization });
+    const rule = this.takeRule(path);
+    if (rule?.delayMs !== undefined && rule.stallMs === undefined) await pause(res, rule.delayMs);
+    if (res.destroyed) return;
+    if (rule?.status !== undefined) {
+      res.writeHead(rule.status, { "content-type": "application/json", ...(rule.retryAfterSeconds !== undefined ? { "retry-after": String(rule.retryAfterSeconds) } : {}) });
+      return void res.end(JSON.stringify({ errors: [`fault rule: ${rule.status}`] }));
+    }
+    // Two URLs that redirect to each other.
+    const loop = /^\/loop\/(a|b)(\/.*)$/.exec(path);
+    if (loop) {
+      res.writeHead(302, { location: `/loop/${loop[1] === "a" ? "b" : "a"}${loop[2]}` });
+      return void res.end();
+    }
     if (path === "/.well-known/terraform.json") return this.json(res, 200, { "providers.v1": "/v1/providers/", "modules.v1": "/v1/modules/" });
     const onLocalhost = (req.headers.host ?? "").startsWith("localhost:");
     if (this.options.token !== undefined && !onLocalhost && /^\/(v1|files|mirror|redirect)\//.test(path) && req.headers.authorization !== `Bearer ${this.options.token}`) {
@@ -268,9 +358,12 @@ export class FakeRegistry {
         arch,
         filename: b.filename,
         // Relative to this document, as the protocol allows.
-        download_url: this.options.redirectDownloadsToLocalhost
-          ? `/redirect/files/${ns}/${type}/${version}/${b.filename}`
-          : `../../../../../../../files/${ns}/${type}/${version}/${b.filename}`,
+        download_url:
+          v.fault === "redirect-loop"
+            ? `/loop/a/files/${ns}/${type}/${version}/${b.filename}`
+            : this.options.redirectDownloadsToLocalhost
+              ? `/redirect/files/${ns}/${type}/${version}/${b.filename}`
+              : `../../../../../../../files/${ns}/${type}/${version}/${b.filename}`,
         shasums_url: `https://${this.host}${files}/SHA256SUMS`,
         shasums_signature_url: `${files}/SHA256SUMS.sig`,
         shasum: b.sha256,
@@ -278,7 +371,7 @@ export class FakeRegistry {
           gpg_public_keys:
             v.fault === "no-keys"
               ? []
-              : [{ key_id: this.key.getKeyID().toHex().toUpperCase(), ascii_armor: this.publicKeyArmored, trust_signature: "", source: "Test", source_url: null }],
+              : [{ key_id: this.listedKey(v.fault).keyId, ascii_armor: this.listedKey(v.fault).armored, trust_signature: "", source: "Test", source_url: null }],
         },
       });
     }
@@ -296,7 +389,9 @@ export class FakeRegistry {
         res.writeHead(200, { "content-type": "application/octet-stream" });
         return void res.end(Buffer.from(b.signature));
       }
-      if (file === b.filename) return this.sendArchive(res, b.served, v.fault === "cut-off");
+      if (file === b.filename) {
+        return this.sendArchive(res, b.served, { cutOff: v.fault === "cut-off", chunked: v.fault === "oversized-chunked", stallMs: rule?.stallMs });
+      }
       return this.json(res, 404, { errors: ["Not Found"] });
     }
     // Network mirror protocol: /mirror/<host>/<namespace>/<type>/index.json and /<version>.json
@@ -311,22 +406,29 @@ export class FakeRegistry {
       const b = await this.build(ns, type, v);
       // h1 for even versions' last digit, zh otherwise: both hash schemes get exercised.
       const hashes = Number(v.version.split(".").pop()) % 2 === 0 ? [b.h1] : [`zh:${b.sha256}`];
-      return this.json(res, 200, { archives: { [CURRENT_PLATFORM]: { url: `/files/${ns}/${type}/${v.version}/${b.filename}`, hashes } } });
+      const url = `${v.fault === "redirect-loop" ? "/loop/a" : ""}/files/${ns}/${type}/${v.version}/${b.filename}`;
+      return this.json(res, 200, { archives: { [CURRENT_PLATFORM]: { url, hashes } } });
     }
     return this.json(res, 404, { errors: ["Not Found"] });
   }
 
-  private async sendArchive(res: ServerResponse, data: Buffer, cutOff: boolean): Promise<void> {
-    res.writeHead(200, { "content-type": "application/zip", "content-length": String(data.length) });
+  private async sendArchive(res: ServerResponse, data: Buffer, how: { cutOff: boolean; chunked: boolean; stallMs: number | undefined }): Promise<void> {
+    res.writeHead(200, { "content-type": "application/zip", ...(how.chunked ? {} : { "content-length": String(data.length) }) });
     const chunk = 64 * 1024;
-    const stopAt = cutOff ? data.length >> 1 : data.length;
+    const stopAt = how.cutOff || how.stallMs !== undefined ? data.length >> 1 : data.length;
     for (let off = 0; off < stopAt; off += chunk) {
       const piece = data.subarray(off, Math.min(off + chunk, stopAt));
       if (!res.write(piece)) await new Promise<void>((r) => res.once("drain", () => r()));
       if (this.options.chunkDelayMs) await new Promise((r) => setTimeout(r, this.options.chunkDelayMs));
       if (res.destroyed) return;
     }
-    if (cutOff) {
+    if (how.stallMs !== undefined) {
+      // Silence with the connection open: only the client's idle timer can tell.
+      await pause(res, how.stallMs);
+      res.socket?.destroy();
+      return;
+    }
+    if (how.cutOff) {
       // Let the half already written reach the client, then drop the connection mid-body.
       await new Promise((r) => setTimeout(r, 50));
       res.socket?.destroy();
@@ -334,4 +436,17 @@ export class FakeRegistry {
     }
     res.end();
   }
+}
+
+/** Waits `ms`, or less when the client hangs up, so a stopped server leaves no timers behind. */
+function pause(res: ServerResponse, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    res.once("close", done);
+    function done(): void {
+      clearTimeout(timer);
+      res.off("close", done);
+      resolve();
+    }
+  });
 }

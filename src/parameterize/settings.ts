@@ -1,0 +1,61 @@
+// The environment variables that tune provider acquisition (timeouts, retries, size limits), read and checked in one
+// place so that a bad value fails with the variable's name instead of silently falling back.
+import { invalidArgument } from "./errors.js";
+
+/** Seconds a registry or mirror may take to answer a metadata request (and a download its headers); as Terraform. */
+export const CLIENT_TIMEOUT_ENV = "TF_REGISTRY_CLIENT_TIMEOUT";
+/** Retries of a metadata request that found the host unreachable, slow or failing (5xx, 429); as Terraform. */
+export const DISCOVERY_RETRY_ENV = "TF_REGISTRY_DISCOVERY_RETRY";
+/** Retries of a package download (also when its body was cut off or stalled); as OpenTofu. */
+export const DOWNLOAD_RETRY_ENV = "TF_PROVIDER_DOWNLOAD_RETRY";
+/** Seconds without a byte after which a package download counts as stalled. */
+export const DOWNLOAD_IDLE_TIMEOUT_ENV = "TF_BRIDGE_DOWNLOAD_IDLE_TIMEOUT";
+/** The largest package archive that is downloaded, in bytes. */
+export const MAX_ARCHIVE_BYTES_ENV = "TF_BRIDGE_MAX_ARCHIVE_BYTES";
+/** The most a package archive may unpack to, in bytes (a zip bomb guard). */
+export const MAX_UNPACKED_BYTES_ENV = "TF_BRIDGE_MAX_UNPACKED_BYTES";
+
+export interface AcquireSettings {
+  timeoutMs: number;
+  idleTimeoutMs: number;
+  metadataRetries: number;
+  downloadRetries: number;
+  maxArchiveBytes: number;
+  maxUnpackedBytes: number;
+}
+
+// Terraform's and OpenTofu's defaults where the variable is theirs. The size limits sit far above real providers
+// (the largest, aws, is about 150 MiB zipped and 700 MiB unpacked) and far below what fills a disk by surprise.
+export const DEFAULT_SETTINGS: AcquireSettings = {
+  timeoutMs: 10_000,
+  idleTimeoutMs: 60_000,
+  metadataRetries: 1,
+  downloadRetries: 2,
+  maxArchiveBytes: 1024 ** 3,
+  maxUnpackedBytes: 4 * 1024 ** 3,
+};
+
+/** The parsed value, or `fallback` when the variable is unset; `shown` is the default as the user would write it. */
+function read(env: NodeJS.ProcessEnv, name: string, fallback: number, shown: number, what: string, parse: (raw: string) => number | undefined): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  const value = parse(raw);
+  if (value === undefined) throw invalidArgument(`${name}=${JSON.stringify(env[name])} is not ${what}; set it to ${what} or unset it (default ${shown})`);
+  return value;
+}
+
+const positiveSeconds = (raw: string): number | undefined => (/^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0 ? Math.round(Number(raw) * 1000) : undefined);
+const count = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) <= 100 ? Number(raw) : undefined);
+const bytes = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined);
+
+export function acquireSettings(env: NodeJS.ProcessEnv): AcquireSettings {
+  const d = DEFAULT_SETTINGS;
+  return {
+    timeoutMs: read(env, CLIENT_TIMEOUT_ENV, d.timeoutMs, d.timeoutMs / 1000, "a number of seconds above 0", positiveSeconds),
+    idleTimeoutMs: read(env, DOWNLOAD_IDLE_TIMEOUT_ENV, d.idleTimeoutMs, d.idleTimeoutMs / 1000, "a number of seconds above 0", positiveSeconds),
+    metadataRetries: read(env, DISCOVERY_RETRY_ENV, d.metadataRetries, d.metadataRetries, "a whole number of retries from 0 to 100", count),
+    downloadRetries: read(env, DOWNLOAD_RETRY_ENV, d.downloadRetries, d.downloadRetries, "a whole number of retries from 0 to 100", count),
+    maxArchiveBytes: read(env, MAX_ARCHIVE_BYTES_ENV, d.maxArchiveBytes, d.maxArchiveBytes, "a whole number of bytes above 0", bytes),
+    maxUnpackedBytes: read(env, MAX_UNPACKED_BYTES_ENV, d.maxUnpackedBytes, d.maxUnpackedBytes, "a whole number of bytes above 0", bytes),
+  };
+}
