@@ -187,17 +187,28 @@ export class ProviderService {
     return { schema: JSON.stringify(renderPackageSchema(model, { bridgeVersion: VERSION, parameter: p.value, source: p.origin })) };
   }
 
+  /**
+   * The engine's Cancel (Ctrl-C, SIGTERM): StopProvider makes the Terraform provider end what it is doing, and its
+   * applies in flight return at once with the state they reached: an object already made comes back with its id, which
+   * the engine records. Killing the provider here instead would lose those objects (the service keeps them, the stack
+   * does not), so the provider is closed only once every call in flight has its answer, as Terraform waits after its
+   * first interrupt. A provider that ignores StopProvider is ended by the engine's second signal, which closes us.
+   */
   private async cancel(): Promise<Pb> {
     const active = this.active;
     if (active === undefined) return {};
-    try {
-      await active.ops.cancel?.();
-    } finally {
-      this.active = undefined;
-      this.closed = true;
-      await active.parameterized.provider.close().catch(() => undefined);
-    }
+    await active.ops.cancel?.();
+    void this.closeWhenIdle(active);
     return {};
+  }
+
+  private async closeWhenIdle(active: Active): Promise<void> {
+    // This Cancel call is itself in flight until it has answered.
+    await new Promise((r) => setImmediate(r));
+    await this.whenIdle();
+    if (this.active === active) this.active = undefined;
+    this.closed = true;
+    await active.parameterized.provider.close().catch(() => undefined);
   }
 
   /**
