@@ -58,7 +58,7 @@ export class HttpFailure extends Error {
 
   /** The same failure after `attempts` tries, with the advice that fits having retried. */
   afterAttempts(attempts: number, advice?: string): HttpFailure {
-    return new HttpFailure(this.kind, `${this.detail} (${attempts} attempts)`, this.url, this.status, { cause: this.cause, advice: advice ?? this.advice });
+    return new HttpFailure(this.kind, `${this.detail} (${attempts} attempt${attempts === 1 ? "" : "s"})`, this.url, this.status, { cause: this.cause, advice: advice ?? this.advice });
   }
 }
 
@@ -287,8 +287,11 @@ export class Http {
     return this.metadata(url, what, "*/*", async (response) => new Uint8Array(await response.arrayBuffer()));
   }
 
-  private tooLarge(url: URL, what: string, size: string): HttpFailure {
-    return new HttpFailure("too-large", `${what}: ${url.href} is ${size}, more than the limit of ${formatBytes(this.maxArchiveBytes)}`, url.href, undefined, {
+  /** `size` is what the server announced; without it, the limit was crossed while counting. */
+  private tooLarge(url: URL, what: string, size: number | undefined): HttpFailure {
+    const limit = formatBytes(this.maxArchiveBytes);
+    const detail = size !== undefined ? `is ${formatBytes(size)}, more than the limit of ${limit}` : `sent more than the limit of ${limit} (it did not announce a size)`;
+    return new HttpFailure("too-large", `${what}: ${url.href} ${detail}`, url.href, undefined, {
       advice: `if the provider really is that large, raise ${MAX_ARCHIVE_BYTES_ENV} (bytes, now ${this.maxArchiveBytes})`,
     });
   }
@@ -339,7 +342,7 @@ export class Http {
       const total = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
       if (total !== undefined && total > this.maxArchiveBytes) {
         await response.body.cancel().catch(() => undefined);
-        throw this.tooLarge(final, what, formatBytes(total));
+        throw this.tooLarge(final, what, total);
       }
       const hash = createHash("sha256");
       resetIdle();
@@ -349,7 +352,7 @@ export class Http {
           received += chunk.length;
           if (received > this.maxArchiveBytes) {
             controller.abort();
-            throw this.tooLarge(final, what, `more than ${formatBytes(received)} (the server gave no size)`);
+            throw this.tooLarge(final, what, undefined);
           }
           hash.update(chunk);
           if (writeError) throw writeError;

@@ -63,7 +63,7 @@ export class NetworkMirrorSource implements PackageSource {
     const archive = join(scratch, "package.zip");
     const label = `Downloading terraform-provider-${a.type} ${version} (${ctx.platform}) from ${archiveUrl.host}`;
     ctx.status(`${label}…`);
-    const got = await this.http.download(archiveUrl, archive, `downloading ${archiveUrl.href}`, progressReporter(label, ctx.status));
+    const got = await this.http.download(archiveUrl, archive, `downloading ${a.type} ${version}`, progressReporter(label, ctx.status));
     // A zh: match settles it before anything is unpacked; an h1: hash can only be checked on the unpacked files.
     const zh = hashZh(got.sha256);
     const what = `the package of ${a.type} ${version} from ${this.description}`;

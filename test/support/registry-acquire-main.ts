@@ -8,13 +8,16 @@ import { acquireRemote } from "../../src/parameterize/remote.js";
 const [address, constraint] = JSON.parse(process.argv[2] ?? "[]") as [string, string];
 const statuses: string[] = [];
 const warnings: string[] = [];
+// Time to answer, success or failure, without the child's own start-up.
+const started = performance.now();
+const ms = (): number => Math.round(performance.now() - started);
 try {
   const r = await acquireRemote(parseProviderAddress(address), parseVersionConstraint(constraint ?? ""), {
     status: (m) => statuses.push(m),
     warn: (m) => warnings.push(m),
   });
-  process.stdout.write(JSON.stringify({ ok: true, path: r.path, version: r.version, statuses, warnings }) + "\n");
+  process.stdout.write(JSON.stringify({ ok: true, path: r.path, version: r.version, statuses, warnings, ms: ms() }) + "\n");
 } catch (e) {
   const kind = e instanceof ParameterizeError ? e.kind : "bug";
-  process.stdout.write(JSON.stringify({ ok: false, kind, message: (e as Error).message, stack: kind === "bug" ? (e as Error).stack : undefined, statuses, warnings }) + "\n");
+  process.stdout.write(JSON.stringify({ ok: false, kind, message: (e as Error).message, stack: kind === "bug" ? (e as Error).stack : undefined, statuses, warnings, ms: ms() }) + "\n");
 }

@@ -15,6 +15,8 @@ export interface AcquireResult {
   stack?: string;
   statuses: string[];
   warnings: string[];
+  /** How long acquisition took in the child, from the call to its answer. */
+  ms: number;
 }
 
 /** A clean HOME and cache for one scenario; nothing of the machine's Terraform or Pulumi setup leaks in. */
@@ -36,13 +38,11 @@ export function sandbox(caFile: string, extra: NodeJS.ProcessEnv = {}): Sandbox 
   };
 }
 
-export function acquireInChild(address: string, constraint: string, env: NodeJS.ProcessEnv): Promise<AcquireResult> {
+/** `prefix` runs the child under another command, e.g. ["prlimit", "--fsize=8388608", "--"] for a file size limit. */
+export function acquireInChild(address: string, constraint: string, env: NodeJS.ProcessEnv, prefix: string[] = []): Promise<AcquireResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", join(repoRoot, "node_modules/tsx/dist/loader.mjs"), join(repoRoot, "test/support/registry-acquire-main.ts"), JSON.stringify([address, constraint])],
-      { env, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const args = ["--import", join(repoRoot, "node_modules/tsx/dist/loader.mjs"), join(repoRoot, "test/support/registry-acquire-main.ts"), JSON.stringify([address, constraint])];
+    const child = spawn(prefix[0] ?? process.execPath, prefix.length > 0 ? [...prefix.slice(1), process.execPath, ...args] : args, { env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
