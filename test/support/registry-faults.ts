@@ -1,11 +1,13 @@
 // The registry and mirror fault matrix shared by test/integration/registry-faults.test.ts (each scenario once, with
 // its expectation asserted) and bench/faults.bench.ts (each scenario several times, as a table): what the fake
 // registry does wrong, the settings the run uses, and what the acquisition must answer.
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { acquireInChild, sandbox, type AcquireResult, type Sandbox } from "./registry-child.js";
-import { FakeRegistry, type FakeVersion, type FaultRule } from "./registry-server.js";
+import { CURRENT_PLATFORM, FakeRegistry, type FakeVersion, type FaultRule } from "./registry-server.js";
 import { peerPath } from "./peers.js";
 
 /**
@@ -255,7 +257,6 @@ export interface ScenarioRun {
   asExpected: boolean;
   mismatch?: string;
   leftovers: string[];
-  sandbox: Sandbox;
 }
 
 /** The address and environment of a scenario in a fresh sandbox: straight to the fake, or through it as a network mirror. */
@@ -290,8 +291,108 @@ export async function runScenario(reg: FakeRegistry, s: FaultScenario): Promise<
     const result = await acquireInChild(address, `= ${s.version}`, sb.env);
     let mismatch = judge(result, s.expect(reg), s.status);
     if (mismatch === undefined && s.noDownload && reg.count(zip(s.version)) !== downloads) mismatch = "the archive was downloaded although the signature had failed";
-    return { result, asExpected: mismatch === undefined, mismatch, leftovers: cacheLeftovers(sb.cache, result.ok), sandbox: sb };
+    return { result, asExpected: mismatch === undefined, mismatch, leftovers: cacheLeftovers(sb.cache, result.ok) };
   } finally {
     reg.rules = [];
+    rmSync(dirname(sb.home), { recursive: true, force: true });
+  }
+}
+
+export interface LimitedDir {
+  dir: string;
+  /** What limits it: "tmpfs" (ENOSPC) or "RLIMIT_FSIZE" (EFBIG). */
+  how: string;
+  /** The command prefix the child runs under. */
+  prefix: string[];
+  /** Bytes in use on the file system holding it (the tmpfs only). */
+  used: () => number | undefined;
+  release: () => void;
+}
+
+/** A cache directory that holds at most `bytes`: a tmpfs of that size, or else a child-process file size limit. */
+export function limitedDir(dir: string, bytes: number): LimitedDir {
+  mkdirSync(dir, { recursive: true });
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${bytes}`, "tmpfs", dir], { stdio: "pipe" });
+    return {
+      dir,
+      how: "tmpfs",
+      prefix: [],
+      used: () => {
+        const s = statfsSync(dir);
+        return (s.blocks - s.bfree) * s.bsize;
+      },
+      release: () => execFileSync("umount", [dir]),
+    };
+  } catch {
+    return { dir, how: "RLIMIT_FSIZE", prefix: ["prlimit", `--fsize=${bytes}`, "--"], used: () => undefined, release: () => undefined };
+  }
+}
+
+export interface DiskFullRun {
+  result: AcquireResult;
+  how: string;
+  /** The cache holds nothing afterwards (and, on a tmpfs, every byte is free again). */
+  clean: boolean;
+}
+
+/**
+ * Acquires faults/random 1.0.0 (about 11.8 MiB zipped, 25 MiB unpacked) into a cache that holds `mib` MiB: 8 fills
+ * up while downloading, 16 while unpacking.
+ */
+export async function runDiskFull(reg: FakeRegistry, mib: number): Promise<DiskFullRun> {
+  const sb = sandbox(reg.caFile);
+  const limited = limitedDir(sb.cache, mib * 1024 * 1024);
+  try {
+    const result = await acquireInChild(`${reg.host}/faults/random`, "= 1.0.0", sb.env, limited.prefix);
+    const used = limited.used();
+    const clean = cacheLeftovers(sb.cache, false).length === 0 && readdirSync(sb.cache).length === 0 && (used === undefined || used === 0);
+    return { result, how: limited.how, clean };
+  } finally {
+    limited.release();
+    rmSync(dirname(sb.home), { recursive: true, force: true });
+  }
+}
+
+/** The message a full cache must give, for a cache at `cache` limited the `how` way. */
+export function diskFullMessage(cache: string, how: string): RegExp {
+  const errno = how === "tmpfs" ? "ENOSPC: the disk is full" : "EFBIG: a file would grow past this process's file size limit \\(ulimit -f\\)";
+  return new RegExp(
+    `no space left in ${cache} \\(${errno}\\) while writing ${cache}/.*/faults/random/1\\.0\\.0/\\w+; nothing was installed\\. ` +
+      `Free some space there, or set PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR to a directory on a disk with room`,
+  );
+}
+
+export interface ConcurrentRun {
+  results: AcquireResult[];
+  downloads: number;
+  /** Exactly one complete package, nothing else. */
+  clean: boolean;
+  /** Every process got the same path, holding exactly the provider's binary. */
+  identical: boolean;
+}
+
+const sha256File = (p: string): string => createHash("sha256").update(readFileSync(p)).digest("hex");
+
+/** `n` processes acquire the same provider from `reg` (start it with chunkDelayMs so they overlap) into one cache. */
+export async function runConcurrent(reg: FakeRegistry, n: number): Promise<ConcurrentRun> {
+  const sb = sandbox(reg.caFile);
+  const zips = /^\/files\/hashicorp\/random\/3\.6\.0\/.*\.zip$/;
+  const before = reg.count(zips);
+  try {
+    const results = await Promise.all(Array.from({ length: n }, () => acquireInChild(`${reg.host}/hashicorp/random`, "~> 3.0", sb.env)));
+    const versionDir = join(sb.cache, reg.host, "hashicorp", "random", "3.6.0");
+    const pkg = join(versionDir, CURRENT_PLATFORM);
+    const clean =
+      cacheLeftovers(sb.cache, true).length === 0 &&
+      existsSync(pkg) &&
+      readdirSync(versionDir).join() === CURRENT_PLATFORM &&
+      readdirSync(pkg).join() === "terraform-provider-random_v3.6.0";
+    const paths = new Set(results.map((r) => r.path));
+    const [path] = paths;
+    const identical = paths.size === 1 && path !== undefined && existsSync(path) && sha256File(path) === sha256File(peerPath("random"));
+    return { results, downloads: reg.count(zips) - before, clean, identical };
+  } finally {
+    rmSync(dirname(sb.home), { recursive: true, force: true });
   }
 }
