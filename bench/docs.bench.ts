@@ -1,4 +1,4 @@
-// Full docs benchmark: GetSchema time and schema size of random, tls and time through the packaged plugin, without docs
+// Full docs benchmark: GetSchema time and schema size of every real peer with docs through the packaged plugin, without docs
 // and with --upstreamRepoPath on the pinned module sources (what --fullDocs reads once the clone is cached).
 import { join } from "node:path";
 import { extractPlugin } from "../test/support/e2e.js";
@@ -8,7 +8,8 @@ import { argsRequest, startPluginProcess } from "../test/support/pulumi.js";
 import { median, report } from "./report.js";
 
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
-const PEERS = ["random", "tls", "time"];
+// Every real peer whose module ships docs (bridgetest and httpapi are ours and have none).
+const PEERS = ["random", "tls", "time", "local", "http"];
 
 // As `pulumi plugin install` lays the tarball out; docs code is loaded on first use, so a fresh process pays for it.
 const bin = join(extractPlugin(), "pulumi-resource-terraform-provider");
