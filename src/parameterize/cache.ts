@@ -12,6 +12,11 @@ import semver from "semver";
 import type { ProviderAddress } from "./address.js";
 import { ParameterizeError } from "./errors.js";
 
+// Node ignores SIGXFSZ, so a write past a file size limit (ulimit -f) fails with EFBIG and is reported below. But
+// proper-lockfile's signal-exit listens for it and, when it is the only listener, re-raises it to kill the process;
+// a listener of our own keeps it a failed write.
+process.on("SIGXFSZ", () => undefined);
+
 /** The environment variable the reference reads, with the same default: `$PULUMI_HOME/dynamic_tf_plugins`. */
 export const CACHE_DIR_ENV = "PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR";
 
@@ -149,22 +154,19 @@ export class DiskFullError extends Error {
   override name = "DiskFullError";
 }
 
-const DISK_FULL: Record<string, string> = {
-  ENOSPC: "the disk is full",
-  EDQUOT: "the disk quota is used up",
-  EFBIG: "a file would grow past this process's file size limit (ulimit -f)",
+const FREE_SPACE = `Free some space there, or set ${CACHE_DIR_ENV} to a directory on a disk with room`;
+const DISK_FULL: Record<string, { why: string; advice: string }> = {
+  ENOSPC: { why: "the disk is full", advice: FREE_SPACE },
+  EDQUOT: { why: "the disk quota is used up", advice: `Free some space there or raise the quota, or set ${CACHE_DIR_ENV} to a directory elsewhere` },
+  EFBIG: { why: "a file would grow past this process's file size limit (ulimit -f)", advice: "Raise the file size limit (ulimit -f) of the pulumi command" },
 };
 
 /** A full disk, said in words that name the cache and what to do; any other error as it is. */
 function diskFull(e: unknown, root: string, target: string): unknown {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  const why = typeof code === "string" ? DISK_FULL[code] : undefined;
-  if (why === undefined) return e;
-  return new DiskFullError(
-    `no space left in ${root} (${code}: ${why}) while writing ${target}; nothing was installed. ` +
-      `Free some space there, or set ${CACHE_DIR_ENV} to a directory on a disk with room`,
-    { cause: e },
-  );
+  const full = typeof code === "string" ? DISK_FULL[code] : undefined;
+  if (full === undefined) return e;
+  return new DiskFullError(`no space left in ${root} (${code}: ${full.why}) while writing ${target}; nothing was installed. ${full.advice}`, { cause: e });
 }
 
 /** Removes now-empty directories from `dir` up to (not including) `stopAt`. */

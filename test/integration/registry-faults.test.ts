@@ -4,7 +4,7 @@
 //
 // The full disk is a real one: a small tmpfs mounted over the cache when this process may mount (root in these
 // containers); where it may not, the child runs under `prlimit --fsize`, whose RLIMIT_FSIZE makes the kernel refuse
-// writes past the size with EFBIG, the same failure path with another errno.
+// writes past the size with EFBIG, the same failure path with another errno. That limit also gets a test of its own.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskFullMessage, runConcurrent, runDiskFull, runScenario, SCENARIOS, startFaultRegistry } from "../support/registry-faults.js";
 import { FakeRegistry } from "../support/registry-server.js";
@@ -48,6 +48,15 @@ describe("a full disk", () => {
       expect(clean).toBe(true);
     }, 60_000);
   }
+
+  it("a file size limit (ulimit -f, EFBIG) while unpacking: the same, and the process is not killed by SIGXFSZ", async () => {
+    const { result: r, how, clean } = await runDiskFull(reg, 16, "RLIMIT_FSIZE");
+    expect(how).toBe("RLIMIT_FSIZE");
+    expect(r.ok, JSON.stringify(r, null, 2)).toBe(false);
+    const cache = /no space left in (\S+) /.exec(r.message ?? "")?.[1] ?? "";
+    expect(r.message).toMatch(diskFullMessage(cache, how));
+    expect(clean).toBe(true);
+  }, 60_000);
 });
 
 describe("concurrent installs", () => {

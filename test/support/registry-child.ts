@@ -48,12 +48,12 @@ export function acquireInChild(address: string, constraint: string, env: NodeJS.
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
     child.once("error", reject);
-    child.once("close", (code) => {
+    child.once("close", (code, signal) => {
       const line = out.trim().split("\n").pop() ?? "";
       try {
         resolve(JSON.parse(line) as AcquireResult);
       } catch {
-        reject(new Error(`acquire child exited ${code} without a result\n--- stdout\n${out}\n--- stderr\n${err}`));
+        reject(new Error(`acquire child exited ${code ?? signal} without a result\n--- stdout\n${out}\n--- stderr\n${err}`));
       }
     });
   });

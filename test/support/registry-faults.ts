@@ -309,10 +309,14 @@ export interface LimitedDir {
   release: () => void;
 }
 
-/** A cache directory that holds at most `bytes`: a tmpfs of that size, or else a child-process file size limit. */
-export function limitedDir(dir: string, bytes: number): LimitedDir {
+/**
+ * A cache directory that holds at most `bytes`: a tmpfs of that size, or else (or when `how` asks for it) a
+ * child-process file size limit.
+ */
+export function limitedDir(dir: string, bytes: number, how: "tmpfs" | "RLIMIT_FSIZE" = "tmpfs"): LimitedDir {
   mkdirSync(dir, { recursive: true });
   try {
+    if (how !== "tmpfs") throw new Error("a file size limit was asked for");
     execFileSync("mount", ["-t", "tmpfs", "-o", `size=${bytes}`, "tmpfs", dir], { stdio: "pipe" });
     return {
       dir,
@@ -340,9 +344,9 @@ export interface DiskFullRun {
  * Acquires faults/random 1.0.0 (about 11.8 MiB zipped, 25 MiB unpacked) into a cache that holds `mib` MiB: 8 fills
  * up while downloading, 16 while unpacking.
  */
-export async function runDiskFull(reg: FakeRegistry, mib: number): Promise<DiskFullRun> {
+export async function runDiskFull(reg: FakeRegistry, mib: number, how?: "tmpfs" | "RLIMIT_FSIZE"): Promise<DiskFullRun> {
   const sb = sandbox(reg.caFile);
-  const limited = limitedDir(sb.cache, mib * 1024 * 1024);
+  const limited = limitedDir(sb.cache, mib * 1024 * 1024, how);
   try {
     const result = await acquireInChild(`${reg.host}/faults/random`, "= 1.0.0", sb.env, limited.prefix);
     const used = limited.used();
@@ -356,11 +360,11 @@ export async function runDiskFull(reg: FakeRegistry, mib: number): Promise<DiskF
 
 /** The message a full cache must give, for a cache at `cache` limited the `how` way. */
 export function diskFullMessage(cache: string, how: string): RegExp {
-  const errno = how === "tmpfs" ? "ENOSPC: the disk is full" : "EFBIG: a file would grow past this process's file size limit \\(ulimit -f\\)";
-  return new RegExp(
-    `no space left in ${cache} \\(${errno}\\) while writing ${cache}/.*/faults/random/1\\.0\\.0/\\w+; nothing was installed\\. ` +
-      `Free some space there, or set PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR to a directory on a disk with room`,
-  );
+  const [errno, advice] =
+    how === "tmpfs"
+      ? ["ENOSPC: the disk is full", "Free some space there, or set PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR to a directory on a disk with room"]
+      : ["EFBIG: a file would grow past this process's file size limit \\(ulimit -f\\)", "Raise the file size limit \\(ulimit -f\\) of the pulumi command"];
+  return new RegExp(`no space left in ${cache} \\(${errno}\\) while writing ${cache}/.*/faults/random/1\\.0\\.0/\\w+; nothing was installed\\. ${advice}$`);
 }
 
 export interface ConcurrentRun {
