@@ -24,8 +24,8 @@ export interface AcquireSettings {
   maxUnpackedBytes: number;
 }
 
-// Terraform's and OpenTofu's defaults where the variable is theirs. The size limits sit far above real providers
-// (the largest, aws, is about 150 MiB zipped and 700 MiB unpacked) and far below what fills a disk by surprise.
+// Terraform's and OpenTofu's defaults where the variable is theirs. The size limits sit well above real providers
+// (the largest unpack to some hundreds of MiB) and well below what fills a disk by surprise.
 export const DEFAULT_SETTINGS: AcquireSettings = {
   timeoutMs: 10_000,
   idleTimeoutMs: 60_000,
