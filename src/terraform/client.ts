@@ -75,8 +75,14 @@ export class GrpcTerraformProvider implements TerraformProvider {
   private readonly stub: grpc.Client;
   private readonly names: (typeof methods)[5] | (typeof methods)[6];
   private schema: Promise<ProviderSchema> | undefined;
+  /** Calls sent and not yet answered. */
+  private readonly open = new Set<grpc.ClientUnaryCall>();
 
   private constructor(readonly process: LaunchedProvider | AttachedProvider) {
+    // A provider that dies with several calls open can leave some of them unanswered for good: grpc-js does not always
+    // fail the streams of the connection the process took with it. Once the exit is known, what is still open is cut,
+    // and call() reports the crash for it like for the others.
+    void process.exited.then(() => setTimeout(() => [...this.open].forEach((c) => c.cancel()), CRASH_SETTLE_MS).unref());
     // wire.ts defaults every absent schema field itself (providerSchemaFromPb), so the schema decodes lean.
     const protos = loadProtos([`tfplugin${process.protocolVersion}/tfplugin${process.protocolVersion}.proto`], { leanResponses: ["GetProviderSchema", "GetSchema"] });
     this.stub = process.client(serviceConstructor(protos, `tfplugin${process.protocolVersion}.Provider`));
@@ -103,7 +109,12 @@ export class GrpcTerraformProvider implements TerraformProvider {
     if (this.process.exit !== undefined) throw this.crashError(method);
     try {
       return await new Promise<Res>((resolve, reject) => {
-        fn.call(this.stub, request, new grpc.Metadata(), {}, (err, res) => (err ? reject(err) : resolve(res as Res)));
+        const c = fn.call(this.stub, request, new grpc.Metadata(), {}, (err, res) => {
+          this.open.delete(c);
+          if (err) reject(err);
+          else resolve(res as Res);
+        });
+        this.open.add(c);
       });
     } catch (e) {
       const err = e as grpc.ServiceError;

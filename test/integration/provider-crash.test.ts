@@ -117,4 +117,23 @@ describe("a provider that panics", () => {
     expect(err).toBeInstanceOf(ProviderCrashedError);
     expect(files(stateDir)).toHaveLength(1);
   });
+
+  it("with many calls open at once, every one of them is answered with the crash", async () => {
+    const stateDir = join(scratch, "many");
+    const { p, schema } = await provider(stateDir, "plan");
+    const echo = { input: "x", output: null, files: null } as unknown as Obj;
+    const config = objectConfig(schema, "many");
+    const calls = [
+      ...Array.from({ length: 40 }, () => p.readDataSource({ typeName: "bridgetest_echo", config: echo })),
+      ...Array.from({ length: 20 }, () => p.callFunction("reverse", ["abc"])),
+      p.planResourceChange({ typeName: T, priorState: null, proposedNewState: config, config }),
+      ...Array.from({ length: 40 }, () => p.validateResourceConfig(T, config)),
+    ];
+    const settled = await Promise.allSettled(calls);
+    const failed = settled.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason as unknown);
+    // Those answered before the panic succeeded; the plan and whatever was open with it fail as the crash.
+    expect(failed.length).toBeGreaterThan(0);
+    for (const e of failed) expect(e).toBeInstanceOf(ProviderCrashedError);
+    expect(settled[60]!.status).toBe("rejected");
+  });
 });
