@@ -71,7 +71,6 @@ async function crashing(s: YamlScenario, point: string, args: string[]): Promise
     delete s.env["BRIDGETEST_PANIC"];
   }
   const all = r.stdout + r.stderr;
-  require("node:fs").writeFileSync(`/tmp/crashlog-${point}-${Date.now()}.log`, `code ${r.code}\n${all}`);
   expect(r.code, all).not.toBe(0);
   expect(all).toContain(`panic: bridgetest: deliberate panic in ${point}`);
   expect(all).toMatch(/Terraform provider \S*terraform-provider-bridgetest exited with code 2 during \w+/);
