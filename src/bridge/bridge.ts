@@ -6,7 +6,7 @@ import { ProviderCrashedError } from "../terraform/errors.js";
 import { impliedType } from "../terraform/schema.js";
 import type { AttributePath, Diagnostic, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
 import { proposedNewState } from "../terraform/values.js";
-import { objectTypeOf, type DataSourceModel, type FunctionModel, type PropertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
+import { objectTypeOf, type DataSourceModel, type EphemeralResourceModel, type FunctionModel, type PropertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
 import { ConversionError, fromTfObject, toTfObject, unwrap } from "./convert.js";
 import { computeDiff, type DiffResult } from "./diff.js";
 import { carrySecrets, withoutSecrets } from "./secrets.js";
@@ -128,6 +128,7 @@ export class TerraformBridge {
   private readonly resourcesByToken = new Map<string, ResourceModel>();
   private readonly dataSourcesByToken = new Map<string, DataSourceModel>();
   private readonly functionsByToken = new Map<string, FunctionModel>();
+  private readonly ephemeralByToken = new Map<string, EphemeralResourceModel>();
   /** The configuration this provider instance was configured with, for terraformConfig. */
   private configured: PropertyMap = {};
 
@@ -144,6 +145,7 @@ export class TerraformBridge {
     }
     for (const d of model.dataSources.values()) this.dataSourcesByToken.set(d.token, d);
     for (const f of model.functions.values()) this.functionsByToken.set(f.token, f);
+    for (const e of model.ephemeralResources.values()) this.ephemeralByToken.set(e.token, e);
   }
 
   private resource(token: string): { model: ResourceModel; schema: Schema } {
@@ -470,19 +472,27 @@ export class TerraformBridge {
     if (ds !== undefined) return this.readDataSource(ds, args);
     const fn = this.functionsByToken.get(token);
     if (fn !== undefined) return this.callFunction(fn, args);
+    const eph = this.ephemeralByToken.get(token);
+    if (eph !== undefined) return this.openEphemeral(eph, args);
     throw new BridgeError(`unknown function ${token}`);
   }
 
-  private async readDataSource(ds: DataSourceModel, args: PropertyMap): Promise<{ result: PropertyMap; failures: CheckFailure[] }> {
-    const unknownArgs = Object.keys(args).filter((k) => !ds.properties.some((p) => p.name === k && p.input));
-    if (unknownArgs.length > 0) return { result: {}, failures: unknownArgs.map((k) => ({ property: k, reason: `${ds.token} has no argument ${k}` })) };
-    let config: CtyValue;
+  /** A data source's or ephemeral resource's arguments as a Terraform config, or the check failures that prevent it. */
+  private functionConfig(m: DataSourceModel | EphemeralResourceModel, args: PropertyMap): { config: CtyValue } | { failures: CheckFailure[] } {
+    const unknownArgs = Object.keys(args).filter((k) => !m.properties.some((p) => p.name === k && p.input));
+    if (unknownArgs.length > 0) return { failures: unknownArgs.map((k) => ({ property: k, reason: `${m.token} has no argument ${k}` })) };
     try {
-      config = toTfObject(ds.properties, args);
+      return { config: toTfObject(m.properties, args) };
     } catch (e) {
-      if (e instanceof ConversionError) return { result: {}, failures: [{ property: e.path, reason: e.reason }] };
+      if (e instanceof ConversionError) return { failures: [{ property: e.path, reason: e.reason }] };
       throw e;
     }
+  }
+
+  private async readDataSource(ds: DataSourceModel, args: PropertyMap): Promise<{ result: PropertyMap; failures: CheckFailure[] }> {
+    const converted = this.functionConfig(ds, args);
+    if ("failures" in converted) return { result: {}, failures: converted.failures };
+    const { config } = converted;
     const diags = await this.tf.validateDataSourceConfig(ds.tfName, config);
     const failures = failuresFromDiagnostics(diags, ds.properties);
     if (failures.length > 0) return { result: {}, failures };
@@ -490,6 +500,63 @@ export class TerraformBridge {
     this.warn(read.diagnostics, ds.tfName);
     if (errorDiagnostics(read.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`reading data source ${ds.tfName} failed`, read.diagnostics));
     return { result: withoutSecrets(fromTfObject(ds.properties, read.state)) as PropertyMap, failures: [] };
+  }
+
+  /**
+   * An ephemeral resource as Terraform uses one, within a single Invoke: validate, open, renew when the provider asks
+   * for it before we are done, close. Whatever opened is closed, also when a later step fails; a failed or deferred
+   * open opened nothing, so there is nothing to close (as in Terraform). The result is secret throughout: nothing
+   * of an ephemeral resource is meant to be stored, so wherever the program keeps it, state has it encrypted.
+   */
+  private async openEphemeral(e: EphemeralResourceModel, args: PropertyMap): Promise<{ result: PropertyMap; failures: CheckFailure[] }> {
+    const converted = this.functionConfig(e, args);
+    if ("failures" in converted) return { result: {}, failures: converted.failures };
+    const { config } = converted;
+    const failures = failuresFromDiagnostics(await this.tf.validateEphemeralResourceConfig(e.tfName, config), e.properties);
+    if (failures.length > 0) return { result: {}, failures };
+    const opened = await this.tf.openEphemeralResource(e.tfName, config);
+    this.warn(opened.diagnostics, e.tfName);
+    if (errorDiagnostics(opened.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`opening ephemeral resource ${e.tfName} failed`, opened.diagnostics));
+    if (opened.deferred !== undefined) {
+      throw new BridgeError(`the provider deferred opening ephemeral resource ${e.tfName} (${opened.deferred}); ${e.token} needs every argument and the provider configuration to be known`);
+    }
+    let privateData = opened.private;
+    let failed = true;
+    try {
+      // Terraform rejects such a result too: the program would get a value that can never become known.
+      if (wholeContainsUnknown(opened.result)) throw new BridgeError(`the provider opened ephemeral resource ${e.tfName} with values still unknown; ${e.token} needs every argument to be known`);
+      const result = fromTfObject(e.properties, opened.result);
+      let renewAt = opened.renewAt;
+      for (let n = 0; renewAt !== undefined && renewAt.getTime() <= Date.now() + EPHEMERAL_RENEW_MARGIN_MS; n++) {
+        if (n === EPHEMERAL_MAX_RENEWALS) throw new BridgeError(`ephemeral resource ${e.tfName} asked to be renewed again at once ${n} times in a row; giving up`);
+        const renewed = await this.tf.renewEphemeralResource(e.tfName, privateData);
+        this.warn(renewed.diagnostics, e.tfName);
+        if (errorDiagnostics(renewed.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`renewing ephemeral resource ${e.tfName} failed`, renewed.diagnostics));
+        privateData = renewed.private;
+        renewAt = renewed.renewAt;
+      }
+      const secret: PropertyMap = {};
+      for (const [k, v] of Object.entries(result)) secret[k] = v === null || v instanceof Secret ? v : new Secret(v);
+      failed = false;
+      return { result: secret, failures: [] };
+    } finally {
+      await this.closeEphemeral(e, privateData, failed);
+    }
+  }
+
+  /** Closes an opened ephemeral resource; a failure to close fails the Invoke unless an earlier error already does. */
+  private async closeEphemeral(e: EphemeralResourceModel, privateData: Uint8Array, failed: boolean): Promise<void> {
+    let message: string | undefined;
+    try {
+      const diags = await this.tf.closeEphemeralResource(e.tfName, privateData);
+      this.warn(diags, e.tfName);
+      if (errorDiagnostics(diags).length > 0) message = diagnosticsMessage(`closing ephemeral resource ${e.tfName} failed`, diags);
+    } catch (err) {
+      message = `closing ephemeral resource ${e.tfName} failed: ${(err as Error).message}`;
+    }
+    if (message === undefined) return;
+    if (failed) this.log("warning", message);
+    else throw new BridgeError(message);
   }
 
   private async callFunction(fn: FunctionModel, args: PropertyMap): Promise<{ result: PropertyMap; failures: CheckFailure[] }> {
@@ -553,6 +620,11 @@ export class TerraformBridge {
     }
   }
 }
+
+/** A renew_at due within this margin is honoured before closing, as Terraform renews what it still holds. */
+const EPHEMERAL_RENEW_MARGIN_MS = 5_000;
+/** A provider that keeps answering renew with a time already past would otherwise hold the Invoke forever. */
+const EPHEMERAL_MAX_RENEWALS = 3;
 
 /** The `id` output (see TerraformBridge.outputs): the Terraform `id` attribute under its own name, never an input. */
 const ID_OUTPUT: PropertyModel = {

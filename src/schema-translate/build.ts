@@ -4,6 +4,7 @@ import { attributeType, impliedType } from "../terraform/schema.js";
 import type { Attribute, Block, FunctionParameter, NestedBlock, ProviderSchema } from "../terraform/types.js";
 import type {
   DataSourceModel,
+  EphemeralResourceModel,
   FunctionModel,
   FunctionParameterModel,
   ModelOptions,
@@ -15,7 +16,10 @@ import type {
 } from "./model.js";
 import { applyDocs } from "./docs.js";
 import {
+  EPHEMERAL_MODULE,
   TokenAllocator,
+  ephemeralFunctionName,
+  ephemeralFunctionToken,
   inferPrefix,
   lowerFirst,
   moduleToken,
@@ -36,8 +40,8 @@ interface TypeContext {
   types: Map<string, ObjectTypeModel>;
   /** `String` for random_string, `getFile` for a data source, `Provider` for the configuration. */
   prefix: string;
-  /** Where named types go: `index`, or `config` for the types of configuration variables. */
-  module?: "index" | "config";
+  /** Where named types go: `index`, `config` for the types of configuration variables, `ephemeral` for ephemeral resources'. */
+  module?: "index" | "config" | typeof EPHEMERAL_MODULE;
 }
 
 const DEFAULT_DEPRECATION = "Deprecated";
@@ -278,7 +282,7 @@ function checkFilters(schema: ProviderSchema, options: ModelOptions): { keep: (t
   const excludes = new Set(options.excludes ?? []);
   const both = [...includes].filter((n) => excludes.has(n));
   if (both.length > 0) throw new SchemaTranslationError(`--include and --exclude both name ${both.join(", ")}; name each token in one of them only`);
-  const known = new Set([...schema.resources.keys(), ...schema.dataSources.keys(), ...schema.functions.keys()]);
+  const known = new Set([...schema.resources.keys(), ...schema.dataSources.keys(), ...schema.ephemeralResources.keys(), ...schema.functions.keys()]);
   const unknown = [...includes, ...excludes].filter((n) => !known.has(n));
   if (unknown.length > 0) {
     throw new SchemaTranslationError(
@@ -381,11 +385,27 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
     });
   }
 
+  // Last, so that no existing token or type name can change because a provider gained ephemeral resources.
+  const ephemeralResources = new Map<string, EphemeralResourceModel>();
+  for (const [tfName, s] of schema.ephemeralResources) {
+    if (!keep(tfName)) continue;
+    const { token, name } = tokens.allocate((n) => ephemeralFunctionToken(pkg, n), ephemeralFunctionName(stripPrefix(tfName, prefix)));
+    const ctx: TypeContext = { pkg, types, prefix: name, module: EPHEMERAL_MODULE };
+    ephemeralResources.set(tfName, {
+      tfName,
+      token,
+      tfSchema: s,
+      properties: blockLikeProperties(ctx, s.block.attributes, s.block.blockTypes),
+      description: s.block.description,
+      deprecationMessage: deprecation(s.block.deprecated, s.block.deprecationMessage),
+    });
+  }
+
   const configCtx: TypeContext = { pkg, types, prefix: "Provider" };
   const config = blockLikeProperties(configCtx, schema.provider.block.attributes, schema.provider.block.blockTypes);
   const configVariables = configVariableProperties(pkg, types, schema.provider.block.attributes, schema.provider.block.blockTypes);
 
-  const model: ProviderModel = { name: pkg, version: options.packageVersion, config, configVariables, resources, dataSources, functions, types };
+  const model: ProviderModel = { name: pkg, version: options.packageVersion, config, configVariables, resources, dataSources, functions, ephemeralResources, types };
   if (options.docs !== undefined) applyDocs(model, options.docs);
   return model;
 }

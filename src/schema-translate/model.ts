@@ -85,6 +85,19 @@ export interface DataSourceModel {
   deprecationMessage?: string;
 }
 
+/**
+ * A Terraform ephemeral resource, served as a function: Invoke opens it, renews it if asked, and closes it, and every
+ * value of the result is secret. Inputs are its configurable attributes, outputs all of them.
+ */
+export interface EphemeralResourceModel {
+  tfName: string;
+  token: string;
+  tfSchema: Schema;
+  properties: PropertyModel[];
+  description: string;
+  deprecationMessage?: string;
+}
+
 export interface FunctionParameterModel {
   tfName: string;
   name: string;
@@ -119,6 +132,7 @@ export interface ProviderModel {
   resources: Map<string, ResourceModel>;
   dataSources: Map<string, DataSourceModel>;
   functions: Map<string, FunctionModel>;
+  ephemeralResources: Map<string, EphemeralResourceModel>;
   /** Named object types by token. */
   types: Map<string, ObjectTypeModel>;
   /** The provider's own doc page (`docs/index.md`), when full docs were read: for the registry's `_index.md`. */
@@ -130,7 +144,10 @@ export interface ModelOptions {
   packageName: string;
   /** Pulumi package version: the TF provider version ("0.0.0" for a local binary). */
   packageVersion: string;
-  /** TF resource/data source/function names to keep (all when empty or absent). */
+  /**
+   * TF resource/data source/ephemeral resource/function names to keep (all when empty or absent); a name kept keeps
+   * everything of that name (`random_password` is both a resource and an ephemeral resource).
+   */
   includes?: readonly string[];
   /** TF names to drop. */
   excludes?: readonly string[];

@@ -84,10 +84,31 @@ export function moduleToken(pkg: string, name: string): string {
 }
 
 /**
- * Object types keep their name as it is in both halves: `<pkg>:index/<Name>:<Name>`; configuration variables' types
- * live in the `config` module under the variable's own name (`tls:config/proxies:proxies`), as the reference has them.
+ * The module of ephemeral resources' functions (and of their object types). Data sources and provider functions live
+ * in `index`, so an ephemeral resource and a data source of the same Terraform name (tls `tls_public_key` has both)
+ * can never share a token, and SDKs group the ephemeral ones apart (`random.ephemeral.getPassword`).
  */
-export function typeToken(pkg: string, name: string, module: "index" | "config" = "index"): string {
+export const EPHEMERAL_MODULE = "ephemeral";
+
+/**
+ * An ephemeral resource's function: `get<Name>` in the ephemeral module, named in both halves like every function,
+ * `random_password` → `random:ephemeral/getPassword:getPassword` (`name` is the Terraform name without its prefix).
+ */
+export function ephemeralFunctionToken(pkg: string, name: string): string {
+  return `${pkg}:${EPHEMERAL_MODULE}/${name}:${name}`;
+}
+
+/** The function name part of an ephemeral resource's token: `password` → `getPassword`. */
+export function ephemeralFunctionName(shortTfName: string): string {
+  return `get${pascalName(shortTfName)}`;
+}
+
+/**
+ * Object types keep their name as it is in both halves: `<pkg>:index/<Name>:<Name>`; configuration variables' types
+ * live in the `config` module under the variable's own name (`tls:config/proxies:proxies`), as the reference has them;
+ * ephemeral resources' types in the ephemeral module (`<pkg>:ephemeral/getXxxRule:getXxxRule`).
+ */
+export function typeToken(pkg: string, name: string, module: "index" | "config" | typeof EPHEMERAL_MODULE = "index"): string {
   return `${pkg}:${module}/${name}:${name}`;
 }
 

@@ -1,6 +1,6 @@
 // Renders the provider model as a Pulumi package schema (JSON-ready); prints only, every decision is in the model.
 import { terraformConfigToken } from "./names.js";
-import type { DataSourceModel, FunctionModel, ObjectTypeModel, PackageMetadata, PropertyModel, ProviderModel, TypeModel } from "./model.js";
+import type { DataSourceModel, EphemeralResourceModel, FunctionModel, ObjectTypeModel, PackageMetadata, PropertyModel, ProviderModel, TypeModel } from "./model.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
@@ -68,7 +68,11 @@ function objectType(t: ObjectTypeModel): JsonObject {
   return spec;
 }
 
-function dataSourceFunction(ds: DataSourceModel): JsonObject {
+/**
+ * Data sources and ephemeral resources alike: inputs are the configurable attributes, outputs every attribute. An
+ * ephemeral resource's outputs are all secret, as Invoke returns them.
+ */
+function dataSourceFunction(ds: DataSourceModel | EphemeralResourceModel, secretOutputs = false): JsonObject {
   const fnName = ds.token.split(":")[2]!;
   const inputs = ds.properties.filter((p) => p.input);
   const spec: JsonObject = {};
@@ -81,7 +85,7 @@ function dataSourceFunction(ds: DataSourceModel): JsonObject {
     );
   }
   spec["outputs"] = withList(
-    { description: `Values returned by ${fnName}.`, type: "object", properties: properties(ds.properties) },
+    { description: `Values returned by ${fnName}.`, type: "object", properties: properties(secretOutputs ? ds.properties.map((p) => ({ ...p, secret: true })) : ds.properties) },
     "required",
     names(ds.properties, outputRequired),
   );
@@ -221,6 +225,7 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
   const functions: JsonObject = {};
   for (const ds of model.dataSources.values()) functions[ds.token] = dataSourceFunction(ds);
   for (const fn of model.functions.values()) functions[fn.token] = providerFunction(fn);
+  for (const e of model.ephemeralResources.values()) functions[e.token] = dataSourceFunction(e, true);
   functions[terraformConfig] = terraformConfigFunction();
   schema["functions"] = functions;
 

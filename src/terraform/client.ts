@@ -14,11 +14,13 @@ import type {
   ImportResult,
   PlanRequest,
   PlanResult,
+  OpenEphemeralResult,
   ProviderSchema,
   ReadDataSourceRequest,
   ReadDataSourceResult,
   ReadRequest,
   ReadResult,
+  RenewEphemeralResult,
   Schema,
   TerraformProvider,
   UpgradeRequest,
@@ -31,6 +33,7 @@ import {
   functionErrorFromPb,
   pathFromPb,
   providerSchemaFromPb,
+  timestampFromPb,
   toDynamic,
   type PbAttributePath,
   type PbDeferred,
@@ -38,6 +41,7 @@ import {
   type PbDynamicValue,
   type PbFunctionError,
   type PbGetProviderSchemaResponse,
+  type PbTimestamp,
 } from "./wire.js";
 import { loadProtos, serviceConstructor } from "../proto.js";
 
@@ -170,6 +174,12 @@ export class GrpcTerraformProvider implements TerraformProvider {
   private async dataSourceSchema(typeName: string): Promise<Schema> {
     const schema = (await this.getProviderSchema()).dataSources.get(typeName);
     if (schema === undefined) throw new TerraformProviderError(`the provider has no data source ${typeName}`);
+    return schema;
+  }
+
+  private async ephemeralSchema(typeName: string): Promise<Schema> {
+    const schema = (await this.getProviderSchema()).ephemeralResources.get(typeName);
+    if (schema === undefined) throw new TerraformProviderError(`the provider has no ephemeral resource ${typeName}`);
     return schema;
   }
 
@@ -344,6 +354,47 @@ export class GrpcTerraformProvider implements TerraformProvider {
     const error = functionErrorFromPb(res.error);
     if (error !== undefined) return { result: null, error };
     return { result: fromDynamic(res.result, fn.returnType ?? CtyDynamic) };
+  }
+
+  async validateEphemeralResourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]> {
+    const t = impliedType((await this.ephemeralSchema(typeName)).block);
+    const res = await this.call<{ diagnostics?: PbDiagnostic[] }>("ValidateEphemeralResourceConfig", {
+      type_name: typeName,
+      config: toDynamic(config, t),
+    });
+    return diagnosticsFromPb(res.diagnostics);
+  }
+
+  async openEphemeralResource(typeName: string, config: CtyValue): Promise<OpenEphemeralResult> {
+    const t = impliedType((await this.ephemeralSchema(typeName)).block);
+    const res = await this.call<{
+      result?: PbDynamicValue; private?: Buffer | null; renew_at?: PbTimestamp | null; diagnostics?: PbDiagnostic[]; deferred?: PbDeferred | null;
+    }>("OpenEphemeralResource", { type_name: typeName, config: toDynamic(config, t), client_capabilities: clientCapabilities });
+    const deferred = deferredFromPb(res.deferred);
+    const renewAt = timestampFromPb(res.renew_at);
+    return {
+      result: fromDynamic(res.result, t),
+      private: res.private ?? Buffer.alloc(0),
+      diagnostics: diagnosticsFromPb(res.diagnostics),
+      ...(renewAt ? { renewAt } : {}),
+      ...(deferred ? { deferred } : {}),
+    };
+  }
+
+  async renewEphemeralResource(typeName: string, privateData: Uint8Array): Promise<RenewEphemeralResult> {
+    await this.ephemeralSchema(typeName);
+    const res = await this.call<{ private?: Buffer | null; renew_at?: PbTimestamp | null; diagnostics?: PbDiagnostic[] }>("RenewEphemeralResource", {
+      type_name: typeName,
+      private: Buffer.from(privateData),
+    });
+    const renewAt = timestampFromPb(res.renew_at);
+    return { private: res.private ?? Buffer.alloc(0), diagnostics: diagnosticsFromPb(res.diagnostics), ...(renewAt ? { renewAt } : {}) };
+  }
+
+  async closeEphemeralResource(typeName: string, privateData: Uint8Array): Promise<Diagnostic[]> {
+    await this.ephemeralSchema(typeName);
+    const res = await this.call<{ diagnostics?: PbDiagnostic[] }>("CloseEphemeralResource", { type_name: typeName, private: Buffer.from(privateData) });
+    return diagnosticsFromPb(res.diagnostics);
   }
 
   async stopProvider(): Promise<string | undefined> {

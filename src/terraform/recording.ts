@@ -14,6 +14,7 @@ import type {
   Diagnostic,
   ImportResult,
   NestedAttributeObject,
+  OpenEphemeralResult,
   PlanRequest,
   PlanResult,
   ProviderSchema,
@@ -21,6 +22,7 @@ import type {
   ReadDataSourceResult,
   ReadRequest,
   ReadResult,
+  RenewEphemeralResult,
   TerraformProvider,
   UpgradeRequest,
   UpgradeResult,
@@ -255,6 +257,10 @@ export class RecordingProvider implements TerraformProvider {
     return this.schema?.dataSources.get(typeName)?.block;
   }
 
+  private ephemeral(typeName: string): Block | undefined {
+    return this.schema?.ephemeralResources.get(typeName)?.block;
+  }
+
   private meta(v: CtyValue | undefined): Json {
     return v === undefined ? null : byBlock(this.schema?.providerMeta?.block, v);
   }
@@ -403,6 +409,49 @@ export class RecordingProvider implements TerraformProvider {
       () => ({ name, arguments: args.map(plain) }),
       () => this.inner.callFunction(name, args),
       (r) => ({ result: plain(r.result), ...(r.error !== undefined ? { error: { text: r.error.text, ...(r.error.argument !== undefined ? { argument: r.error.argument } : {}) } } : {}) }),
+    );
+  }
+
+  validateEphemeralResourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]> {
+    return this.recorded(
+      "ValidateEphemeralResourceConfig",
+      () => ({ typeName, config: byBlock(this.ephemeral(typeName), config) }),
+      () => this.inner.validateEphemeralResourceConfig(typeName, config),
+      diagnostics,
+    );
+  }
+
+  openEphemeralResource(typeName: string, config: CtyValue): Promise<OpenEphemeralResult> {
+    // The whole result is redacted, not only its sensitive attributes: the bridge hands every part of it out as a secret.
+    return this.recorded(
+      "OpenEphemeralResource",
+      () => ({ typeName, config: byBlock(this.ephemeral(typeName), config) }),
+      () => this.inner.openEphemeralResource(typeName, config),
+      (r) => ({
+        result: r.result === null ? null : REDACTED,
+        private: bytes(r.private),
+        renewAt: r.renewAt === undefined ? null : r.renewAt.toISOString(),
+        diagnostics: diagnostics(r.diagnostics),
+        ...(r.deferred !== undefined ? { deferred: r.deferred } : {}),
+      }),
+    );
+  }
+
+  renewEphemeralResource(typeName: string, privateData: Uint8Array): Promise<RenewEphemeralResult> {
+    return this.recorded(
+      "RenewEphemeralResource",
+      () => ({ typeName, private: bytes(privateData) }),
+      () => this.inner.renewEphemeralResource(typeName, privateData),
+      (r) => ({ private: bytes(r.private), renewAt: r.renewAt === undefined ? null : r.renewAt.toISOString(), diagnostics: diagnostics(r.diagnostics) }),
+    );
+  }
+
+  closeEphemeralResource(typeName: string, privateData: Uint8Array): Promise<Diagnostic[]> {
+    return this.recorded(
+      "CloseEphemeralResource",
+      () => ({ typeName, private: bytes(privateData) }),
+      () => this.inner.closeEphemeralResource(typeName, privateData),
+      diagnostics,
     );
   }
 

@@ -194,6 +194,21 @@ export interface CallFunctionResult {
   error?: FunctionError;
 }
 
+export interface OpenEphemeralResult {
+  result: CtyValue;
+  private: Uint8Array;
+  /** When the provider wants RenewEphemeralResource called; absent when the value never needs renewing. */
+  renewAt?: Date;
+  diagnostics: Diagnostic[];
+  deferred?: DeferredReason;
+}
+
+export interface RenewEphemeralResult {
+  private: Uint8Array;
+  renewAt?: Date;
+  diagnostics: Diagnostic[];
+}
+
 export interface ConfigureOptions {
   /** The Terraform version reported to the provider; some providers gate features on it. */
   terraformVersion?: string;
@@ -215,6 +230,10 @@ export interface TerraformProvider {
   validateDataSourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]>;
   readDataSource(request: ReadDataSourceRequest): Promise<ReadDataSourceResult>;
   callFunction(name: string, args: CtyValue[]): Promise<CallFunctionResult>;
+  validateEphemeralResourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]>;
+  openEphemeralResource(typeName: string, config: CtyValue): Promise<OpenEphemeralResult>;
+  renewEphemeralResource(typeName: string, privateData: Uint8Array): Promise<RenewEphemeralResult>;
+  closeEphemeralResource(typeName: string, privateData: Uint8Array): Promise<Diagnostic[]>;
   /** Asks the provider to abort in-flight operations (Terraform sends this on interrupt). */
   stopProvider(): Promise<string | undefined>;
   /** Stops the process: controlled shutdown, then signals. */

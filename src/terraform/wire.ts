@@ -54,6 +54,7 @@ export interface PbGetProviderSchemaResponse {
 }
 export interface PbFunctionError { text?: string; function_argument?: string | number | null }
 export interface PbDeferred { reason?: string }
+export interface PbTimestamp { seconds?: string | number; nanos?: number }
 
 const emptyBlock: PbBlock = {};
 
@@ -201,6 +202,13 @@ export function functionErrorFromPb(e: PbFunctionError | null | undefined): Func
 export function deferredFromPb(d: PbDeferred | null | undefined): DeferredReason | undefined {
   if (!d) return undefined;
   return (d.reason ?? "UNKNOWN").toLowerCase() as DeferredReason;
+}
+
+/** An absent or zero Timestamp means "no time": providers leave renew_at unset when nothing needs renewing. */
+export function timestampFromPb(t: PbTimestamp | null | undefined): Date | undefined {
+  if (!t) return undefined;
+  const ms = Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
+  return ms === 0 ? undefined : new Date(ms);
 }
 
 export function toDynamic(value: CtyValue, type: CtyType): PbDynamicValue {

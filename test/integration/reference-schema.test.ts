@@ -10,6 +10,8 @@ import { argsRequest, startPluginProcess, type PluginProcess } from "../support/
 
 interface Differences {
   renamedTokens: { peer: string; reference: string; ours: string; reason: string }[];
+  /** Functions only we have: every fact under `function <token>` and `type <module>/…` of its module is ours alone. */
+  addedTokens: { peer: string; ours: string; reason: string }[];
   facts: (FactDifference & { peer: string; reason: string })[];
 }
 
@@ -34,6 +36,24 @@ function renamed(facts: Facts, peer: string): Facts {
   return out;
 }
 
+/** The listed added tokens of a peer, in the package named `pkg` (--provider-name renames every token). */
+function addedTokens(peer: string, pkg: string): string[] {
+  return listed.addedTokens.filter((a) => a.peer === peer).map((a) => `${pkg}${a.ours.slice(a.ours.indexOf(":"))}`);
+}
+
+/** Facts of the listed added tokens (the function and the types of its module), which the reference cannot have. */
+function withoutAdded(facts: Facts, peer: string, pkg: string): { rest: Facts; added: Set<string> } {
+  const added = new Set<string>();
+  const prefixes = addedTokens(peer, pkg).flatMap((t) => [`function ${t}`, `type ${t.split("/")[0]}/`]);
+  const rest: Facts = new Map();
+  for (const [k, v] of facts) {
+    if (prefixes.some((p) => k === p || k.startsWith(p.endsWith("/") ? p : `${p} `))) {
+      if (k.startsWith("function ")) added.add(k.split(" ")[1]!);
+    } else rest.set(k, v);
+  }
+  return { rest, added };
+}
+
 const peers = Object.keys(pins);
 /** Every peer as it is, and the Parameterize flags whose effect (filters, package name) the value bytes record. */
 const cases: [string, string[]][] = [
@@ -50,7 +70,13 @@ describe.each(cases)("schema of %s %j against the reference", (peer, flags) => {
       const [os, rs] = await Promise.all([packageSchema(o, peer, flags), packageSchema(r, peer, flags)]);
       if (flags.length === 0) schemas.set(peer, { ours: os, reference: rs });
       const refFacts = renamed(schemaFacts(rs), peer);
-      const differences = diffFacts(schemaFacts(os), refFacts);
+      const pkg = String(os["name"]);
+      const { rest: ours, added } = withoutAdded(schemaFacts(os), peer, pkg);
+      const { added: refAdded } = withoutAdded(refFacts, peer, pkg);
+      expect([...refAdded], "the reference now has a function listed as ours alone").toEqual([]);
+      // Filters (--include) may drop a listed addition; with none, every listed one must still occur.
+      if (flags.length === 0) expect([...added].sort()).toEqual(addedTokens(peer, pkg).sort());
+      const differences = diffFacts(ours, refFacts);
       const expected = listed.facts.filter((f) => f.peer === peer).map(({ fact, ours: a, reference: b }) => ({ fact, ours: a, reference: b }));
       console.log(`${[peer, ...flags].join(" ")}: ${refFacts.size} schema facts compared, ${differences.length} differences (${expected.length} listed)`);
       expect(differences).toEqual(expected);

@@ -62,6 +62,10 @@ function fakeProvider(): TerraformProvider {
     validateDataSourceConfig: async () => [],
     readDataSource: async () => { throw new Error("unused"); },
     callFunction: async (_name, args) => ({ result: args[0] ?? null }),
+    validateEphemeralResourceConfig: async () => [],
+    openEphemeralResource: async () => { throw new Error("unused"); },
+    renewEphemeralResource: async () => { throw new Error("unused"); },
+    closeEphemeralResource: async () => [],
     stopProvider: async () => undefined,
     close: async () => undefined,
   };

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CtyType } from "../../src/terraform/cty/index.js";
 import type { Attribute, Block, FunctionSignature, NestedBlock, ProviderSchema, Schema } from "../../src/terraform/types.js";
 import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../../src/schema-translate/index.js";
-import { pascalName, propertyName } from "../../src/schema-translate/names.js";
+import { ephemeralFunctionName, ephemeralFunctionToken, pascalName, propertyName } from "../../src/schema-translate/names.js";
 
 const S: CtyType = { kind: "string" };
 const N: CtyType = { kind: "number" };
@@ -35,13 +35,14 @@ function provider(parts: {
   resources?: Record<string, Block>;
   dataSources?: Record<string, Block>;
   functions?: Record<string, FunctionSignature>;
+  ephemeralResources?: Record<string, Block>;
   config?: Block;
 }): ProviderSchema {
   return {
     provider: schemaOf(parts.config ?? block([])),
     resources: new Map(Object.entries(parts.resources ?? {}).map(([k, v]) => [k, schemaOf(v)])),
     dataSources: new Map(Object.entries(parts.dataSources ?? {}).map(([k, v]) => [k, schemaOf(v)])),
-    ephemeralResources: new Map(),
+    ephemeralResources: new Map(Object.entries(parts.ephemeralResources ?? {}).map(([k, v]) => [k, schemaOf(v)])),
     functions: new Map(Object.entries(parts.functions ?? {})),
     serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false },
     diagnostics: [],
@@ -392,6 +393,62 @@ describe("data sources, functions and configuration", () => {
     expect(s.config.required).toEqual(["endpoint"]);
     expect(s.provider.requiredInputs).toEqual(["endpoint"]);
     expect(Object.keys(s.provider.inputProperties).sort()).toEqual(["apiKey", "endpoint", "region"]);
+  });
+});
+
+describe("ephemeral resources", () => {
+  const password = block([req("length", N), opt("special", B, { computed: true }), comp("result", S, { sensitive: true }), comp("bcrypt_hash", S)], [
+    nested("rule", "list", block([opt("min", N)])),
+  ]);
+  const p = provider({
+    resources: { acme_password: block([idAttr, req("length", N)]) },
+    dataSources: { acme_password: block([idAttr, opt("length", N)]) },
+    ephemeralResources: { acme_password: password, acme_2fa_code: block([comp("code", S)]) },
+  });
+
+  it("naming: get<Name> in the ephemeral module, both halves like every function", () => {
+    expect(ephemeralFunctionName("password")).toBe("getPassword");
+    expect(ephemeralFunctionName("private_key")).toBe("getPrivateKey");
+    expect(ephemeralFunctionToken("random", ephemeralFunctionName("password"))).toBe("random:ephemeral/getPassword:getPassword");
+  });
+
+  it("become functions that cannot collide with the data source or resource of the same Terraform name", () => {
+    const m = model(p);
+    expect(m.ephemeralResources.get("acme_password")!.token).toBe("acme:ephemeral/getPassword:getPassword");
+    expect(m.ephemeralResources.get("acme_2fa_code")!.token).toBe("acme:ephemeral/getTwoFaCode:getTwoFaCode");
+    expect(m.dataSources.get("acme_password")!.token).toBe("acme:index/getPassword:getPassword");
+    expect(resource(m, "acme_password").token).toBe("acme:index/password:Password");
+    // Nested types live in the ephemeral module too, so no index-module type name moves.
+    expect([...m.types.keys()]).toEqual(["acme:ephemeral/getPasswordRule:getPasswordRule"]);
+  });
+
+  it("render as functions: inputs are the configurable attributes, outputs every attribute, all secret", () => {
+    const fn = render(model(p))["functions"]["acme:ephemeral/getPassword:getPassword"];
+    expect(Object.keys(fn.inputs.properties).sort()).toEqual(["length", "rules", "special"]);
+    expect(fn.inputs.required).toEqual(["length"]);
+    expect(fn.inputs.properties.length.secret).toBeUndefined();
+    expect(Object.keys(fn.outputs.properties).sort()).toEqual(["bcryptHash", "length", "result", "rules", "special"]);
+    for (const o of Object.values<any>(fn.outputs.properties)) expect(o.secret).toBe(true);
+    expect(fn.outputs.required).toEqual(["bcryptHash", "length", "result", "special"]);
+  });
+
+  it("--include of a Terraform name keeps every kind of that name, --exclude drops every kind", () => {
+    const inc = model(p, { includes: ["acme_password"] });
+    expect([...inc.resources.keys(), ...inc.dataSources.keys(), ...inc.ephemeralResources.keys()]).toEqual(["acme_password", "acme_password", "acme_password"]);
+    expect(model(p, { includes: ["acme_2fa_code"] }).ephemeralResources.size).toBe(1);
+    const exc = model(p, { excludes: ["acme_password"] });
+    expect([...exc.ephemeralResources.keys()]).toEqual(["acme_2fa_code"]);
+    expect(exc.resources.size + exc.dataSources.size).toBe(0);
+  });
+
+  it("a provider without ephemeral resources renders exactly as before", () => {
+    const without = provider({ resources: { acme_password: block([idAttr, req("length", N)]) } });
+    const withEph = provider({ resources: { acme_password: block([idAttr, req("length", N)]) }, ephemeralResources: { acme_password: password } });
+    const a = render(model(without));
+    const b = render(model(withEph));
+    delete b["functions"]["acme:ephemeral/getPassword:getPassword"];
+    delete b["types"]["acme:ephemeral/getPasswordRule:getPasswordRule"];
+    expect(b).toEqual(a);
   });
 });
 
