@@ -1,7 +1,7 @@
 // Builds the provider model from a Terraform provider schema: names, tokens, types and flags, computed once.
 import type { CtyType } from "../terraform/cty/index.js";
 import { attributeType, impliedType } from "../terraform/schema.js";
-import type { Attribute, Block, FunctionParameter, NestedBlock, ProviderSchema } from "../terraform/types.js";
+import type { Attribute, Block, FunctionParameter, NestedBlock, ProviderSchema, Schema } from "../terraform/types.js";
 import type {
   DataSourceModel,
   EphemeralResourceModel,
@@ -305,6 +305,18 @@ function functionParameter(ctx: TypeContext, p: FunctionParameter, required: boo
   };
 }
 
+/** A data source or ephemeral resource: a function whose inputs and outputs are its block's properties. */
+function blockFunction(ctx: TypeContext, tfName: string, token: string, s: Schema): DataSourceModel {
+  return {
+    tfName,
+    token,
+    tfSchema: s,
+    properties: blockLikeProperties(ctx, s.block.attributes, s.block.blockTypes),
+    description: s.block.description,
+    deprecationMessage: deprecation(s.block.deprecated, s.block.deprecationMessage),
+  };
+}
+
 export function buildProviderModel(schema: ProviderSchema, options: ModelOptions): ProviderModel {
   const pkg = options.packageName;
   const { keep } = checkFilters(schema, options);
@@ -343,15 +355,7 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
   for (const [tfName, s] of schema.dataSources) {
     if (!keep(tfName)) continue;
     const { token, name } = tokens.allocate((n) => moduleToken(pkg, n), `get${pascalName(stripPrefix(tfName, prefix))}`);
-    const ctx: TypeContext = { pkg, types, prefix: name };
-    dataSources.set(tfName, {
-      tfName,
-      token,
-      tfSchema: s,
-      properties: blockLikeProperties(ctx, s.block.attributes, s.block.blockTypes),
-      description: s.block.description,
-      deprecationMessage: deprecation(s.block.deprecated, s.block.deprecationMessage),
-    });
+    dataSources.set(tfName, blockFunction({ pkg, types, prefix: name }, tfName, token, s));
   }
 
   const functions = new Map<string, FunctionModel>();
@@ -390,15 +394,7 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
   for (const [tfName, s] of schema.ephemeralResources) {
     if (!keep(tfName)) continue;
     const { token, name } = tokens.allocate((n) => ephemeralFunctionToken(pkg, n), ephemeralFunctionName(stripPrefix(tfName, prefix)));
-    const ctx: TypeContext = { pkg, types, prefix: name, module: EPHEMERAL_MODULE };
-    ephemeralResources.set(tfName, {
-      tfName,
-      token,
-      tfSchema: s,
-      properties: blockLikeProperties(ctx, s.block.attributes, s.block.blockTypes),
-      description: s.block.description,
-      deprecationMessage: deprecation(s.block.deprecated, s.block.deprecationMessage),
-    });
+    ephemeralResources.set(tfName, blockFunction({ pkg, types, prefix: name, module: EPHEMERAL_MODULE }, tfName, token, s));
   }
 
   const configCtx: TypeContext = { pkg, types, prefix: "Provider" };

@@ -76,6 +76,7 @@ export interface ResourceModel {
   deprecationMessage?: string;
 }
 
+/** A schema block served as a function: a data source, or an ephemeral resource. */
 export interface DataSourceModel {
   tfName: string;
   token: string;
@@ -86,17 +87,10 @@ export interface DataSourceModel {
 }
 
 /**
- * A Terraform ephemeral resource, served as a function: Invoke opens it, renews it if asked, and closes it, and every
- * value of the result is secret. Inputs are its configurable attributes, outputs all of them.
+ * A Terraform ephemeral resource, shaped as a data source's function: Invoke opens it, renews it if asked, and closes
+ * it, and every value of the result is secret. Inputs are its configurable attributes, outputs all of them.
  */
-export interface EphemeralResourceModel {
-  tfName: string;
-  token: string;
-  tfSchema: Schema;
-  properties: PropertyModel[];
-  description: string;
-  deprecationMessage?: string;
-}
+export type EphemeralResourceModel = DataSourceModel;
 
 export interface FunctionParameterModel {
   tfName: string;
