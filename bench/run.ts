@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { repoRoot } from "../test/support/peers.js";
 import { REPORT_PREFIX, type BenchResult } from "./report.js";
 
-const benches = (process.env["BENCHES"] ?? "codec,launch,startup,overhead,schema,docs,load,faults").split(",");
+const benches = (process.env["BENCHES"] ?? "codec,launch,startup,overhead,schema,docs,load").split(",");
 const results: BenchResult[] = [];
 
 for (const name of benches) {

@@ -2,10 +2,9 @@
 // crash in configure, validate, plan, create (before and after the object exists), update, read, delete, import, a
 // function or a data source. Each run fails at once with the provider's panic text, leaves no provider process, and the
 // stack still matches the objects that really exist, so the next run converges.
-import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxWithPlugin, waitNoSandboxProcesses } from "../support/e2e.js";
-import { OUR_STACK, removeScratch, scratch, YamlScenario } from "../support/lifecycle.js";
+import { bridgetestObjectIds, OUR_STACK, removeScratch, scratch, YamlScenario } from "../support/lifecycle.js";
 import { type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 
 const OBJECT = "bridgetest:index/objectResource:ObjectResource";
@@ -20,11 +19,7 @@ afterAll(() => {
   removeScratch();
 });
 
-const objectIds = (dir: string): string[] =>
-  readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .map((f) => f.slice(0, -5))
-    .sort();
+const objectIds = bridgetestObjectIds;
 
 const program = (stateDir: string, value: string, extra = ""): string =>
   [
