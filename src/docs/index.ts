@@ -50,7 +50,7 @@ export function readDocs(source: DocsSource, repo: string, wanted: DocsWanted, o
     return undefined;
   }
   if (docs.missing.length > 0) {
-    const total = wanted.resources.length + wanted.dataSources.length + wanted.functions.length;
+    const total = wanted.resources.length + wanted.dataSources.length + (wanted.ephemeralResources?.length ?? 0) + wanted.functions.length;
     const named = docs.missing.slice(0, MISSING_NAMED).join(", ") + (docs.missing.length > MISSING_NAMED ? `, and ${docs.missing.length - MISSING_NAMED} more` : "");
     options.warn?.(`${flag(source)}: no doc page for ${docs.missing.length} of ${total} (${named}); they keep the schema's descriptions`);
   }

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseDocPage, type EntityDocs } from "./markdown.js";
 
-export type DocKind = "resources" | "data-sources" | "functions";
+export type DocKind = "resources" | "data-sources" | "ephemeral-resources" | "functions";
 
 /** The doc pages of one provider, keyed by Terraform name, all parsed. */
 export interface ProviderDocs {
@@ -11,6 +11,7 @@ export interface ProviderDocs {
   provider?: EntityDocs;
   resources: Map<string, EntityDocs>;
   dataSources: Map<string, EntityDocs>;
+  ephemeralResources: Map<string, EntityDocs>;
   functions: Map<string, EntityDocs>;
   /** Entities with no page, as `resource random_foo`, for one warning. */
   missing: string[];
@@ -20,6 +21,7 @@ export interface ProviderDocs {
 export interface DocsWanted {
   resources: readonly string[];
   dataSources: readonly string[];
+  ephemeralResources?: readonly string[];
   functions: readonly string[];
 }
 
@@ -33,8 +35,12 @@ function isDir(p: string): boolean {
   }
 }
 
-/** The folders pages of a kind live in; the older website layout first, as the Terraform registry reads them. */
+/**
+ * The folders pages of a kind live in; the older website layout first, as the Terraform registry reads them.
+ * Ephemeral resources came after that layout, so they have only `docs/ephemeral-resources`.
+ */
 function kindDirs(repo: string, kind: DocKind): string[] {
+  if (kind === "ephemeral-resources") return [join(repo, "docs", kind)].filter(isDir);
   const legacy = kind === "functions" ? "functions" : kind[0]!;
   return [join(repo, "website", "docs", legacy), join(repo, "docs", kind)].filter(isDir);
 }
@@ -96,6 +102,7 @@ export function readProviderDocs(repo: string, wanted: DocsWanted): ProviderDocs
   const docs: ProviderDocs = {
     resources: read("resources", wanted.resources, "resource"),
     dataSources: read("data-sources", wanted.dataSources, "data source"),
+    ephemeralResources: read("ephemeral-resources", wanted.ephemeralResources ?? [], "ephemeral resource"),
     functions: read("functions", wanted.functions, "function"),
     missing,
   };

@@ -197,8 +197,11 @@ export function applyDocs(model: ProviderModel, docs: ProviderDocs): void {
     r.description = entityDescription(r.description, page, names, importLine);
     documentProperties(r.properties, page, names);
   }
-  for (const d of model.dataSources.values()) {
-    const page = docs.dataSources.get(d.tfName);
+  const blockFunctions = [
+    ...[...model.dataSources.values()].map((d) => [d, docs.dataSources.get(d.tfName)] as const),
+    ...[...model.ephemeralResources.values()].map((e) => [e, docs.ephemeralResources.get(e.tfName)] as const),
+  ];
+  for (const [d, page] of blockFunctions) {
     if (page === undefined) continue;
     const names = entityNames(global, d.properties);
     d.description = entityDescription(d.description, page, names);

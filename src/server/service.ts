@@ -174,7 +174,10 @@ export class ProviderService {
       const options = { cacheRoot: cacheRoot(), warn: (m: string) => log.log("warning", m), status: (m: string) => log.status(m) };
       const source = p.docs ?? p.indexDoc?.source;
       const repo = source === undefined ? undefined : await docs.docsRepository(source, options);
-      const wanted = p.docs !== undefined ? { resources: [...model.resources.keys()], dataSources: [...model.dataSources.keys()], functions: [...model.functions.keys()] } : { resources: [], dataSources: [], functions: [] };
+      const wanted =
+        p.docs !== undefined
+          ? { resources: [...model.resources.keys()], dataSources: [...model.dataSources.keys()], ephemeralResources: [...model.ephemeralResources.keys()], functions: [...model.functions.keys()] }
+          : { resources: [], dataSources: [], functions: [] };
       const read = source !== undefined && repo !== undefined ? docs.readDocs(source, repo, wanted, options) : undefined;
       const documented = read === undefined ? undefined : buildProviderModel(p.schema, { packageName: p.name, packageVersion: p.version, includes: p.selection.includes, excludes: p.selection.excludes, docs: read });
       // --indexDocOutDir alone reads only the provider's page, for _index.md; the schema keeps the short docs.

@@ -98,6 +98,11 @@ describe.each(["random", "tls", "time", "local", "http"])("--upstreamRepoPath <%
       // Another resource named in prose is the Pulumi resource.
       expect(r.description).toContain("Identical to [`random.String`]");
       expect(s["resources"]["random:index/shuffle:Shuffle"].inputProperties.resultCount.description).toBeDefined();
+      // An ephemeral resource's page documents its function, in Pulumi names.
+      const eph = s["functions"]["random:ephemeral/getPassword:getPassword"];
+      expect(eph.description).toContain("Generates an ephemeral password string using a cryptographic random number generator.");
+      expect(eph.description).toContain('```hcl\nephemeral "random_password" "password" {');
+      expect(eph.inputs.properties.length.description).toBe("The length of the string desired. The minimum value for length is 1 and, length must also be >= (`minUpper` + `minLower` + `minNumeric` + `minSpecial`).");
     } else if (peer === "tls") {
       const cert = s["resources"]["tls:index/selfSignedCert:SelfSignedCert"];
       expect(cert.description).toMatch(/^Creates a \*\*self-signed\*\* TLS certificate/);
