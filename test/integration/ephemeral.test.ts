@@ -179,6 +179,25 @@ describe("ephemeral resources through invoke", () => {
     expect(ephemeralCalls(calls)).toEqual(["validateEphemeralResourceConfig", "openEphemeralResource"]);
   });
 
+  it("cancelled while opening (StopProvider, as the engine's Cancel sends it), the Invoke still closes what opened", async () => {
+    let tfRef: TerraformProvider | undefined;
+    let stopped!: () => void;
+    const stop = new Promise<void>((r) => (stopped = r));
+    const { b, calls } = await bridgeFor("random", {
+      openEphemeralResource: async (typeName, config) => {
+        await stop;
+        return tfRef!.openEphemeralResource(typeName, config);
+      },
+    }, (tf) => (tfRef = tf));
+    const invoked = b.invoke("random:ephemeral/getPassword:getPassword", { length: 8 });
+    await b.cancel();
+    stopped();
+    // The plugin framework still answers after StopProvider; what it opened is closed before the Invoke answers, and
+    // the service shuts the provider down only once every call in flight has answered.
+    expect((await invoked).failures).toEqual([]);
+    expect(calls).toEqual(["validateEphemeralResourceConfig", "stopProvider", "openEphemeralResource", "closeEphemeralResource"]);
+  });
+
   it("a close that fails fails an otherwise good Invoke, naming the resource", async () => {
     const { b, logs } = await bridgeFor("random", {
       closeEphemeralResource: async () => [{ severity: "error", summary: "could not revoke", detail: "" }],
