@@ -2,21 +2,11 @@
 // `<resource name>-<7 hex>`, the engine's autonaming pattern wins over that, and an explicit name wins over both.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxWithPlugin } from "../support/e2e.js";
-import { removeScratch, scratch, YamlScenario } from "../support/lifecycle.js";
-import { type PulumiSandbox } from "../support/pulumi.js";
+import { describe, expect, it } from "vitest";
+import { e2eSandbox } from "../support/e2e-sandbox.js";
+import { scratch, YamlScenario } from "../support/lifecycle.js";
 
-let sandbox: PulumiSandbox;
-
-beforeAll(() => {
-  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
-}, 1_200_000);
-
-afterAll(() => {
-  sandbox?.cleanup();
-  removeScratch();
-});
+const sandbox = e2eSandbox();
 
 describe("autonaming (bridgetest_named has an optional name, bridgetest_failing a required one)", () => {
   it("names what the program leaves unnamed, follows the engine's pattern, and keeps explicit names", async () => {

@@ -3,24 +3,15 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxWithPlugin } from "../support/e2e.js";
+import { describe, expect, it } from "vitest";
 import { hostsMissing } from "../support/languages.js";
-import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
+import { e2eSandbox } from "../support/e2e-sandbox.js";
+import { scratch, withLanguageHosts } from "../support/lifecycle.js";
 import { peerModuleDir } from "../support/module-docs.js";
 import { peerPath } from "../support/peers.js";
-import { pulumiBinDir, type PulumiSandbox } from "../support/pulumi.js";
+import { pulumiBinDir } from "../support/pulumi.js";
 
-let sandbox: PulumiSandbox;
-
-beforeAll(() => {
-  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
-}, 1_200_000);
-
-afterAll(() => {
-  sandbox?.cleanup();
-  removeScratch();
-});
+const sandbox = e2eSandbox();
 
 function pulumi(args: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", ...args], { cwd: scratch("tfbridge-docs-cli-"), env, encoding: "utf8" });

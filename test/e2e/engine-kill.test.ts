@@ -3,26 +3,21 @@
 // nothing of ours is left running, and the user's recovery (README "Reliability") converges with no object lost, none
 // duplicated, and a destroy that empties the service. A bounded sample; bench/faults-kill.bench.ts runs the matrix.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxWithPlugin } from "../support/e2e.js";
 import { startHttpApi, type HttpApiServer } from "../support/httpapi.js";
 import { killReport, runKillCase, type KillCase, type KillOutcome } from "../support/kill-matrix.js";
-import { removeScratch } from "../support/lifecycle.js";
-import { type PulumiSandbox } from "../support/pulumi.js";
+import { e2eSandbox } from "../support/e2e-sandbox.js";
 
-let sandbox: PulumiSandbox;
+const sandbox = e2eSandbox();
 let api: HttpApiServer;
 const outcomes: KillOutcome[] = [];
 
 beforeAll(async () => {
-  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
   api = await startHttpApi();
-}, 1_200_000);
+});
 
 afterAll(async () => {
   if (outcomes.length > 0) console.log(`engine-kill matrix (sample):\n${killReport(outcomes)}`);
   await api?.stop();
-  sandbox?.cleanup();
-  removeScratch();
 });
 
 const CASES: KillCase[] = [

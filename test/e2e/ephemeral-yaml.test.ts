@@ -2,21 +2,11 @@
 // uses the results as outputs and as a resource input; state holds them only as secrets, and every open is closed.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxWithPlugin } from "../support/e2e.js";
-import { isSecretEnvelope, removeScratch, scratch, YamlScenario } from "../support/lifecycle.js";
-import { type PulumiSandbox } from "../support/pulumi.js";
+import { describe, expect, it } from "vitest";
+import { e2eSandbox } from "../support/e2e-sandbox.js";
+import { isSecretEnvelope, scratch, YamlScenario } from "../support/lifecycle.js";
 
-let sandbox: PulumiSandbox;
-
-beforeAll(() => {
-  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
-}, 1_200_000);
-
-afterAll(() => {
-  sandbox?.cleanup();
-  removeScratch();
-});
+const sandbox = e2eSandbox();
 
 const program = [
   "variables:",

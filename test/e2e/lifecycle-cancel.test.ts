@@ -3,22 +3,14 @@
 // provider or plugin process outlives the command, and the state is consistent: the next `pulumi up` finishes the job.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxWithPlugin, sandboxProcesses, waitNoSandboxProcesses } from "../support/e2e.js";
-import { removeScratch, YamlScenario } from "../support/lifecycle.js";
+import { describe, expect, it } from "vitest";
+import { sandboxProcesses, waitNoSandboxProcesses } from "../support/e2e.js";
+import { e2eSandbox } from "../support/e2e-sandbox.js";
+import { YamlScenario } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
-import { pulumiBinDir, type PulumiSandbox } from "../support/pulumi.js";
+import { pulumiBinDir } from "../support/pulumi.js";
 
-let sandbox: PulumiSandbox;
-
-beforeAll(() => {
-  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
-}, 1_200_000);
-
-afterAll(() => {
-  sandbox?.cleanup();
-  removeScratch();
-});
+const sandbox = e2eSandbox();
 
 const program = (duration: string): string =>
   [

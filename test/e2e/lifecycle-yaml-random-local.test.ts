@@ -3,21 +3,11 @@
 // import, data sources and provider functions, destroy; with assertions on outputs, state and the files on disk.
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxWithPlugin } from "../support/e2e.js";
-import { importedResources, isSecretEnvelope, OUR_STACK, removeScratch, scratch, YamlScenario } from "../support/lifecycle.js";
-import { type PulumiSandbox } from "../support/pulumi.js";
+import { describe, expect, it } from "vitest";
+import { e2eSandbox } from "../support/e2e-sandbox.js";
+import { importedResources, isSecretEnvelope, OUR_STACK, scratch, YamlScenario } from "../support/lifecycle.js";
 
-let sandbox: PulumiSandbox;
-
-beforeAll(() => {
-  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
-}, 1_200_000);
-
-afterAll(() => {
-  sandbox?.cleanup();
-  removeScratch();
-});
+const sandbox = e2eSandbox();
 
 
 describe("random (YAML)", () => {

@@ -4,21 +4,11 @@
 import { X509Certificate, createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxWithPlugin } from "../support/e2e.js";
-import { importedResources, isSecretEnvelope, removeScratch, YamlScenario } from "../support/lifecycle.js";
-import { type PulumiSandbox } from "../support/pulumi.js";
+import { describe, expect, it } from "vitest";
+import { e2eSandbox } from "../support/e2e-sandbox.js";
+import { importedResources, isSecretEnvelope, YamlScenario } from "../support/lifecycle.js";
 
-let sandbox: PulumiSandbox;
-
-beforeAll(() => {
-  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
-}, 1_200_000);
-
-afterAll(() => {
-  sandbox?.cleanup();
-  removeScratch();
-});
+const sandbox = e2eSandbox();
 
 describe("time (YAML)", () => {
   const program = (o: { trigger: string; days: number; extra?: string }): string =>

@@ -2,22 +2,14 @@
 // crash in configure, validate, plan, create (before and after the object exists), update, read, delete, import, a
 // function or a data source. Each run fails at once with the provider's panic text, leaves no provider process, and the
 // stack still matches the objects that really exist, so the next run converges.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxWithPlugin, waitNoSandboxProcesses } from "../support/e2e.js";
-import { bridgetestObjectIds, OUR_STACK, removeScratch, scratch, YamlScenario } from "../support/lifecycle.js";
-import { type PulumiSandbox, type RunResult } from "../support/pulumi.js";
+import { describe, expect, it } from "vitest";
+import { waitNoSandboxProcesses } from "../support/e2e.js";
+import { e2eSandbox } from "../support/e2e-sandbox.js";
+import { bridgetestObjectIds, OUR_STACK, scratch, YamlScenario } from "../support/lifecycle.js";
+import { type RunResult } from "../support/pulumi.js";
 
 const OBJECT = "bridgetest:index/objectResource:ObjectResource";
-let sandbox: PulumiSandbox;
-
-beforeAll(() => {
-  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
-}, 1_200_000);
-
-afterAll(() => {
-  sandbox?.cleanup();
-  removeScratch();
-});
+const sandbox = e2eSandbox();
 
 const objectIds = bridgetestObjectIds;
 

@@ -5,21 +5,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxWithPlugin } from "../support/e2e.js";
-import { removeScratch, scratch, YamlScenario } from "../support/lifecycle.js";
-import { type PulumiSandbox } from "../support/pulumi.js";
+import { describe, expect, it } from "vitest";
+import { e2eSandbox } from "../support/e2e-sandbox.js";
+import { scratch, YamlScenario } from "../support/lifecycle.js";
 
-let sandbox: PulumiSandbox;
-
-beforeAll(() => {
-  sandbox = sandboxWithPlugin(); // the first run builds the Pulumi CLI (minutes)
-}, 1_200_000);
-
-afterAll(() => {
-  sandbox?.cleanup();
-  removeScratch();
-});
+const sandbox = e2eSandbox();
 
 const mark = (what: string): string => `${what}-${randomBytes(6).toString("hex")}`;
 
