@@ -27,6 +27,3 @@ function versionFromPackageJson(): string {
 /** Semver without a leading `v`, as the engine expects in PluginInfo and schemas. */
 export const VERSION: string =
   typeof __TF_BRIDGE_VERSION__ === "string" ? __TF_BRIDGE_VERSION__ : versionFromPackageJson();
-
-/** The plugin name the engine knows us by (`pulumi-resource-<name>`). */
-export const PLUGIN_NAME = "terraform-provider";

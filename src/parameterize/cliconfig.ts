@@ -79,10 +79,6 @@ export function patternMatches(p: ProviderPattern, a: ProviderAddress): boolean 
   return (p.host === "*" || p.host === host) && (p.namespace === "*" || p.namespace === a.namespace) && (p.type === "*" || p.type === a.type);
 }
 
-export function formatPattern(p: ProviderPattern): string {
-  return `${p.host}/${p.namespace}/${p.type}`;
-}
-
 /** Does a method apply to this provider? Exclusions win over inclusions; no include list means everything. */
 export function methodApplies(m: InstallationMethod, a: ProviderAddress): boolean {
   if (m.exclude.some((p) => patternMatches(p, a))) return false;

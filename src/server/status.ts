@@ -4,6 +4,7 @@ import { ParameterizeError } from "../parameterize/errors.js";
 import { ResourceInitError } from "./ops.js";
 import { encodeMessage, protoRoot } from "../proto.js";
 import { propertyMapToStruct, StructDecodeError } from "./struct.js";
+import { SchemaTranslationError } from "../schema-translate/build.js";
 
 /** An error the server raises with a chosen status code and a message for the user. */
 export class RpcError extends Error {
@@ -33,6 +34,8 @@ export function toStatus(e: unknown, method: string): Partial<grpc.StatusObject>
   if (e instanceof RpcError) return { code: e.code, details: e.message };
   if (e instanceof ParameterizeError) return { code: PARAMETERIZE_CODES[e.kind], details: e.message };
   if (e instanceof StructDecodeError) return { code: grpc.status.INVALID_ARGUMENT, details: `${method}: ${e.message}` };
+  // The user's selection or names cannot make a package of this provider (an unknown --include token, say).
+  if (e instanceof SchemaTranslationError) return { code: grpc.status.INVALID_ARGUMENT, details: e.message };
   if (e instanceof ResourceInitError) {
     const metadata = new grpc.Metadata();
     metadata.set("grpc-status-details-bin", encodeInitFailedStatus(grpc.status.UNKNOWN, e));

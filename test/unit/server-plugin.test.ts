@@ -205,6 +205,19 @@ describe("plugin process, value form and selection", () => {
     }
   });
 
+  it("refuses an --include naming what the provider does not have as INVALID_ARGUMENT, naming the token", async () => {
+    const plugin = await startPluginProcess();
+    try {
+      const e = await callError(plugin, "Parameterize", argsRequest(peerPath("random"), "--include", "random_nothing"));
+      expect(e.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(e.details).toMatch(/^--include\/--exclude name random_nothing, which the provider does not have; use Terraform names such as random_/);
+      // The refusal leaves the instance free for a good parameterization.
+      expect(await plugin.call("Parameterize", argsRequest(peerPath("random"), "--include", "random_pet"))).toEqual({ name: "random", version: "0.0.0" });
+    } finally {
+      await plugin.stop();
+    }
+  });
+
   it("resolves a relative local path against the directory the engine starts it in", async () => {
     const dir = peerPath("random").replace(/\/terraform-provider-random$/, "");
     const plugin = await startPluginProcess({ cwd: dir });
