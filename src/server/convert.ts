@@ -7,8 +7,6 @@ import type {
   CheckResult,
   ConfigureRequest,
   ConfigureResult,
-  ConstructRequest,
-  ConstructResult,
   CreateRequest,
   CreateResult,
   DeleteRequest,
@@ -211,24 +209,4 @@ export const encodeCall = (res: CallResult): Pb => ({
   return: res.return === undefined ? null : propertyMapToStruct(res.return),
   returnDependencies: toUrnsMap(res.returnDependencies),
   failures: failures(res.failures),
-});
-
-export const decodeConstruct = (r: Pb): ConstructRequest => ({
-  type: str(r["type"]),
-  name: str(r["name"]),
-  parent: str(r["parent"]),
-  inputs: struct(r["inputs"], "inputs"),
-  inputDependencies: urnsMap(r["inputDependencies"]),
-  providers: strMap(r["providers"]),
-  project: str(r["project"]),
-  stack: str(r["stack"]),
-  config: strMap(r["config"]),
-  dryRun: bool(r["dryRun"]),
-  monitorEndpoint: str(r["monitorEndpoint"]),
-});
-
-export const encodeConstruct = (res: ConstructResult): Pb => ({
-  urn: res.urn,
-  state: propertyMapToStruct(res.state),
-  stateDependencies: toUrnsMap(res.stateDependencies),
 });

@@ -162,30 +162,6 @@ export interface CallResult {
 }
 
 /**
- * Construct is for component resources, which a Terraform provider does not have; it is listed so the server's
- * dispatch table is complete, and a bridge would only implement it for a reason of its own.
- */
-export interface ConstructRequest {
-  type: string;
-  name: string;
-  parent: string;
-  inputs: PropertyMap;
-  inputDependencies: Record<string, string[]>;
-  providers: Record<string, string>;
-  project: string;
-  stack: string;
-  config: Record<string, string>;
-  dryRun: boolean;
-  monitorEndpoint: string;
-}
-
-export interface ConstructResult {
-  urn: string;
-  state: PropertyMap;
-  stateDependencies: Record<string, string[]>;
-}
-
-/**
  * A Create/Update/Read that got partway: the engine records `id` and `properties` as the resource's state
  * (a partial failure) and fails the step with `reasons`. Bridge code throws this instead of a plain error.
  */
@@ -219,7 +195,6 @@ export interface ResourceOps {
   delete?(req: DeleteRequest): Promise<void>;
   invoke?(req: InvokeRequest): Promise<InvokeResult>;
   call?(req: CallRequest): Promise<CallResult>;
-  construct?(req: ConstructRequest): Promise<ConstructResult>;
   /** Asks in-flight operations to stop (the engine's Cancel); the server closes the provider afterwards. */
   cancel?(): Promise<void>;
 }

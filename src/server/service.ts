@@ -284,7 +284,7 @@ export class ProviderService {
       Delete: unary("Delete", this.resource("Delete", (o) => o.delete, convert.decodeDelete, convert.encodeEmpty)),
       Invoke: unary("Invoke", this.resource("Invoke", (o) => o.invoke, convert.decodeInvoke, convert.encodeInvoke)),
       Call: unary("Call", this.resource("Call", (o) => o.call, convert.decodeCall, convert.encodeCall)),
-      Construct: unary("Construct", this.resource("Construct", (o) => o.construct, convert.decodeConstruct, convert.encodeConstruct)),
+      Construct: unimplemented("Construct", "a Terraform provider has no component resources"),
 
       List: (call: grpc.ServerWritableStream<Pb, Pb>) => {
         call.destroy(Object.assign(new Error("List is not implemented by terraform-provider"), { code: grpc.status.UNIMPLEMENTED }));

@@ -150,7 +150,7 @@ describe("plugin process, parameterized with a local binary", () => {
   it("answers Construct, which a Terraform provider has no use for, UNIMPLEMENTED, naming the method", async () => {
     const e = await callError(plugin, "Construct", {});
     expect(e.code).toBe(grpc.status.UNIMPLEMENTED);
-    expect(e.details).toMatch(/^Construct is not implemented yet/);
+    expect(e.details).toBe("Construct is not implemented by terraform-provider: a Terraform provider has no component resources");
   });
 
   it("serves Call for the Provider's terraformConfig method only, naming the one method it has otherwise", async () => {
