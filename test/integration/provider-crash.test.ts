@@ -1,5 +1,6 @@
-// A provider that panics in each of its calls (bridgetest's BRIDGETEST_PANIC), driven through our client: every call
-// fails with the provider's panic text and the RPC it died in, the process is gone, and later calls fail without trying.
+// A provider that panics in each of its calls (bridgetest's BRIDGETEST_PANIC, ephemeral open and close included), driven
+// through our client: every call fails with the provider's panic text and the RPC it died in, the process is gone, and
+// later calls fail without trying.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -84,6 +85,17 @@ const cases: Case[] = [
   ["upgrade", "UpgradeResourceState", false, (p) => p.upgradeResourceState({ typeName: T, version: 0, rawStateJson: '{"id":"old","title":"t","number_value":null,"list_value":null}' })],
   ["function", "CallFunction", false, (p) => p.callFunction("reverse", ["abc"])],
   ["datasource", "ReadDataSource", false, (p) => p.readDataSource({ typeName: "bridgetest_echo", config: { input: null, output: null, files: null } as Obj })],
+  ["open", "OpenEphemeralResource", false, (p) => p.openEphemeralResource("bridgetest_token", { name: "t", value: null } as Obj)],
+  [
+    "close",
+    "CloseEphemeralResource",
+    false,
+    async (p) => {
+      const opened = await p.openEphemeralResource("bridgetest_token", { name: "t", value: null } as Obj);
+      expect(String((opened.result as Obj)["value"])).toMatch(/^t-[0-9a-f]{12}$/);
+      return p.closeEphemeralResource("bridgetest_token", opened.private);
+    },
+  ],
 ];
 
 describe("a provider that panics", () => {

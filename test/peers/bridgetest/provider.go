@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -19,8 +20,9 @@ import (
 const StateDirEnv = "BRIDGETEST_STATE_DIR"
 
 var (
-	_ provider.Provider              = (*bridgetestProvider)(nil)
-	_ provider.ProviderWithFunctions = (*bridgetestProvider)(nil)
+	_ provider.Provider                       = (*bridgetestProvider)(nil)
+	_ provider.ProviderWithFunctions          = (*bridgetestProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*bridgetestProvider)(nil)
 )
 
 type bridgetestProvider struct {
@@ -104,6 +106,12 @@ func (p *bridgetestProvider) DataSources(_ context.Context) []func() datasource.
 	return append([]func() datasource.DataSource{
 		func() datasource.DataSource { return &echoDataSource{} },
 	}, syntheticDataSources()...)
+}
+
+func (p *bridgetestProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		func() ephemeral.EphemeralResource { return tokenEphemeral{} },
+	}
 }
 
 func (p *bridgetestProvider) Functions(_ context.Context) []func() function.Function {
