@@ -4,7 +4,7 @@ import { encodeJson, isRecord, wholeContainsUnknown, type CtyValue } from "../te
 import { errorDiagnostics, formatDiagnostics } from "../terraform/client.js";
 import { ProviderCrashedError } from "../terraform/errors.js";
 import { impliedType } from "../terraform/schema.js";
-import type { AttributePath, Diagnostic, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
+import type { AttributePath, DeferredReason, Diagnostic, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
 import { proposedNewState } from "../terraform/values.js";
 import { objectTypeOf, type DataSourceModel, type EphemeralResourceModel, type FunctionModel, type PropertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
 import { ConversionError, fromTfObject, toTfObject, unwrap } from "./convert.js";
@@ -38,6 +38,8 @@ export interface OperationOptions {
   timeoutSeconds?: number;
   /** The resource's name in the program, for messages that tell the user what to run. */
   name?: string;
+  /** The resource's URN: the key under which check held its write-only values (see TerraformBridge.check). */
+  urn?: string;
 }
 
 export type LogFn = (severity: "debug" | "info" | "warning" | "error", message: string) => void;
@@ -131,6 +133,11 @@ export class TerraformBridge {
   private readonly ephemeralByToken = new Map<string, EphemeralResourceModel>();
   /** The configuration this provider instance was configured with, for terraformConfig. */
   private configured: PropertyMap = {};
+  /**
+   * Write-only inputs by URN, held between check and create/update: the engine stores what check returns, so they
+   * live only here, in this process, for one deployment. Never logged.
+   */
+  private readonly writeOnlyHeld = new Map<string, PropertyMap>();
 
   constructor(
     readonly tf: TerraformProvider,
@@ -194,8 +201,13 @@ export class TerraformBridge {
 
   // ---- resources --------------------------------------------------------------------------------------------
 
-  async check(token: string, urnName: string, olds: PropertyMap, news: PropertyMap, autonaming?: Autonaming, randomSeed?: Uint8Array): Promise<CheckResult> {
+  /**
+   * The returned inputs are what the engine stores, so write-only values are taken out and held in memory under the
+   * URN (urnName when none is given) for create/update to put back into the Terraform config.
+   */
+  async check(token: string, urnName: string, olds: PropertyMap, news: PropertyMap, autonaming?: Autonaming, randomSeed?: Uint8Array, urn?: string): Promise<CheckResult> {
     const { model } = this.resource(token);
+    const hold = (result: CheckResult): CheckResult => ({ ...result, inputs: this.holdWriteOnly(model, urn ?? urnName, result.inputs) });
     const inputs: PropertyMap = { ...news };
     delete inputs[META_KEY];
     this.autoname(model, urnName, olds, inputs, autonaming, randomSeed);
@@ -222,12 +234,36 @@ export class TerraformBridge {
         const filled = p.autonamed === true && autonaming?.mode !== "disable";
         if (p.required && !filled && (inputs[p.name] === undefined || inputs[p.name] === null)) failures.push({ property: p.name, reason: `missing required property ${p.name}` });
       }
-      return { inputs, failures };
+      return hold({ inputs, failures });
     }
     const config = toTfObject(model.properties, inputs);
     const diags = await this.tf.validateResourceConfig(model.tfName, config);
     this.warn(diags, model.tfName);
-    return { inputs, failures: failuresFromDiagnostics(diags, model.properties) };
+    return hold({ inputs, failures: failuresFromDiagnostics(diags, model.properties) });
+  }
+
+  /** The inputs without their write-only values, which are kept under `key` instead (or forgotten when none is set). */
+  private holdWriteOnly(model: ResourceModel, key: string, inputs: PropertyMap): PropertyMap {
+    const kept: PropertyMap = { ...inputs };
+    const held: PropertyMap = {};
+    for (const p of model.properties) {
+      if (!p.writeOnly || !(p.name in kept)) continue;
+      const v = kept[p.name]!;
+      delete kept[p.name];
+      if (v !== null) held[p.name] = v;
+    }
+    if (Object.keys(held).length > 0) this.writeOnlyHeld.set(key, held);
+    else this.writeOnlyHeld.delete(key);
+    return kept;
+  }
+
+  /**
+   * The inputs with the write-only values check held for this URN. Without them (another process, no check in this
+   * deployment) the provider sees null, as Terraform sends write-only values only in the run that sets them.
+   */
+  private withWriteOnly(news: PropertyMap, urn: string | undefined): PropertyMap {
+    const held = urn === undefined ? undefined : this.writeOnlyHeld.get(urn);
+    return held === undefined ? news : { ...news, ...held };
   }
 
   /**
@@ -314,6 +350,8 @@ export class TerraformBridge {
    */
   private outputs(model: ResourceModel, state: CtyValue, meta: Meta): PropertyMap {
     const props = fromTfObject(model.id.kind === "attribute" && !model.properties.some((p) => p.tfName === "id") ? [...model.properties, ID_OUTPUT] : model.properties, state);
+    // Providers null them already; a provider that echoed one back must not get it stored.
+    for (const p of model.properties) if (p.writeOnly && p.name in props) props[p.name] = null;
     props[META_KEY] = writeMeta(meta);
     return props;
   }
@@ -339,6 +377,7 @@ export class TerraformBridge {
       priorPrivate: prior.privateState,
     });
     this.warn(plan.diagnostics, model.tfName);
+    if (plan.deferred !== undefined) throw new BridgeError(deferredMessage(`${what} ${model.tfName}`, plan.deferred, plan.diagnostics));
     if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`${what} ${model.tfName} failed`, plan.diagnostics));
     return plan;
   }
@@ -352,7 +391,7 @@ export class TerraformBridge {
 
   async create(token: string, news: PropertyMap, options: OperationOptions = {}): Promise<{ id: string; properties: PropertyMap }> {
     const { model, schema } = this.resource(token);
-    const config = this.withTimeouts(schema, toTfObject(model.properties, news), "create", options.timeoutSeconds);
+    const config = this.withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn)), "create", options.timeoutSeconds);
     const plan = await this.plan(model, schema, { state: null }, config);
     const meta: Meta = { schemaVersion: schema.version, privateState: plan.plannedPrivate };
     if (options.preview) return { id: "", properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, meta), news) };
@@ -387,7 +426,7 @@ export class TerraformBridge {
   async update(token: string, id: string, olds: PropertyMap, news: PropertyMap, options: OperationOptions = {}): Promise<{ properties: PropertyMap }> {
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds);
-    const config = this.withTimeouts(schema, toTfObject(model.properties, news), "update", options.timeoutSeconds);
+    const config = this.withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn)), "update", options.timeoutSeconds);
     const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState }, config);
     if (options.preview) return { properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate }), news) };
     const applied = await this.tf.applyResourceChange({
@@ -620,6 +659,25 @@ export class TerraformBridge {
     }
   }
 }
+
+/**
+ * We advertise deferral_allowed: false and Pulumi has no later round to apply a deferred change in, so a deferral is a
+ * failure. terraform-plugin-go adds its own "Invalid Deferred Response" error to such a response; ours says the same
+ * in Pulumi's terms, so that diagnostic is dropped and any other error kept.
+ */
+function deferredMessage(what: string, reason: DeferredReason, diags: readonly Diagnostic[]): string {
+  const others = errorDiagnostics(diags).filter((d) => d.summary !== "Invalid Deferred Response");
+  const message = `${what} failed: the provider deferred the change (${DEFERRED_REASONS[reason] ?? reason}); Pulumi cannot defer a resource, so make what it waits for known first`;
+  return others.length > 0 ? `${message}\n${formatDiagnostics(others)}` : message;
+}
+
+/** Terraform's deferral reasons, as a user can act on them. */
+const DEFERRED_REASONS: Record<DeferredReason, string> = {
+  unknown: "reason not given",
+  resource_config_unknown: "resource configuration unknown",
+  provider_config_unknown: "provider configuration unknown",
+  absent_prereq: "a prerequisite is absent",
+};
 
 /** A renew_at due within this margin is honoured before closing, as Terraform renews what it still holds. */
 const EPHEMERAL_RENEW_MARGIN_MS = 5_000;

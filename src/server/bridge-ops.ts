@@ -41,15 +41,15 @@ export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log }):
     },
     check: (r) => {
       const { type, name } = typeAndName(r.urn, r.type, r.name);
-      return bridge.check(type, name, r.olds, r.news, r.autonaming, r.randomSeed);
+      return bridge.check(type, name, r.olds, r.news, r.autonaming, r.randomSeed, r.urn);
     },
     diff: async (r) => diffResult(await bridge.diff(typeAndName(r.urn, r.type, r.name).type, r.id, r.olds, r.news)),
     create: (r) => {
       const { type, name } = typeAndName(r.urn, r.type, r.name);
-      return partial(() => bridge.create(type, r.properties, { preview: r.preview, timeoutSeconds: r.timeout, name }));
+      return partial(() => bridge.create(type, r.properties, { preview: r.preview, timeoutSeconds: r.timeout, name, urn: r.urn }));
     },
     update: (r) =>
-      partial(() => bridge.update(typeAndName(r.urn, r.type, r.name).type, r.id, r.olds, r.news, { preview: r.preview, timeoutSeconds: r.timeout })),
+      partial(() => bridge.update(typeAndName(r.urn, r.type, r.name).type, r.id, r.olds, r.news, { preview: r.preview, timeoutSeconds: r.timeout, urn: r.urn })),
     read: async (r) =>
       (await partial(() => bridge.read(typeAndName(r.urn, r.type, r.name).type, r.id, r.properties, r.inputs))) ?? { id: "", properties: {}, inputs: {} },
     delete: (r) => bridge.delete(typeAndName(r.urn, r.type, r.name).type, r.id, r.properties, { timeoutSeconds: r.timeout }),

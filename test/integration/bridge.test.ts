@@ -1,5 +1,5 @@
 // The bridge's Pulumi semantics against real providers, without the engine: check, diff, create/update/delete, read/import, invoke.
-import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -290,5 +290,69 @@ describe("autonaming through the bridge", () => {
     expect(disabled.inputs["name"]).toBeUndefined();
     const created = await b.create(T, disabled.inputs);
     expect(created.properties["name"]).toBe(`provider-chose-${created.id}`);
+  });
+});
+
+describe("write-only values through the bridge", () => {
+  const env = { BRIDGETEST_STATE_DIR: join(scratch, "wo") };
+  const T = "bridgetest:index/objectResource:ObjectResource";
+  const URN = "urn:pulumi:dev::p::bridgetest:index/objectResource:ObjectResource::wo";
+  const WO = "wo-value-never-stored";
+  const stored = (...maps: PropertyMap[]) => JSON.stringify(maps, (_k, v: unknown) => (v instanceof Secret ? { secret: v.value } : v));
+
+  it("check takes the value out of the inputs, create and update get it back, and neither state nor file holds it", async () => {
+    const { b } = await bridgeFor("bridgetest", {}, env);
+    const checked = await b.check(T, "wo", {}, { name: "wo", writeOnlySecret: new Secret(WO), writeOnlyVersion: 1 }, undefined, undefined, URN);
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs).toEqual({ name: "wo", writeOnlyVersion: 1 });
+
+    const created = await b.create(T, checked.inputs, { urn: URN });
+    expect(created.properties["writeOnlySeen"]).toBe(true);
+    expect(created.properties["writeOnlySecret"] ?? null).toBeNull();
+    expect(stored(checked.inputs, created.properties)).not.toContain(WO);
+    expect(readFileSync(join(env.BRIDGETEST_STATE_DIR, `${created.id}.json`), "utf8")).not.toContain(WO);
+
+    // Nothing stored to compare, so no perpetual diff; the version companion is what changes.
+    expect((await b.diff(T, created.id, created.properties, checked.inputs)).changes).toBe("none");
+    const next = await b.check(T, "wo", checked.inputs, { name: "wo", writeOnlySecret: new Secret(WO), writeOnlyVersion: 2 }, undefined, undefined, URN);
+    expect(await b.diff(T, created.id, created.properties, next.inputs)).toMatchObject({ changes: "some", replaces: [] });
+    const updated = await b.update(T, created.id, created.properties, next.inputs, { urn: URN });
+    expect(updated.properties).toMatchObject({ revision: 2, writeOnlySeen: true });
+    expect(stored(next.inputs, updated.properties)).not.toContain(WO);
+    await b.delete(T, created.id, updated.properties);
+  });
+
+  it("a create without its check (another process) sends null, as Terraform does outside the run that sets it", async () => {
+    const { b } = await bridgeFor("bridgetest", {}, env);
+    const created = await b.create(T, { name: "wo-fresh", writeOnlyVersion: 1 }, { urn: URN });
+    expect(created.properties["writeOnlySeen"]).toBe(false);
+    await b.delete(T, created.id, created.properties);
+  });
+
+  it("a check without the value forgets the one held before", async () => {
+    const { b } = await bridgeFor("bridgetest", {}, env);
+    await b.check(T, "wo", {}, { name: "wo", writeOnlySecret: WO }, undefined, undefined, URN);
+    const again = await b.check(T, "wo", {}, { name: "wo" }, undefined, undefined, URN);
+    const created = await b.create(T, again.inputs, { urn: URN });
+    expect(created.properties["writeOnlySeen"]).toBe(false);
+    await b.delete(T, created.id, created.properties);
+  });
+});
+
+describe("deferred plans through the bridge", () => {
+  const T = "bridgetest:index/objectResource:ObjectResource";
+  it.each([
+    ["plan", "resource configuration unknown"],
+    ["plan:provider_config_unknown", "provider configuration unknown"],
+    ["plan:absent_prereq", "a prerequisite is absent"],
+  ])("BRIDGETEST_DEFER=%s fails preview and create with the resource and the reason", async (switchValue, reason) => {
+    const dir = join(scratch, "defer");
+    const { b } = await bridgeFor("bridgetest", {}, { BRIDGETEST_STATE_DIR: dir, BRIDGETEST_DEFER: switchValue });
+    for (const preview of [true, false]) {
+      const err = await b.create(T, { name: "deferred" }, { preview }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BridgeError);
+      expect((err as Error).message).toBe(`planning bridgetest_object failed: the provider deferred the change (${reason}); Pulumi cannot defer a resource, so make what it waits for known first`);
+    }
+    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
   });
 });

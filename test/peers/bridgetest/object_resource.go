@@ -49,14 +49,17 @@ func (r *objectResource) Configure(_ context.Context, req resource.ConfigureRequ
 	r.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ValidateConfig and ModifyPlan exist for the crash points only (crash.go).
+// ValidateConfig and ModifyPlan exist for the crash points (crash.go) and the deferral switch (defer.go) only.
 func (r *objectResource) ValidateConfig(_ context.Context, _ resource.ValidateConfigRequest, _ *resource.ValidateConfigResponse) {
 	crashAt("validate")
 }
 
-func (r *objectResource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse) {
+func (r *objectResource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !req.Plan.Raw.IsNull() {
 		crashAt("plan")
+		if reason, ok := deferAt("plan"); ok {
+			resp.Deferred = &resource.Deferred{Reason: reason}
+		}
 	}
 }
 
@@ -124,6 +127,10 @@ func objectSchemaV1() schema.Schema {
 			"write_only_secret": schema.StringAttribute{
 				Optional: true, Sensitive: true, WriteOnly: true,
 				Description: "Write-only: never stored in state (needs the client capability write_only_attributes_allowed).",
+			},
+			"write_only_version": schema.Int64Attribute{
+				Optional:    true,
+				Description: "The companion of write_only_secret: changing it is what drives an Update, since the secret is never stored to compare.",
 			},
 			"write_only_seen": schema.BoolAttribute{
 				Computed:    true,
