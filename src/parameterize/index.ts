@@ -107,12 +107,19 @@ function localBinary(path: string, cwd: string | undefined): { path: string; typ
 }
 
 /** The registry provider, acquired; or, when a reattach variable names it, nothing to download. */
-async function remoteBinary(source: ProviderAddress, constraint: VersionConstraint, options: ParameterizeOptions): Promise<RemoteBinary & { attach?: ReattachEntry }> {
+async function remoteBinary(
+  source: ProviderAddress,
+  constraint: VersionConstraint,
+  options: ParameterizeOptions,
+  lockHashes?: readonly string[],
+): Promise<RemoteBinary & { attach?: ReattachEntry }> {
   const attach = findReattach({ kind: "remote", address: source });
-  if (attach === undefined) return acquireRemote(source, constraint, { status: options.status, warn: options.warn });
+  if (attach === undefined) {
+    return acquireRemote(source, constraint, { status: options.status, warn: options.warn, debug: options.info, ...(lockHashes !== undefined ? { lockHashes } : {}) });
+  }
   // No registry says which version runs: an exactly pinned one is kept, so an SDK made for it runs unchanged; otherwise
   // 0.0.0, the version the reference reports for a reattached provider.
-  return { path: formatAddress(source), version: exactVersion(constraint) ?? LOCAL_VERSION, attach };
+  return { path: formatAddress(source), version: exactVersion(constraint) ?? LOCAL_VERSION, hashes: [], attach };
 }
 
 async function resolveSource(input: ParameterizeInput, options: ParameterizeOptions): Promise<Resolved> {
@@ -127,7 +134,8 @@ async function resolveSource(input: ParameterizeInput, options: ParameterizeOpti
     }
     const { address, constraint } = parsed.source;
     const remote = await remoteBinary(address, constraint, options);
-    return { source: { kind: "remote", address, version: remote.version }, selection: parsed.selection, binary: remote.path, type: address.type, version: remote.version, attach: remote.attach, ...extra };
+    const hashes = remote.hashes.length > 0 ? { hashes: remote.hashes } : {};
+    return { source: { kind: "remote", address, version: remote.version, ...hashes }, selection: parsed.selection, binary: remote.path, type: address.type, version: remote.version, attach: remote.attach, ...extra };
   }
   const value = parseValue(input.value);
   const docs = value.docs !== undefined ? { docs: value.docs } : {};
@@ -136,7 +144,7 @@ async function resolveSource(input: ParameterizeInput, options: ParameterizeOpti
     return { source: { kind: "local", path: local.path }, selection: value.selection, binary: local.path, type: local.type, version: LOCAL_VERSION, attach: local.attach, ...docs };
   }
   const { address, version } = value.source;
-  const remote = await remoteBinary(address, parseVersionConstraint(`= ${version}`), options);
+  const remote = await remoteBinary(address, parseVersionConstraint(`= ${version}`), options, value.source.hashes ?? []);
   return { source: value.source, selection: value.selection, binary: remote.path, type: address.type, version, attach: remote.attach, ...docs };
 }
 

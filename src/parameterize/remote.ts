@@ -3,7 +3,7 @@
 // verified, atomic, locked install; an unreachable registry falls back to the cache with a warning.
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import semver from "semver";
 import { DEFAULT_REGISTRY_HOST, formatAddress, type ProviderAddress } from "./address.js";
 import { cachedExecutable, cachedVersions, cacheRoot, hostDirName, installPackage } from "./cache.js";
@@ -16,6 +16,7 @@ import { FilesystemMirrorSource, NetworkMirrorSource } from "./mirror.js";
 import { currentPlatform, formatPlatform } from "./platform.js";
 import { RegistrySource } from "./registry.js";
 import { acquireSettings } from "./settings.js";
+import { hashV1 } from "./verify.js";
 import { protocolsSupported, type AvailableVersion, type InstallContext, type PackageSource } from "./source.js";
 
 export interface RemoteBinary {
@@ -23,6 +24,8 @@ export interface RemoteBinary {
   path: string;
   /** The exact version the constraint resolved to; value bytes pin it. */
   version: string;
+  /** The package's lock hashes as installed (its `h1:`), for the value to pin. */
+  hashes: string[];
 }
 
 export interface AcquireOptions {
@@ -32,6 +35,13 @@ export interface AcquireOptions {
   warn?: (message: string) => void;
   /** The environment to read configuration, credentials and the cache location from; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The lock hashes an SDK's value pinned; the package used must match one of them (checked on every install path:
+   * cache, mirrors, registry). Empty or absent: nothing pinned, the check is skipped and `debug` says so.
+   */
+  lockHashes?: readonly string[];
+  /** Notes only worth a debug log line. */
+  debug?: (message: string) => void;
 }
 
 interface Method {
@@ -75,6 +85,37 @@ const isUnreachable = (e: unknown): boolean => e instanceof HttpFailure && e.kin
  * warning.
  */
 export async function acquireRemote(address: ProviderAddress, constraint: VersionConstraint, options: AcquireOptions = {}): Promise<RemoteBinary> {
+  const found = await acquireUnchecked(address, constraint, options);
+  // h1: is the one hash every install path can compute from what it has (mirrors and caches hold no archive).
+  const hashes = [await hashV1(dirname(found.path))];
+  checkLockHashes(address, found.version, found.path, hashes, options);
+  return { ...found, hashes };
+}
+
+/**
+ * The installed package against the value's lock hashes. The package directory is hashed on every use rather than
+ * trusting a stamp written at install: a stamp would not catch a cache altered after it was written, and hashing a
+ * provider of some tens of megabytes costs well under a second next to starting it.
+ */
+function checkLockHashes(address: ProviderAddress, version: string, path: string, got: string[], options: AcquireOptions): void {
+  const label = `${formatAddress(address)} ${version}`;
+  const pinned = options.lockHashes ?? [];
+  const h1 = pinned.filter((h) => h.startsWith("h1:"));
+  if (h1.length === 0) {
+    options.debug?.(`${label}: the parameter value pins no h1: lock hash (an SDK generated before lock hashes, or by the reference), so the package is not checked against one`);
+    return;
+  }
+  if (got.some((h) => h1.includes(h))) return;
+  const a = address.host === DEFAULT_REGISTRY_HOST ? `${address.namespace}/${address.type}` : formatAddress(address);
+  throw failure(
+    "failed-precondition",
+    `the package of ${label} at ${dirname(path)} has lock hash ${got.join(", ")}, but the SDK was generated from one with ${h1.join(", ")}: ` +
+      `the registry, a mirror or the cache now holds a different package under that version. If the new package is trusted, regenerate the SDK ` +
+      `with \`pulumi package add terraform-provider ${a} ${version}\` (or replace "hashes" in its parameter value); otherwise remove ${dirname(path)} and find out who changed it`,
+  );
+}
+
+async function acquireUnchecked(address: ProviderAddress, constraint: VersionConstraint, options: AcquireOptions): Promise<Omit<RemoteBinary, "hashes">> {
   const env = options.env ?? process.env;
   const home = env["HOME"] || homedir();
   const status = options.status ?? (() => undefined);

@@ -3,7 +3,16 @@ import { parseProviderAddress, formatAddress, type ProviderAddress } from "./add
 import { validatePackageName, type Selection } from "./args.js";
 import { ParameterizeError, invalidArgument } from "./errors.js";
 
-export type ValueSource = { kind: "local"; path: string } | { kind: "remote"; address: ProviderAddress; version: string };
+/**
+ * `hashes` are the lock hashes of a registry provider's package recorded when the SDK was generated (`h1:` over the
+ * unpacked package, as `.terraform.lock.hcl` holds them); absent in values made before or by the reference.
+ */
+export type ValueSource =
+  | { kind: "local"; path: string }
+  | { kind: "remote"; address: ProviderAddress; version: string; hashes?: string[] };
+
+// Terraform's hash schemes: `h1:` base64 of a SHA-256, `zh:` hex of one.
+const LOCK_HASH = /^(h1:[A-Za-z0-9+/]{43}=|zh:[0-9a-f]{64})$/;
 
 /**
  * Where full docs came from, so that a schema generated again from the value (`pulumi package gen-sdk`, YAML) has
@@ -32,7 +41,7 @@ function stringList(v: unknown, key: string): string[] {
   return v as string[];
 }
 
-/** Parses the value bytes `{"local":{"path":…}}` or `{"remote":{"url":…,"version":…}}` plus includes/excludes/providerName. */
+/** Parses the value bytes `{"local":{"path":…}}` or `{"remote":{"url":…,"version":…,"hashes"?:[…]}}` plus includes/excludes/providerName. */
 export function parseValue(bytes: Uint8Array): ParameterValue {
   let json: unknown;
   try {
@@ -61,6 +70,13 @@ export function parseValue(bytes: Uint8Array): ParameterValue {
       throw invalidArgument(`invalid parameter value: "remote.version" must be an exact version like 3.6.3, got ${JSON.stringify(version)}`);
     }
     source = { kind: "remote", address: inValue("remote.url", () => parseProviderAddress(remote["url"] as string)), version };
+    const hashes = remote["hashes"];
+    if (hashes !== undefined && hashes !== null) {
+      const list = stringList(hashes, "remote.hashes");
+      const bad = list.find((h) => !LOCK_HASH.test(h));
+      if (bad !== undefined) throw invalidArgument(`invalid parameter value: "remote.hashes" holds ${JSON.stringify(bad)}, which is not an h1: or zh: hash`);
+      if (list.length > 0) source.hashes = list;
+    }
   }
   const includes = stringList(json["includes"], "includes");
   const excludes = stringList(json["excludes"], "excludes");
@@ -104,7 +120,13 @@ export function encodeValue(v: ParameterValue): Uint8Array {
   const out: Record<string, unknown> =
     v.source.kind === "local"
       ? { local: { path: v.source.path } }
-      : { remote: { url: formatAddress(v.source.address), version: v.source.version } };
+      : {
+          remote: {
+            url: formatAddress(v.source.address),
+            version: v.source.version,
+            ...(v.source.hashes !== undefined && v.source.hashes.length > 0 ? { hashes: v.source.hashes } : {}),
+          },
+        };
   if (v.selection.includes.length > 0) out["includes"] = v.selection.includes;
   if (v.selection.excludes.length > 0) out["excludes"] = v.selection.excludes;
   if (v.selection.providerName !== undefined) out["providerName"] = v.selection.providerName;

@@ -5,8 +5,9 @@ import { parseVersionConstraint } from "../../src/parameterize/constraint.js";
 import { ParameterizeError } from "../../src/parameterize/errors.js";
 import { acquireRemote } from "../../src/parameterize/remote.js";
 
-const [address, constraint] = JSON.parse(process.argv[2] ?? "[]") as [string, string];
+const [address, constraint, lockHashes] = JSON.parse(process.argv[2] ?? "[]") as [string, string, string[] | undefined];
 const statuses: string[] = [];
+const debugs: string[] = [];
 const warnings: string[] = [];
 // Time to answer, success or failure, without the child's own start-up.
 const started = performance.now();
@@ -15,9 +16,11 @@ try {
   const r = await acquireRemote(parseProviderAddress(address), parseVersionConstraint(constraint ?? ""), {
     status: (m) => statuses.push(m),
     warn: (m) => warnings.push(m),
+    debug: (m) => debugs.push(m),
+    ...(lockHashes !== undefined ? { lockHashes } : {}),
   });
-  process.stdout.write(JSON.stringify({ ok: true, path: r.path, version: r.version, statuses, warnings, ms: ms() }) + "\n");
+  process.stdout.write(JSON.stringify({ ok: true, path: r.path, version: r.version, hashes: r.hashes, statuses, warnings, debugs, ms: ms() }) + "\n");
 } catch (e) {
   const kind = e instanceof ParameterizeError ? e.kind : "bug";
-  process.stdout.write(JSON.stringify({ ok: false, kind, message: (e as Error).message, stack: kind === "bug" ? (e as Error).stack : undefined, statuses, warnings, ms: ms() }) + "\n");
+  process.stdout.write(JSON.stringify({ ok: false, kind, message: (e as Error).message, stack: kind === "bug" ? (e as Error).stack : undefined, statuses, warnings, debugs, ms: ms() }) + "\n");
 }

@@ -10,11 +10,15 @@ export interface AcquireResult {
   ok: boolean;
   path?: string;
   version?: string;
+  /** The package's lock hashes as installed. */
+  hashes?: string[];
   kind?: string;
   message?: string;
   stack?: string;
   statuses: string[];
   warnings: string[];
+  /** Notes given at debug level (absent from children of older helpers). */
+  debugs?: string[];
   /** How long acquisition took in the child, from the call to its answer. */
   ms: number;
 }
@@ -38,10 +42,13 @@ export function sandbox(caFile: string, extra: NodeJS.ProcessEnv = {}): Sandbox 
   };
 }
 
-/** `prefix` runs the child under another command, e.g. ["prlimit", "--fsize=8388608", "--"] for a file size limit. */
-export function acquireInChild(address: string, constraint: string, env: NodeJS.ProcessEnv, prefix: string[] = []): Promise<AcquireResult> {
+/**
+ * `prefix` runs the child under another command, e.g. ["prlimit", "--fsize=8388608", "--"] for a file size limit;
+ * `lockHashes` are the hashes a parameter value pinned.
+ */
+export function acquireInChild(address: string, constraint: string, env: NodeJS.ProcessEnv, prefix: string[] = [], lockHashes?: string[]): Promise<AcquireResult> {
   return new Promise((resolve, reject) => {
-    const args = ["--import", join(repoRoot, "node_modules/tsx/dist/loader.mjs"), join(repoRoot, "test/support/registry-acquire-main.ts"), JSON.stringify([address, constraint])];
+    const args = ["--import", join(repoRoot, "node_modules/tsx/dist/loader.mjs"), join(repoRoot, "test/support/registry-acquire-main.ts"), JSON.stringify(lockHashes === undefined ? [address, constraint] : [address, constraint, lockHashes])];
     const child = spawn(prefix[0] ?? process.execPath, prefix.length > 0 ? [...prefix.slice(1), process.execPath, ...args] : args, { env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";

@@ -149,6 +149,23 @@ describe("the value form", () => {
     expect(Buffer.from(encodeValue(remote)).toString()).toBe(bytes);
   });
 
+  it("reads and writes the lock hashes a registry value pins inside \"remote\"; values without them still parse", () => {
+    const h1 = `h1:${"A".repeat(43)}=`;
+    const zh = `zh:${"0".repeat(64)}`;
+    const bytes = `{"remote":{"url":"registry.opentofu.org/hashicorp/random","version":"3.6.3","hashes":["${h1}","${zh}"]},"providerName":"rnd"}`;
+    const v = parseValue(Buffer.from(bytes));
+    expect(v.source).toEqual({ kind: "remote", address: { host: "registry.opentofu.org", namespace: "hashicorp", type: "random" }, version: "3.6.3", hashes: [h1, zh] });
+    expect(Buffer.from(encodeValue(v)).toString()).toBe(bytes);
+    const old = parseValue(Buffer.from('{"remote":{"url":"registry.opentofu.org/hashicorp/random","version":"3.6.3"}}'));
+    expect("hashes" in old.source).toBe(false);
+    expect(Buffer.from(encodeValue(old)).toString()).toBe('{"remote":{"url":"registry.opentofu.org/hashicorp/random","version":"3.6.3"}}');
+    const empty = parseValue(Buffer.from('{"remote":{"url":"registry.opentofu.org/hashicorp/random","version":"3.6.3","hashes":[]}}'));
+    expect("hashes" in empty.source).toBe(false);
+    const bad = (h: unknown): string => failure(() => parseValue(Buffer.from(JSON.stringify({ remote: { url: "hashicorp/random", version: "3.6.3", hashes: h } })))).message;
+    expect(bad(["sha256:abc"])).toMatch(/"remote.hashes" holds "sha256:abc", which is not an h1: or zh: hash/);
+    expect(bad("h1:x")).toMatch(/"remote.hashes" must be a list of strings/);
+  });
+
   it("records the docs source after the reference's keys, only when a docs flag was given", () => {
     const remote = '{"remote":{"url":"registry.opentofu.org/hashicorp/random","version":"3.6.3"},"providerName":"rnd","docs":{"fullDocs":true}}';
     expect(parseValue(Buffer.from(remote)).docs).toEqual({ fullDocs: true });
