@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashV1 } from "../../src/parameterize/verify.js";
 import { sandboxWithPlugin } from "../support/e2e.js";
 import { peerPath } from "../support/peers.js";
 import { expectSuccess, runPulumi, tempDir, type PulumiSandbox } from "../support/pulumi.js";
@@ -80,7 +81,9 @@ describe("a registry provider through the real Pulumi CLI", () => {
     const lock = readFileSync(join(project, "sdks", "random", "random-3.7.2.yaml"), "utf8");
     const value = /value: (\S+)/.exec(lock)?.[1];
     expect(value, lock).toBeDefined();
-    expect(JSON.parse(Buffer.from(value!, "base64").toString())).toEqual({ remote: { url: address, version: "3.7.2" } });
+    // The reference's keys, plus the package's h1: lock hash, which the next test's `pulumi up` checks after a re-download.
+    const h1 = await hashV1(join(cache, reg.host, "hashicorp", "random", "3.7.2", CURRENT_PLATFORM));
+    expect(JSON.parse(Buffer.from(value!, "base64").toString())).toEqual({ remote: { url: address, version: "3.7.2", hashes: [h1] } });
     expect(cached()).toEqual(["3.7.2"]);
     expect(zipDownloads("3.7.2")).toBe(1);
   }, 600_000);
