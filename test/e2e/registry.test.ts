@@ -4,7 +4,7 @@
 // program runs the provider the parameter value pins, downloading that exact version again into an emptied cache even
 // after a newer matching one was published. The plugin runs from the packaged tarball, started by the engine with the
 // environment of `pulumi`: NODE_EXTRA_CA_CERTS makes it trust the test CA, TF_CLI_CONFIG_FILE gives the token.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashV1 } from "../../src/parameterize/verify.js";
@@ -108,4 +108,14 @@ describe("a registry provider through the real Pulumi CLI", () => {
     expect(again.stdout).not.toMatch(/to create|to update|to replace/);
     await run(["destroy", "--yes"], "destroy");
   }, 900_000);
+
+  it("a cached package that no longer has the SDK's lock hash stops `pulumi preview`, naming both hashes", async () => {
+    const exe = join(cache, reg.host, "hashicorp", "random", "3.7.2", CURRENT_PLATFORM, "terraform-provider-random_v3.7.2");
+    appendFileSync(exe, Buffer.from([0]));
+    const r = await runPulumi(["preview"], { cwd: project, env, timeoutMs: 600_000 });
+    expect(r.code, r.stdout + r.stderr).not.toBe(0);
+    const out = (r.stdout + r.stderr).replace(/\s+/g, " ");
+    expect(out).toMatch(/has lock hash h1:\S+, but the SDK was generated from one with h1:\S+/);
+    expect(out).toMatch(/regenerate the SDK with `pulumi package add terraform-provider 127\.0\.0\.1:\d+\/hashicorp\/random 3\.7\.2`/);
+  }, 600_000);
 });
