@@ -33,6 +33,8 @@ export interface ParameterizeOptions {
   warn?: (message: string) => void;
   /** Facts worth a line in the log, such as attaching to a provider that runs in debug mode. */
   info?: (message: string) => void;
+  /** Notes only for `-v` logs, such as a value that pins no lock hash. */
+  debug?: (message: string) => void;
 }
 
 /** Where the provider came from, as schema metadata wants it. */
@@ -115,7 +117,7 @@ async function remoteBinary(
 ): Promise<RemoteBinary & { attach?: ReattachEntry }> {
   const attach = findReattach({ kind: "remote", address: source });
   if (attach === undefined) {
-    return acquireRemote(source, constraint, { status: options.status, warn: options.warn, debug: options.info, ...(lockHashes !== undefined ? { lockHashes } : {}) });
+    return acquireRemote(source, constraint, { status: options.status, warn: options.warn, debug: options.debug, ...(lockHashes !== undefined ? { lockHashes } : {}) });
   }
   // No registry says which version runs: an exactly pinned one is kept, so an SDK made for it runs unchanged; otherwise
   // 0.0.0, the version the reference reports for a reattached provider.

@@ -37,7 +37,8 @@ export interface AcquireOptions {
   env?: NodeJS.ProcessEnv;
   /**
    * The lock hashes an SDK's value pinned; the package used must match one of them (checked on every install path:
-   * cache, mirrors, registry). Empty or absent: nothing pinned, the check is skipped and `debug` says so.
+   * cache, mirrors, registry). Absent when there is no value yet (`package add`); empty for a value that pins none,
+   * when the check is skipped and `debug` says so.
    */
   lockHashes?: readonly string[];
   /** Notes only worth a debug log line. */
@@ -95,12 +96,13 @@ export async function acquireRemote(address: ProviderAddress, constraint: Versio
 /**
  * The installed package against the value's lock hashes. The package directory is hashed on every use rather than
  * trusting a stamp written at install: a stamp would not catch a cache altered after it was written, and hashing a
- * provider of some tens of megabytes costs well under a second next to starting it.
+ * provider of some tens of megabytes costs tens of milliseconds next to starting it.
  */
 function checkLockHashes(address: ProviderAddress, version: string, path: string, got: string[], options: AcquireOptions): void {
   const label = `${formatAddress(address)} ${version}`;
-  const pinned = options.lockHashes ?? [];
-  const h1 = pinned.filter((h) => h.startsWith("h1:"));
+  // Nothing to check against: `package add`, which is about to record the hash.
+  if (options.lockHashes === undefined) return;
+  const h1 = options.lockHashes.filter((h) => h.startsWith("h1:"));
   if (h1.length === 0) {
     options.debug?.(`${label}: the parameter value pins no h1: lock hash (an SDK generated before lock hashes, or by the reference), so the package is not checked against one`);
     return;

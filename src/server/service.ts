@@ -112,6 +112,7 @@ export class ProviderService {
         status: (m) => status.update(m),
         warn: (m) => log.log("warning", m),
         info: (m) => log.log("info", m),
+        debug: (m) => log.log("debug", m),
         onProviderLog: (name) => forwardProviderLog(this.log, name, verbosity),
       }).finally(() => status.done());
       try {
