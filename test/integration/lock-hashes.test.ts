@@ -1,12 +1,14 @@
 // Lock hashes against the fake registry: the h1: an acquisition reports, and the check of a pinned h1: on every
 // install path (cache, fresh download, filesystem mirror, network mirror), a changed package and a tampered cache.
-import { appendFileSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashV1 } from "../../src/parameterize/verify.js";
 import { FakeRegistry, CURRENT_PLATFORM } from "../support/registry-server.js";
 import { acquireInChild, sandbox, type AcquireResult } from "../support/registry-child.js";
 import { peerPath } from "../support/peers.js";
+import { callError, startPluginProcess, valueRequest } from "../support/pulumi.js";
 
 let reg: FakeRegistry;
 const EXE = "terraform-provider-random_v3.6.3";
@@ -94,5 +96,30 @@ describe("lock hashes", () => {
     const r = await acquireInChild("registry.opentofu.org/hashicorp/random", "= 3.6.3", env, [], []);
     expectOk(r);
     expect(r.debugs).toEqual([expect.stringMatching(/registry\.opentofu\.org\/hashicorp\/random 3\.6\.3: the parameter value pins no h1: lock hash/)]);
+  });
+});
+
+describe("a value with lock hashes, through the plugin's Parameterize", () => {
+  it("runs from a cache holding the pinned package, and answers FAILED_PRECONDITION naming both hashes for another pin", async () => {
+    const root = mkdtempSync(join(tmpdir(), "tfbridge-lock-"));
+    const dir = join(root, "registry.opentofu.org", "hashicorp", "random", "3.6.3", CURRENT_PLATFORM);
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(peerPath("random"), join(dir, EXE));
+    const h1 = await hashV1(dir);
+    const value = (hashes: string[]): string => JSON.stringify({ remote: { url: "registry.opentofu.org/hashicorp/random", version: "3.6.3", hashes } });
+    // No network: an exact version in the cache is used before any registry is asked.
+    const env = { ...process.env, PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR: root };
+    const [good, bad] = await Promise.all([startPluginProcess({ env }), startPluginProcess({ env })]);
+    try {
+      expect(await good.call("Parameterize", valueRequest(value([h1]), "random", "3.6.3"))).toMatchObject({ name: "random", version: "3.6.3" });
+      const other = `h1:${"A".repeat(43)}=`;
+      const e = await callError(bad, "Parameterize", valueRequest(value([other]), "random", "3.6.3"));
+      expect(e.code).toBe(9);
+      expect(e.message).toContain(other);
+      expect(e.message).toContain(h1);
+    } finally {
+      await Promise.all([good.stop(), bad.stop()]);
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
