@@ -148,11 +148,16 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
     : `This Pulumi package is based on the \`${name}\` Terraform provider (a local binary).`;
   const readme = `> ${attribution}\n> It is generated from the provider's schema by the Terraform bridge; the provider runs as a Terraform plugin under Pulumi.`;
 
+  // The Terraform provider's own name, also under --provider-name, as the reference describes it; for a registry
+  // provider also its address and version, which users of SDKs ask after (the package version is the same number).
+  const description =
+    meta.source.kind === "registry"
+      ? `A Pulumi provider dynamically bridged from ${meta.source.type} (Terraform provider ${meta.source.host}/${meta.source.namespace}/${meta.source.type} ${version}).`
+      : `A Pulumi provider dynamically bridged from ${meta.source.type}.`;
   const schema: JsonObject = {
     name,
     version,
-    // The Terraform provider's own name, also under --provider-name, as the reference describes it.
-    description: `A Pulumi provider dynamically bridged from ${meta.source.type}.`,
+    description,
     attribution,
   };
   if (upstream !== undefined && meta.source.kind === "registry") {
@@ -170,7 +175,7 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
       respectSchemaVersion: true,
     },
     nodejs: {
-      packageDescription: `A Pulumi provider dynamically bridged from ${meta.source.type}.`,
+      packageDescription: description,
       readme,
       compatibility: "tfbridge20",
       disableUnionOutputTypes: true,

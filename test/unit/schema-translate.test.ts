@@ -64,6 +64,15 @@ function render(m: ProviderModel, source: "local" | "registry" = "registry"): Re
 const resource = (m: ProviderModel, tf: string) => m.resources.get(tf)!;
 const prop = (props: { tfName: string }[], tf: string) => props.find((p) => p.tfName === tf)! as ProviderModel["config"][number];
 
+describe("package description", () => {
+  it("names the Terraform provider's address and version for a registry provider, the type alone for a local binary", () => {
+    const p = provider({});
+    expect(render(model(p), "registry")["description"]).toBe("A Pulumi provider dynamically bridged from acme (Terraform provider registry.opentofu.org/acmecorp/acme 1.2.3).");
+    expect(render(model(p), "registry")["language"]["nodejs"]["packageDescription"]).toBe(render(model(p), "registry")["description"]);
+    expect(render(model(p), "local")["description"]).toBe("A Pulumi provider dynamically bridged from acme.");
+  });
+});
+
 describe("names", () => {
   it("property names: snake_case to camelCase, keeping leading and one trailing underscore", () => {
     expect(propertyName("min_upper")).toBe("minUpper");
