@@ -313,7 +313,11 @@ describe.skipIf(hostsMissing())("a Go project through pulumi-language-go", () =>
     expect(r.stderr + r.stdout).toMatch(/Added package regrandom/);
     const plugin = JSON.parse(readFileSync(join(project, "sdks", "regrandom", "regrandom", "pulumi-plugin.json"), "utf8")) as { parameterization: { name: string; value: string } };
     expect(plugin.parameterization.name).toBe("regrandom");
-    expect(JSON.parse(Buffer.from(plugin.parameterization.value, "base64").toString())).toEqual({ remote: { url: address, version: "3.7.2" }, providerName: "regrandom" });
+    expect(JSON.parse(Buffer.from(plugin.parameterization.value, "base64").toString())).toEqual({
+      // The package's lock hash is pinned in the value (README "Lock hashes").
+      remote: { url: address, version: "3.7.2", hashes: [expect.stringMatching(/^h1:[A-Za-z0-9+/]{43}=$/)] },
+      providerName: "regrandom",
+    });
     // A registry provider has a version: 3.7.2 makes the module path end in /v3, as Go's major version suffix rule asks.
     expect(readFileSync(join(project, "sdks", "regrandom", "go.mod"), "utf8")).toContain(`module ${SDK_MODULE("regrandom")}/v3\n`);
     const gomod = readFileSync(join(project, "go.mod"), "utf8");

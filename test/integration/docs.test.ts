@@ -235,7 +235,7 @@ describe("--fullDocs from the provider's repository, fetched with git", () => {
   it("clones v<version> into the cache (docs folders only), fills the docs, and the value brings them back without the repository", async () => {
     const out = join(root, "registry-page");
     const first = await schemaOf(argsRequest("hashicorp/random", "= 3.6.3", "--fullDocs", "--indexDocOutDir", out), env);
-    expect(value(first.schema)).toEqual({ remote: { url: "registry.opentofu.org/hashicorp/random", version: "3.6.3" }, docs: { fullDocs: true } });
+    expect(value(first.schema)).toEqual({ remote: { url: "registry.opentofu.org/hashicorp/random", version: "3.6.3", hashes: [expect.stringMatching(/^h1:[A-Za-z0-9+/]{43}=$/)] }, docs: { fullDocs: true } });
     expect(first.schema["resources"]["random:index/password:Password"].inputProperties.minUpper.description).toBe("Minimum number of uppercase alphabet characters in the result. Default value is `0`.");
     expect(first.schema["resources"]["random:index/password:Password"].description).toContain("pulumi import random:index/password:Password password securepassword");
     const cached = upstreamCacheDir(cache, { host: "registry.opentofu.org", namespace: "hashicorp", type: "random", version: "3.6.3" });
@@ -263,7 +263,7 @@ describe("--fullDocs from the provider's repository, fetched with git", () => {
   it("--indexDocOutDir alone writes _index.md from the repository's index page; the schema and value keep short docs", async () => {
     const out = join(root, "page-only");
     const run = await schemaOf(argsRequest("hashicorp/random", "= 3.6.3", "--indexDocOutDir", out), env);
-    expect(value(run.schema)).toEqual({ remote: { url: "registry.opentofu.org/hashicorp/random", version: "3.6.3" } });
+    expect(value(run.schema)).toEqual({ remote: { url: "registry.opentofu.org/hashicorp/random", version: "3.6.3", hashes: [expect.stringMatching(/^h1:[A-Za-z0-9+/]{43}=$/)] } });
     expect(allDescriptions(run.schema)).not.toContain("{{% examples %}}");
     expect(readFileSync(join(out, "_index.md"), "utf8")).toContain('## Overview\n\nThe "random" provider allows the use of randomness');
     // A local provider with no repository: the page has no overview, only how to add it and its configuration.
