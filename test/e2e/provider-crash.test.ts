@@ -11,7 +11,6 @@ import { type RunResult } from "../support/pulumi.js";
 const OBJECT = "bridgetest:index/objectResource:ObjectResource";
 const sandbox = e2eSandbox();
 
-const objectIds = bridgetestObjectIds;
 
 const program = (stateDir: string, value: string, extra = ""): string =>
   [
@@ -81,14 +80,14 @@ describe("a provider that panics", () => {
     const s = await YamlScenario.create(sandbox, `crash-${point}`, ["bridgetest"]);
     s.program(program(stateDir, "one", INVOKES));
     await crashing(s, point, args);
-    expect(objectIds(stateDir)).toEqual([]);
+    expect(bridgetestObjectIds(stateDir)).toEqual([]);
     expect(await s.resourceNames()).toEqual([]);
     // The same program runs once the provider behaves.
     await s.up();
     expect(await s.outputs()).toMatchObject({ reversed: "cba", echo: { k: "v" } });
-    expect(objectIds(stateDir)).toHaveLength(1);
+    expect(bridgetestObjectIds(stateDir)).toHaveLength(1);
     await s.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(objectIds(stateDir)).toEqual([]);
+    expect(bridgetestObjectIds(stateDir)).toEqual([]);
   }, 300_000);
 
   it("in create, before the object exists: the up fails and the stack has nothing", async () => {
@@ -96,7 +95,7 @@ describe("a provider that panics", () => {
     const s = await YamlScenario.create(sandbox, "crash-create", ["bridgetest"]);
     s.program(program(stateDir, "one"));
     await crashing(s, "create", ["up", "--yes", "--skip-preview"]);
-    expect(objectIds(stateDir)).toEqual([]);
+    expect(bridgetestObjectIds(stateDir)).toEqual([]);
     expect(await s.resourceNames()).toEqual([]);
     await s.up();
     expect(await s.resourceNames()).toEqual(["obj"]);
@@ -109,7 +108,7 @@ describe("a provider that panics", () => {
     s.program(program(stateDir, "one"));
     const out = await crashing(s, "create-after", ["up", "--yes", "--skip-preview"]);
     // The object is real but its id never came back: Terraform loses it the same way; we say so and how to recover.
-    const ids = objectIds(stateDir);
+    const ids = bridgetestObjectIds(stateDir);
     expect(ids).toHaveLength(1);
     expect(await s.resourceNames()).toEqual([]);
     expect(out).toMatch(/The object may have been created; if it was, adopt it with `pulumi import bridgetest:index\/objectResource:ObjectResource obj <id>`/);
@@ -120,9 +119,9 @@ describe("a provider that panics", () => {
     const preview = await s.preview();
     expect(YamlScenario.op(preview, "obj")).not.toBe("create");
     await s.up();
-    expect(objectIds(stateDir)).toEqual(ids);
+    expect(bridgetestObjectIds(stateDir)).toEqual(ids);
     await s.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(objectIds(stateDir)).toEqual([]);
+    expect(bridgetestObjectIds(stateDir)).toEqual([]);
   }, 300_000);
 
   it("in update, read, delete and import: the stack keeps what was there, and the next run converges", async () => {
@@ -130,7 +129,7 @@ describe("a provider that panics", () => {
     const s = await YamlScenario.create(sandbox, "crash-later", ["bridgetest"]);
     s.program(program(stateDir, "one"));
     await s.up();
-    const [id] = objectIds(stateDir);
+    const [id] = bridgetestObjectIds(stateDir);
     const mapA = async (): Promise<unknown> => ((await s.resource("obj"))?.outputs?.["mapValue"] as Record<string, unknown> | undefined)?.["a"];
 
     s.program(program(stateDir, "two"));
@@ -140,11 +139,11 @@ describe("a provider that panics", () => {
     expect(await mapA()).toBe("one");
     await s.up();
     expect(await mapA()).toBe("two");
-    expect(objectIds(stateDir)).toEqual([id]);
+    expect(bridgetestObjectIds(stateDir)).toEqual([id]);
 
     await crashing(s, "delete", ["destroy", "--yes", "--skip-preview"]);
     expect(await s.resourceNames()).toEqual(["obj"]);
-    expect(objectIds(stateDir)).toEqual([id]);
+    expect(bridgetestObjectIds(stateDir)).toEqual([id]);
 
     const imported = await crashing(s, "import", ["import", OBJECT, "again", id!, "--provider", `prov=${await providerUrn(s)}`, "--yes", "--generate-code=false"]);
     expect(imported).toContain("ImportResourceState");
@@ -152,7 +151,7 @@ describe("a provider that panics", () => {
 
     await s.ok(["destroy", "--yes", "--skip-preview"]);
     expect(await s.resourceNames()).toEqual([]);
-    expect(objectIds(stateDir)).toEqual([]);
+    expect(bridgetestObjectIds(stateDir)).toEqual([]);
   }, 300_000);
 });
 
