@@ -1,13 +1,22 @@
+// Three test tiers as vitest projects: unit (pure code, no Go, no peers), integration (real Terraform providers) and
+// e2e (the real Pulumi CLI); `vitest run` runs all three, `--project <tier>` one of them.
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Integration tests start real provider processes; two workers suit the 2-core machines.
     pool: "forks",
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    projects: [
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      // Only the tiers that start real providers build them (idempotent; a warm cache takes a second).
+      {
+        extends: true,
+        test: { name: "integration", include: ["test/integration/**/*.test.ts"], globalSetup: ["test/support/global-setup.ts"] },
+      },
+      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], globalSetup: ["test/support/global-setup-e2e.ts"] } },
+    ],
   },
 });

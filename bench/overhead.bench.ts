@@ -13,7 +13,7 @@ import { rmSync } from "node:fs";
 import { promisify } from "node:util";
 import { join } from "node:path";
 import { extractPlugin } from "../test/support/e2e.js";
-import { peerPath, referenceBin } from "../test/support/peers.js";
+import { peerPath, referenceBin, repoRoot } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, type Msg, type PluginProcess } from "../test/support/pulumi.js";
 import { pulumiBin } from "../test/support/pulumi-tools.js";
 import { median, report } from "./report.js";
@@ -24,7 +24,7 @@ const N = Number(process.env["BENCH_OPS"] ?? 1_000);
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
 const PER_ROUND = Math.ceil(N / ROUNDS);
 const WARMUP = 50;
-// The packaged plugin as users run it (its launcher), extracted from the tarball into a private directory.
+// The packaged plugin as users run it (the single executable), extracted from the tarball into a private directory.
 const installed = extractPlugin();
 const launcher = join(installed, "pulumi-resource-terraform-provider");
 
@@ -112,10 +112,11 @@ async function referenceSession(c: Case): Promise<Session> {
 /** The plugin as users run it (the packaged bundle), parameterized and configured, driven by `client`. */
 async function bridgeSession(c: Case, client: (plugin: PluginProcess, n: number) => Promise<Cycles>): Promise<Session> {
   // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the plugin process there, to find hot spots. Node refuses
-  // --cpu-prof in NODE_OPTIONS, so then node runs dist/boot.cjs itself, as the launcher would (it adds no flags).
+  // --cpu-prof in NODE_OPTIONS, so then node runs the checkout's dist/boot.cjs (the same bundle the single executable
+  // carries, left there by scripts/package.sh) itself, as the executable would (it adds no flags).
   const profile = process.env["BENCH_PROFILE_DIR"];
   const start = profile
-    ? { bin: process.execPath, args: ["--cpu-prof", `--cpu-prof-dir=${profile}`, join(installed, "dist", "boot.cjs")] }
+    ? { bin: process.execPath, args: ["--cpu-prof", `--cpu-prof-dir=${profile}`, join(repoRoot, "dist", "boot.cjs")] }
     : { bin: launcher };
   const plugin = await startPluginProcess({ ...start, env: { ...process.env, ...c.env } });
   await plugin.call("Parameterize", argsRequest(peerPath(c.peer)));

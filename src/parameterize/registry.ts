@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { ProviderAddress } from "./address.js";
 import { HttpFailure, type Http } from "./http.js";
 import { formatBytes, progressReporter, protocolsSupported, unpackArchive, type AvailableVersion, type InstallContext, type PackageSource } from "./source.js";
-import { parseSha256Sums, SignatureError, verifyDetachedSignature, type SignatureProblem } from "./verify.js";
+import { hashZh, parseSha256Sums, SignatureError, verifyDetachedSignature, type SignatureProblem } from "./verify.js";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -199,6 +199,7 @@ export class RegistrySource implements PackageSource {
           `The archive was altered or damaged on the way from ${meta.downloadUrl.host}: try again, and if it persists tell the operator of ${this.host}`,
       );
     }
+    ctx.registryArchive?.(hashZh(got.sha256));
     ctx.status(`Unpacking ${meta.filename}…`);
     await unpackArchive(archive, dest, ctx, meta.filename, this.host);
     return verified;

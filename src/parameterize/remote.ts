@@ -1,7 +1,7 @@
 // Acquisition of a provider by address and version constraint, as `terraform init` does it: installation methods
 // from the CLI configuration, the newest matching version across them, the cache first when that settles it, then a
 // verified, atomic, locked install; an unreachable registry falls back to the cache with a warning.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import semver from "semver";
@@ -88,9 +88,23 @@ const isUnreachable = (e: unknown): boolean => e instanceof HttpFailure && e.kin
 export async function acquireRemote(address: ProviderAddress, constraint: VersionConstraint, options: AcquireOptions = {}): Promise<RemoteBinary> {
   const found = await acquireUnchecked(address, constraint, options);
   // h1: is the one hash every install path can compute from what it has (mirrors and caches hold no archive).
-  const hashes = [await hashV1(dirname(found.path))];
-  checkLockHashes(address, found.version, found.path, hashes, options);
-  return { ...found, hashes };
+  const h1 = await hashV1(dirname(found.path));
+  checkLockHashes(address, found.version, found.path, [h1], options);
+  const zh = registryArchiveHash(dirname(found.path));
+  return { ...found, hashes: zh === undefined ? [h1] : [h1, zh] };
+}
+
+/**
+ * The registry's `zh:` of the archive a cached package was unpacked from, kept beside the package (not in it: the
+ * package directory is what `h1:` hashes) so a later `package add` records it as `.terraform.lock.hcl` would.
+ */
+function registryArchiveHash(packageDir: string): string | undefined {
+  try {
+    const zh = readFileSync(`${packageDir}.zh`, "utf8").trim();
+    return /^zh:[0-9a-f]{64}$/.test(zh) ? zh : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -242,6 +256,7 @@ async function acquireUnchecked(address: ProviderAddress, constraint: VersionCon
 
   const from = offered.get(chosen)!.find((o) => usable(o.info))!.m;
   let note = "";
+  let zh: string | undefined;
   try {
     const path = await installPackage(
       root,
@@ -249,10 +264,16 @@ async function acquireUnchecked(address: ProviderAddress, constraint: VersionCon
       chosen,
       platform,
       async (staging, scratch) => {
-        note = await from.source.install(address, chosen, staging, scratch, ctx);
+        note = await from.source.install(address, chosen, staging, scratch, { ...ctx, registryArchive: (h) => (zh = h) });
       },
       { onWait: status },
     );
+    if (zh !== undefined) {
+      // Written beside, then renamed: a reader sees the whole hash or none.
+      const tmp = `${dirname(path)}.zh.${process.pid}`;
+      writeFileSync(tmp, `${zh}\n`);
+      renameSync(tmp, `${dirname(path)}.zh`);
+    }
     status(`Installed ${label} ${chosen} from ${from.source.description}${note !== "" ? ` (${note})` : ""}`);
     return { path, version: chosen };
   } catch (e) {

@@ -21,6 +21,8 @@ export interface InstallContext {
   warn: (message: string) => void;
   /** The most an archive may unpack to. */
   maxUnpackedBytes: number;
+  /** Told the `zh:` hash of the archive a registry served and its SHA256SUMS lists, so the SDK's value can record it. */
+  registryArchive?: (zh: string) => void;
 }
 
 export interface PackageSource {

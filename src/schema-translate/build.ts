@@ -55,19 +55,30 @@ function isCollection(t: CtyType): boolean {
   return t.kind === "list" || t.kind === "set";
 }
 
-/** Registers an object type under its token; a second, different shape under the same name gets a suffix. */
+/**
+ * Registers an object type under its token; a second, different shape under the same name gets a suffix. Building a
+ * candidate registers its nested types (named after the candidate), so a candidate that is not kept takes them back out.
+ */
 function registerType(ctx: TypeContext, name: string, build: (token: string, name: string) => ObjectTypeModel): ObjectTypeModel {
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? name : `${name}V${n}`;
     const token = typeToken(ctx.pkg, candidate, ctx.module);
+    const registered = ctx.types.size;
     const built = build(token, candidate);
     const existing = ctx.types.get(token);
     if (existing === undefined) {
       ctx.types.set(token, built);
       return built;
     }
+    dropTypesAfter(ctx.types, registered);
     if (sameShape(existing, built)) return existing;
   }
+}
+
+/** Removes the types registered after the first `count` (a Map iterates in insertion order, so they are its tail). */
+function dropTypesAfter(types: Map<string, ObjectTypeModel>, count: number): void {
+  let i = 0;
+  for (const token of [...types.keys()]) if (i++ >= count) types.delete(token);
 }
 
 function sameShape(a: ObjectTypeModel, b: ObjectTypeModel): boolean {

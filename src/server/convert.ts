@@ -20,76 +20,65 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from "./ops.js";
-import { propertyMapToStruct, structToPropertyMap, type PbStruct } from "./struct.js";
+import { propertyMapToStruct, structToPropertyMap } from "./struct.js";
+import type * as google_protobuf from "../wire/google.protobuf.gen.js";
+import type * as pb from "../wire/pulumirpc.gen.js";
 
-/** A decoded protobuf message as src/proto.ts gives it: fields by their proto names, defaults filled in. */
-export type Pb = Record<string, unknown>;
+// One converter per message, typed by the generated pulumirpc types (src/wire/pulumirpc.gen.ts): requests as
+// src/proto.ts decodes them (defaults filled in), responses in the shape it encodes. An absent Struct decodes to an
+// empty property map, labelled by its field for errors.
 
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
-const num = (v: unknown): number => (typeof v === "number" ? v : 0);
-const bool = (v: unknown): boolean => v === true;
-const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((e): e is string => typeof e === "string") : []);
-const struct = (v: unknown, label: string) => structToPropertyMap(v as PbStruct | null | undefined, label);
-const optStr = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-
-function strMap(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, e] of Object.entries((v as Record<string, unknown> | null) ?? {})) if (typeof e === "string") out[k] = e;
-  return out;
-}
-
-/** map<string, {urns: [...]}> as sent for dependencies. */
-function urnsMap(v: unknown): Record<string, string[]> {
+function urnsMap(m: Record<string, pb.CallRequest_ArgumentDependencies>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const [k, e] of Object.entries((v as Record<string, unknown> | null) ?? {})) out[k] = strs((e as Pb | null)?.["urns"]);
+  for (const [k, e] of Object.entries(m)) out[k] = [...e.urns];
   return out;
 }
 
-function toUrnsMap(m: Record<string, string[]>): Record<string, { urns: string[] }> {
-  const out: Record<string, { urns: string[] }> = {};
+function toUrnsMap(m: Record<string, string[]>): Record<string, pb.CallResponse_ReturnDependenciesIn> {
+  const out: Record<string, pb.CallResponse_ReturnDependenciesIn> = {};
   for (const [k, urns] of Object.entries(m)) out[k] = { urns };
   return out;
 }
 
-const failures = (f: CheckFailure[]): Pb[] => f.map((x) => ({ property: x.property, reason: x.reason }));
+const failures = (f: CheckFailure[]): pb.CheckFailureIn[] => f.map((x) => ({ property: x.property, reason: x.reason }));
 
-const AUTONAMING_MODES = { PROPOSE: "propose", ENFORCE: "enforce", DISABLE: "disable" } as const;
+const AUTONAMING_MODES: Record<pb.CheckRequest_AutonamingOptions_Mode, "propose" | "enforce" | "disable"> = {
+  PROPOSE: "propose",
+  ENFORCE: "enforce",
+  DISABLE: "disable",
+};
 
-export function decodeCheck(r: Pb): CheckRequest {
+export function decodeCheck(r: pb.CheckRequest): CheckRequest {
   const req: CheckRequest = {
-    urn: str(r["urn"]),
-    name: str(r["name"]),
-    type: str(r["type"]),
-    olds: struct(r["olds"], "olds"),
-    news: struct(r["news"], "news"),
-    randomSeed: r["randomSeed"] instanceof Uint8Array ? r["randomSeed"] : new Uint8Array(),
-    oldOutputs: struct(r["old_outputs"], "old_outputs"),
+    urn: r.urn,
+    name: r.name,
+    type: r.type,
+    olds: structToPropertyMap(r.olds, "olds"),
+    news: structToPropertyMap(r.news, "news"),
+    randomSeed: r.randomSeed,
+    oldOutputs: structToPropertyMap(r.old_outputs, "old_outputs"),
   };
-  const autonaming = r["autonaming"] as Pb | null | undefined;
-  if (autonaming) {
-    const mode = AUTONAMING_MODES[str(autonaming["mode"]) as keyof typeof AUTONAMING_MODES] ?? "propose";
-    req.autonaming = { proposedName: str(autonaming["proposed_name"]), mode };
-  }
+  if (r.autonaming) req.autonaming = { proposedName: r.autonaming.proposed_name, mode: AUTONAMING_MODES[r.autonaming.mode] ?? "propose" };
   return req;
 }
 
-export const encodeCheck = (res: CheckResult): Pb => ({ inputs: propertyMapToStruct(res.inputs), failures: failures(res.failures) });
+export const encodeCheck = (res: CheckResult): pb.CheckResponseIn => ({ inputs: propertyMapToStruct(res.inputs), failures: failures(res.failures) });
 
-export function decodeDiff(r: Pb): DiffRequest {
+export function decodeDiff(r: pb.DiffRequest): DiffRequest {
   return {
-    id: str(r["id"]),
-    urn: str(r["urn"]),
-    name: str(r["name"]),
-    type: str(r["type"]),
-    olds: struct(r["olds"], "olds"),
-    news: struct(r["news"], "news"),
-    oldInputs: struct(r["old_inputs"], "old_inputs"),
-    ignoreChanges: strs(r["ignoreChanges"]),
+    id: r.id,
+    urn: r.urn,
+    name: r.name,
+    type: r.type,
+    olds: structToPropertyMap(r.olds, "olds"),
+    news: structToPropertyMap(r.news, "news"),
+    oldInputs: structToPropertyMap(r.old_inputs, "old_inputs"),
+    ignoreChanges: [...r.ignoreChanges],
   };
 }
 
-const DIFF_CHANGES = { unknown: "DIFF_UNKNOWN", none: "DIFF_NONE", some: "DIFF_SOME" } as const;
-const DIFF_KINDS: Record<PropertyDiffKind, string> = {
+const DIFF_CHANGES: Record<DiffResult["changes"], pb.DiffResponse_DiffChanges> = { unknown: "DIFF_UNKNOWN", none: "DIFF_NONE", some: "DIFF_SOME" };
+const DIFF_KINDS: Record<PropertyDiffKind, pb.PropertyDiff_Kind> = {
   add: "ADD",
   "add-replace": "ADD_REPLACE",
   delete: "DELETE",
@@ -98,8 +87,8 @@ const DIFF_KINDS: Record<PropertyDiffKind, string> = {
   "update-replace": "UPDATE_REPLACE",
 };
 
-export function encodeDiff(res: DiffResult): Pb {
-  const detailed: Record<string, Pb> = {};
+export function encodeDiff(res: DiffResult): pb.DiffResponseIn {
+  const detailed: Record<string, pb.PropertyDiffIn> = {};
   for (const [path, d] of Object.entries(res.detailedDiff ?? {})) detailed[path] = { kind: DIFF_KINDS[d.kind], inputDiff: d.inputDiff };
   return {
     replaces: res.replaces,
@@ -112,22 +101,23 @@ export function encodeDiff(res: DiffResult): Pb {
   };
 }
 
-export function decodeConfigure(r: Pb): ConfigureRequest {
+export function decodeConfigure(r: pb.ConfigureRequest): ConfigureRequest {
   const req: ConfigureRequest = {
-    args: struct(r["args"], "args"),
-    acceptSecrets: bool(r["acceptSecrets"]),
-    acceptResources: bool(r["acceptResources"]),
-    sendsOldInputs: bool(r["sends_old_inputs"]),
-    sendsOldInputsToDelete: bool(r["sends_old_inputs_to_delete"]),
+    args: structToPropertyMap(r.args, "args"),
+    acceptSecrets: r.acceptSecrets,
+    acceptResources: r.acceptResources,
+    sendsOldInputs: r.sends_old_inputs,
+    sendsOldInputsToDelete: r.sends_old_inputs_to_delete,
   };
-  for (const key of ["id", "urn", "name", "type"] as const) {
-    const v = optStr(r[key]);
-    if (v !== undefined && v !== "") req[key] = v;
-  }
+  // Optional fields: absent and empty both mean "not sent".
+  if (r.id !== undefined && r.id !== "") req.id = r.id;
+  if (r.urn !== undefined && r.urn !== "") req.urn = r.urn;
+  if (r.name !== undefined && r.name !== "") req.name = r.name;
+  if (r.type !== undefined && r.type !== "") req.type = r.type;
   return req;
 }
 
-export const encodeConfigure = (res: ConfigureResult): Pb => ({
+export const encodeConfigure = (res: ConfigureResult): pb.ConfigureResponseIn => ({
   acceptSecrets: res.acceptSecrets,
   supportsPreview: res.supportsPreview,
   acceptResources: res.acceptResources,
@@ -135,77 +125,91 @@ export const encodeConfigure = (res: ConfigureResult): Pb => ({
   supports_autonaming_configuration: res.supportsAutonamingConfiguration,
 });
 
-const step = (r: Pb) => ({ urn: str(r["urn"]), name: str(r["name"]), type: str(r["type"]), timeout: num(r["timeout"]) });
+export const decodeCreate = (r: pb.CreateRequest): CreateRequest => ({
+  urn: r.urn,
+  name: r.name,
+  type: r.type,
+  timeout: r.timeout,
+  properties: structToPropertyMap(r.properties, "properties"),
+  preview: r.preview,
+});
 
-export const decodeCreate = (r: Pb): CreateRequest => ({ ...step(r), properties: struct(r["properties"], "properties"), preview: bool(r["preview"]) });
-
-export const encodeCreate = (res: CreateResult): Pb => ({
+export const encodeCreate = (res: CreateResult): pb.CreateResponseIn => ({
   id: res.id,
   properties: propertyMapToStruct(res.properties),
   refresh_before_update: res.refreshBeforeUpdate ?? false,
 });
 
-export const decodeRead = (r: Pb): ReadRequest => ({
-  ...step(r),
-  id: str(r["id"]),
-  properties: struct(r["properties"], "properties"),
-  inputs: struct(r["inputs"], "inputs"),
+export const decodeRead = (r: pb.ReadRequest): ReadRequest => ({
+  urn: r.urn,
+  name: r.name,
+  type: r.type,
+  timeout: r.timeout,
+  id: r.id,
+  properties: structToPropertyMap(r.properties, "properties"),
+  inputs: structToPropertyMap(r.inputs, "inputs"),
 });
 
-export const encodeRead = (res: ReadResult): Pb => ({
+export const encodeRead = (res: ReadResult): pb.ReadResponseIn => ({
   id: res.id,
   properties: propertyMapToStruct(res.properties),
   inputs: propertyMapToStruct(res.inputs),
   refresh_before_update: res.refreshBeforeUpdate ?? false,
 });
 
-export const decodeUpdate = (r: Pb): UpdateRequest => ({
-  ...step(r),
-  id: str(r["id"]),
-  olds: struct(r["olds"], "olds"),
-  news: struct(r["news"], "news"),
-  oldInputs: struct(r["old_inputs"], "old_inputs"),
-  ignoreChanges: strs(r["ignoreChanges"]),
-  preview: bool(r["preview"]),
+export const decodeUpdate = (r: pb.UpdateRequest): UpdateRequest => ({
+  urn: r.urn,
+  name: r.name,
+  type: r.type,
+  timeout: r.timeout,
+  id: r.id,
+  olds: structToPropertyMap(r.olds, "olds"),
+  news: structToPropertyMap(r.news, "news"),
+  oldInputs: structToPropertyMap(r.old_inputs, "old_inputs"),
+  ignoreChanges: [...r.ignoreChanges],
+  preview: r.preview,
 });
 
-export const encodeUpdate = (res: UpdateResult): Pb => ({
+export const encodeUpdate = (res: UpdateResult): pb.UpdateResponseIn => ({
   properties: propertyMapToStruct(res.properties),
   refresh_before_update: res.refreshBeforeUpdate ?? false,
 });
 
-export const decodeDelete = (r: Pb): DeleteRequest => ({
-  ...step(r),
-  id: str(r["id"]),
-  properties: struct(r["properties"], "properties"),
-  oldInputs: struct(r["old_inputs"], "old_inputs"),
+export const decodeDelete = (r: pb.DeleteRequest): DeleteRequest => ({
+  urn: r.urn,
+  name: r.name,
+  type: r.type,
+  timeout: r.timeout,
+  id: r.id,
+  properties: structToPropertyMap(r.properties, "properties"),
+  oldInputs: structToPropertyMap(r.old_inputs, "old_inputs"),
 });
 
-export const encodeEmpty = (): Pb => ({});
+export const encodeEmpty = (): google_protobuf.EmptyIn => ({});
 
-export const decodeInvoke = (r: Pb): InvokeRequest => ({ token: str(r["tok"]), args: struct(r["args"], "args"), preview: bool(r["preview"]) });
+export const decodeInvoke = (r: pb.InvokeRequest): InvokeRequest => ({ token: r.tok, args: structToPropertyMap(r.args, "args"), preview: r.preview });
 
-export const encodeInvoke = (res: InvokeResult): Pb => ({
+export const encodeInvoke = (res: InvokeResult): pb.InvokeResponseIn => ({
   return: res.return === undefined ? null : propertyMapToStruct(res.return),
   failures: failures(res.failures),
 });
 
-export const decodeCall = (r: Pb): CallRequest => ({
-  token: str(r["tok"]),
-  args: struct(r["args"], "args"),
-  argDependencies: urnsMap(r["argDependencies"]),
-  project: str(r["project"]),
-  stack: str(r["stack"]),
-  config: strMap(r["config"]),
-  configSecretKeys: strs(r["configSecretKeys"]),
-  dryRun: bool(r["dryRun"]),
-  parallel: num(r["parallel"]),
-  monitorEndpoint: str(r["monitorEndpoint"]),
-  organization: str(r["organization"]),
-  acceptsOutputValues: bool(r["accepts_output_values"]),
+export const decodeCall = (r: pb.CallRequest): CallRequest => ({
+  token: r.tok,
+  args: structToPropertyMap(r.args, "args"),
+  argDependencies: urnsMap(r.argDependencies),
+  project: r.project,
+  stack: r.stack,
+  config: { ...r.config },
+  configSecretKeys: [...r.configSecretKeys],
+  dryRun: r.dryRun,
+  parallel: r.parallel,
+  monitorEndpoint: r.monitorEndpoint,
+  organization: r.organization,
+  acceptsOutputValues: r.accepts_output_values,
 });
 
-export const encodeCall = (res: CallResult): Pb => ({
+export const encodeCall = (res: CallResult): pb.CallResponseIn => ({
   return: res.return === undefined ? null : propertyMapToStruct(res.return),
   returnDependencies: toUrnsMap(res.returnDependencies),
   failures: failures(res.failures),

@@ -2,6 +2,8 @@
 import * as grpc from "@grpc/grpc-js";
 import { loadProtos, serviceConstructor } from "../proto.js";
 import type { ProviderLogEntry } from "../terraform/launch.js";
+import { callUnary } from "../wire/shape.js";
+import type * as pb from "../wire/pulumirpc.gen.js";
 
 export type Severity = "debug" | "info" | "warning" | "error";
 
@@ -20,7 +22,7 @@ export interface Logger {
   flush(): Promise<void>;
 }
 
-const SEVERITY_ENUM: Record<Severity, string> = { debug: "DEBUG", info: "INFO", warning: "WARNING", error: "ERROR" };
+const SEVERITY_ENUM: Record<Severity, pb.LogSeverity> = { debug: "DEBUG", info: "INFO", warning: "WARNING", error: "ERROR" };
 
 /** Where diagnostics of the plugin itself go when the engine can't take them; -v=N raises what is printed. */
 export class StderrLogger implements Logger {
@@ -38,13 +40,6 @@ export class StderrLogger implements Logger {
 
   async flush(): Promise<void> {}
 }
-
-type LogCall = (
-  req: object,
-  meta: grpc.Metadata,
-  opts: grpc.CallOptions,
-  cb: (err: grpc.ServiceError | null) => void,
-) => grpc.ClientUnaryCall;
 
 /** A hung engine must not hold up shutdown, which waits on flush(). */
 const LOG_DEADLINE_MS = 5_000;
@@ -67,7 +62,7 @@ export class EngineLogger implements Logger {
   }
 
   log(severity: Severity, message: string, options?: LogOptions): void {
-    const request = {
+    const request: pb.LogRequestIn = {
       severity: SEVERITY_ENUM[severity],
       message,
       urn: options?.urn ?? "",
@@ -89,21 +84,20 @@ export class EngineLogger implements Logger {
     this.client.close();
   }
 
-  private send(request: object, severity: Severity, message: string, options: LogOptions | undefined): Promise<void> {
+  private send(request: pb.LogRequestIn, severity: Severity, message: string, options: LogOptions | undefined): Promise<void> {
     if (this.broken) {
       this.fallback.log(severity, message, options);
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const log = (this.client as unknown as { Log: LogCall }).Log;
-      log.call(this.client, request, new grpc.Metadata(), { deadline: Date.now() + LOG_DEADLINE_MS }, (err) => {
+      callUnary<pb.EngineMethods["Log"]["response"]>(this.client, "Log", request, (err) => {
         if (err) {
           this.broken = true;
           this.fallback.log("debug", `engine log unavailable (${err.details || err.message}); logging to stderr`);
           this.fallback.log(severity, message, options);
         }
         resolve();
-      });
+      }, { deadline: Date.now() + LOG_DEADLINE_MS });
     });
   }
 }

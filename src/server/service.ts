@@ -5,10 +5,13 @@ import { cacheRoot } from "../parameterize/cache.js";
 import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
 import { VERSION } from "../version.js";
 import * as convert from "./convert.js";
-import type { Pb } from "./convert.js";
 import { forwardProviderLog, slowStatus, type Logger } from "./log.js";
 import { noResourceOps, type ResourceOps, type ResourceOpsFactory } from "./ops.js";
 import { RpcError, toStatus } from "./status.js";
+import type * as pb from "../wire/pulumirpc.gen.js";
+
+/** The generated table of pulumirpc.ResourceProvider's RPCs, by which every handler is typed. */
+type Rp = pb.ResourceProviderMethods;
 
 export interface ProviderServiceOptions {
   /** Where our diagnostics go; replaceable (Attach gives a new engine address). */
@@ -29,10 +32,10 @@ interface Active {
   model: ProviderModel;
   ops: ResourceOps;
   /** The GetSchema response, kept as one object so its wire encoding is computed once (see plugin.ts). */
-  schemaResponse?: Promise<Pb>;
+  schemaResponse?: Promise<pb.GetSchemaResponseIn>;
 }
 
-type Unary = (call: grpc.ServerUnaryCall<Pb, Pb>, callback: grpc.sendUnaryData<Pb>) => void;
+type Unary<M extends keyof Rp> = (call: grpc.ServerUnaryCall<Rp[M]["request"], Rp[M]["responseIn"]>, callback: grpc.sendUnaryData<Rp[M]["responseIn"]>) => void;
 
 const NOT_PARAMETERIZED =
   "this provider is not parameterized yet: it needs a Terraform provider first. Add one with " +
@@ -93,7 +96,7 @@ export class ProviderService {
     return this.active;
   }
 
-  private async parameterize(request: Pb): Promise<Pb> {
+  private async parameterize(request: pb.ParameterizeRequest): Promise<pb.ParameterizeResponseIn> {
     if (this.closed) throw new RpcError(grpc.status.UNAVAILABLE, "the provider is shutting down");
     if (this.active !== undefined || this.pending !== undefined) {
       const current = this.active ? describe(this.active.parameterized) : "a parameterization that is still in progress";
@@ -143,11 +146,11 @@ export class ProviderService {
     }
   }
 
-  private async getSchema(request: Pb): Promise<Pb> {
+  private async getSchema(request: pb.GetSchemaRequest): Promise<pb.GetSchemaResponseIn> {
     const active = this.requireActive("GetSchema");
     const { name, version } = active.parameterized;
-    const wantName = typeof request["subpackage_name"] === "string" ? request["subpackage_name"] : "";
-    const wantVersion = typeof request["subpackage_version"] === "string" ? request["subpackage_version"] : "";
+    const wantName = request.subpackage_name;
+    const wantVersion = request.subpackage_version;
     if (wantName !== "" && wantName !== name) {
       throw new RpcError(grpc.status.INVALID_ARGUMENT, `GetSchema asked for package "${wantName}", but this provider is parameterized as ${describe(active.parameterized)}`);
     }
@@ -166,7 +169,7 @@ export class ProviderService {
    * The schema, with full docs when Parameterize asked for them. Docs are read here, not in Parameterize: a program's
    * run parameterizes from the value and never asks for the schema, so it pays nothing for them.
    */
-  private async renderSchema(active: Active): Promise<Pb> {
+  private async renderSchema(active: Active): Promise<pb.GetSchemaResponseIn> {
     const p = active.parameterized;
     let model = active.model;
     if (p.docs !== undefined || p.indexDoc !== undefined) {
@@ -198,7 +201,7 @@ export class ProviderService {
    * does not), so the provider is closed only once every call in flight has its answer, as Terraform waits after its
    * first interrupt. A provider that ignores StopProvider is ended by the engine's second signal, which closes us.
    */
-  private async cancel(): Promise<Pb> {
+  private async cancel(): Promise<pb.ResourceProviderMethods["Cancel"]["responseIn"]> {
     const active = this.active;
     if (active === undefined) return {};
     await active.ops.cancel?.();
@@ -219,12 +222,12 @@ export class ProviderService {
    * A resource RPC: decode, call the bridge's operation, encode. Wiring an operation is adding it to ResourceOps;
    * until then the RPC answers UNIMPLEMENTED naming the method.
    */
-  private resource<Req, Res>(
-    method: string,
+  private resource<M extends keyof Rp, Req, Res>(
+    method: M,
     pick: (ops: ResourceOps) => ((req: Req) => Promise<Res>) | undefined,
-    decode: (r: Pb) => Req,
-    encode: (res: Res) => Pb,
-  ): (request: Pb) => Promise<Pb> {
+    decode: (r: Rp[M]["request"]) => Req,
+    encode: (res: Res) => Rp[M]["responseIn"],
+  ): (request: Rp[M]["request"]) => Promise<Rp[M]["responseIn"]> {
     return async (request) => {
       const active = this.requireActive(method);
       const op = pick(active.ops);
@@ -237,7 +240,7 @@ export class ProviderService {
 
   /** The handler table grpc-js serves. */
   handlers(): grpc.UntypedServiceImplementation {
-    const unary = (method: string, fn: (request: Pb) => Pb | Promise<Pb>): Unary => (call, callback) => {
+    const unary = <M extends keyof Rp>(method: M, fn: (request: Rp[M]["request"]) => Rp[M]["responseIn"] | Promise<Rp[M]["responseIn"]>): Unary<M> => (call, callback) => {
       this.callStarted();
       Promise.resolve()
         .then(() => fn(call.request))
@@ -251,7 +254,7 @@ export class ProviderService {
         )
         .finally(() => this.callEnded());
     };
-    const unimplemented = (method: string, why: string): Unary =>
+    const unimplemented = <M extends keyof Rp>(method: M, why: string): Unary<M> =>
       unary(method, () => {
         throw new RpcError(grpc.status.UNIMPLEMENTED, `${method} is not implemented by terraform-provider: ${why}`);
       });
@@ -263,7 +266,7 @@ export class ProviderService {
       GetSchema: unary("GetSchema", (r) => this.getSchema(r)),
       GetPluginInfo: unary("GetPluginInfo", () => ({ version: VERSION })),
       Attach: unary("Attach", (r) => {
-        const address = typeof r["address"] === "string" ? r["address"] : "";
+        const address = r.address;
         if (address === "") throw new RpcError(grpc.status.INVALID_ARGUMENT, "Attach needs the engine address");
         this.options.onAttach?.(address);
         return {};
@@ -287,7 +290,7 @@ export class ProviderService {
       Call: unary("Call", this.resource("Call", (o) => o.call, convert.decodeCall, convert.encodeCall)),
       Construct: unimplemented("Construct", "a Terraform provider has no component resources"),
 
-      List: (call: grpc.ServerWritableStream<Pb, Pb>) => {
+      List: (call: grpc.ServerWritableStream<Rp["List"]["request"], Rp["List"]["responseIn"]>) => {
         call.destroy(Object.assign(new Error("List is not implemented by terraform-provider"), { code: grpc.status.UNIMPLEMENTED }));
       },
     };
@@ -304,22 +307,11 @@ function engineQuirks(input: ParameterizeInput): ParameterizeInput {
   return input.kind === "value" && input.version === VERSION ? { ...input, version: "" } : input;
 }
 
-function decodeParameterize(r: Pb): ParameterizeInput {
-  const which = r["parameters"];
-  const args = r["args"] as Pb | null | undefined;
-  const value = r["value"] as Pb | null | undefined;
-  if (which === "args" || (which === undefined && args)) {
-    const list = Array.isArray(args?.["args"]) ? (args["args"] as unknown[]).filter((a): a is string => typeof a === "string") : [];
-    return { kind: "args", args: list };
-  }
-  if (which === "value" || (which === undefined && value)) {
-    const bytes = value?.["value"];
-    return {
-      kind: "value",
-      name: typeof value?.["name"] === "string" ? value["name"] : "",
-      version: typeof value?.["version"] === "string" ? value["version"] : "",
-      value: bytes instanceof Uint8Array ? bytes : new Uint8Array(),
-    };
+function decodeParameterize(r: pb.ParameterizeRequest): ParameterizeInput {
+  const { args, value } = r;
+  if (r.parameters === "args" || (r.parameters === undefined && args)) return { kind: "args", args: [...(args?.args ?? [])] };
+  if (r.parameters === "value" || (r.parameters === undefined && value)) {
+    return { kind: "value", name: value?.name ?? "", version: value?.version ?? "", value: value?.value ?? new Uint8Array() };
   }
   throw new RpcError(grpc.status.INVALID_ARGUMENT, "Parameterize needs either args or a value");
 }

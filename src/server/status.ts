@@ -4,6 +4,8 @@ import { ParameterizeError } from "../parameterize/errors.js";
 import { ResourceInitError } from "./ops.js";
 import { encodeMessage, protoRoot } from "../proto.js";
 import { propertyMapToStruct, StructDecodeError } from "./struct.js";
+import type * as rpcStatus from "../wire/google.rpc.gen.js";
+import type * as pb from "../wire/pulumirpc.gen.js";
 import { SchemaTranslationError } from "../schema-translate/build.js";
 
 /** An error the server raises with a chosen status code and a message for the user. */
@@ -53,12 +55,17 @@ export function encodeInitFailedStatus(code: number, e: ResourceInitError): Buff
   const root = protoRoot(["pulumi/provider.proto", "google/rpc/status.proto"]);
   const Detail = root.lookupType("pulumirpc.ErrorResourceInitFailed");
   const Status = root.lookupType("google.rpc.Status");
-  const detail = encodeMessage(Detail, {
+  const detailMessage: pb.ErrorResourceInitFailedIn = {
     id: e.id,
     properties: propertyMapToStruct(e.properties),
     reasons: e.reasons,
     ...(e.inputs === undefined ? {} : { inputs: propertyMapToStruct(e.inputs) }),
     refresh_before_update: e.refreshBeforeUpdate,
-  });
-  return encodeMessage(Status, { code, message: e.message, details: [{ type_url: "type.googleapis.com/pulumirpc.ErrorResourceInitFailed", value: detail }] });
+  };
+  const status: rpcStatus.StatusIn = {
+    code,
+    message: e.message,
+    details: [{ type_url: "type.googleapis.com/pulumirpc.ErrorResourceInitFailed", value: encodeMessage(Detail, detailMessage) }],
+  };
+  return encodeMessage(Status, status);
 }

@@ -10,6 +10,8 @@ import {
   type PropertyMap,
   type PropertyValue,
 } from "../bridge/property-value.js";
+import type * as google_protobuf from "../wire/google.protobuf.gen.js";
+import type { Lean } from "../wire/shape.js";
 
 /** The key whose value names what a special object is. */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -35,22 +37,12 @@ const UNKNOWN_SENTINELS: ReadonlySet<string> = new Set([
   "dd056dcd-154b-4c76-9bd3-c8f88648b5ff",
 ]);
 
-/** google.protobuf.Value as src/proto.ts decodes it (`kind` names the oneof member that is set). */
-export interface PbValue {
-  kind?: string;
-  nullValue?: string | number;
-  numberValue?: number;
-  stringValue?: string;
-  boolValue?: boolean;
-  structValue?: PbStruct | null;
-  listValue?: PbListValue | null;
-}
-export interface PbStruct {
-  fields?: Record<string, PbValue>;
-}
-export interface PbListValue {
-  values?: PbValue[];
-}
+/**
+ * google.protobuf.Value and Struct as src/proto.ts decodes them (`kind` names the oneof member that is set), typed by
+ * the generated types; read as Lean so that a message built without the `kind` virtual field decodes too.
+ */
+export type PbValue = Lean<google_protobuf.Value>;
+export type PbStruct = Lean<google_protobuf.Struct>;
 
 /** A Struct the engine sent that does not follow the property value conventions. */
 export class StructDecodeError extends Error {
@@ -92,7 +84,7 @@ function child(path: string, key: string | number): string {
 
 /** Which member of the Value oneof is set; tolerant of messages built without the `kind` virtual field. */
 function kindOf(v: PbValue): string | undefined {
-  if (v.kind !== undefined && v.kind !== "") return v.kind;
+  if (v.kind !== undefined) return v.kind;
   for (const k of ["nullValue", "numberValue", "stringValue", "boolValue", "structValue", "listValue"] as const) {
     if (v[k] !== undefined && v[k] !== null) return k;
   }
@@ -224,24 +216,24 @@ function referenceId(id: PbValue | undefined, path: string, depth: number): Prop
   throw new StructDecodeError("malformed resource reference: id is not a string", path);
 }
 
-function jsonToValue(v: unknown): PbValue {
+function jsonToValue(v: unknown): google_protobuf.ValueIn {
   if (v === null || v === undefined) return { nullValue: "NULL_VALUE" };
   if (typeof v === "boolean") return { boolValue: v };
   if (typeof v === "number") return { numberValue: v };
   if (typeof v === "string") return { stringValue: v };
   if (Array.isArray(v)) return { listValue: { values: v.map(jsonToValue) } };
-  const fields: Record<string, PbValue> = {};
-  for (const [k, e] of Object.entries(v as Record<string, unknown>)) put(fields, k, jsonToValue(e));
+  const fields: Record<string, google_protobuf.ValueIn> = {};
+  for (const [k, e] of Object.entries(v)) put(fields, k, jsonToValue(e));
   return { structValue: { fields } };
 }
 
-function special(sig: string, fields: Record<string, PbValue>): PbValue {
+function special(sig: string, fields: Record<string, google_protobuf.ValueIn>): google_protobuf.ValueIn {
   return { structValue: { fields: { [SIG_KEY]: { stringValue: sig }, ...fields } } };
 }
 
 /** Encodes a property map as a Struct; undefined entries (not a property value, but easy to produce) are dropped. */
-export function propertyMapToStruct(m: PropertyMap): PbStruct {
-  const fields: Record<string, PbValue> = {};
+export function propertyMapToStruct(m: PropertyMap): google_protobuf.StructIn {
+  const fields: Record<string, google_protobuf.ValueIn> = {};
   for (const [k, v] of Object.entries(m)) {
     if (v === undefined) continue;
     put(fields, k, propertyToValue(v));
@@ -250,7 +242,7 @@ export function propertyMapToStruct(m: PropertyMap): PbStruct {
 }
 
 /** Encodes one property value as a google.protobuf.Value, special values as signature objects. */
-export function propertyToValue(v: PropertyValue): PbValue {
+export function propertyToValue(v: PropertyValue): google_protobuf.ValueIn {
   if (v === null || v === undefined) return { nullValue: "NULL_VALUE" };
   if (typeof v === "boolean") return { boolValue: v };
   if (typeof v === "number") return { numberValue: v };
@@ -259,21 +251,21 @@ export function propertyToValue(v: PropertyValue): PbValue {
   if (v instanceof Computed) return { stringValue: UNKNOWN_STRING };
   if (v instanceof Secret) return special(SECRET_SIG, { value: propertyToValue(v.value) });
   if (v instanceof OutputValue) {
-    const fields: Record<string, PbValue> = {};
+    const fields: Record<string, google_protobuf.ValueIn> = {};
     if (v.value !== undefined) fields["value"] = propertyToValue(v.value);
     if (v.secret) fields["secret"] = { boolValue: true };
     if (v.dependencies.length > 0) fields["dependencies"] = { listValue: { values: v.dependencies.map((d) => ({ stringValue: d })) } };
     return special(OUTPUT_VALUE_SIG, fields);
   }
   if (v instanceof ResourceReference) {
-    const fields: Record<string, PbValue> = { urn: { stringValue: v.urn } };
+    const fields: Record<string, google_protobuf.ValueIn> = { urn: { stringValue: v.urn } };
     // The engine reads an empty id as "not known yet", which is how it writes one itself.
     if (v.id !== undefined) fields["id"] = v.id instanceof Computed ? { stringValue: "" } : propertyToValue(v.id);
     if (v.packageVersion !== "") fields["packageVersion"] = { stringValue: v.packageVersion };
     return special(RESOURCE_REFERENCE_SIG, fields);
   }
   if (v instanceof AssetOrArchive) {
-    const fields: Record<string, PbValue> = {};
+    const fields: Record<string, google_protobuf.ValueIn> = {};
     for (const [k, e] of Object.entries(v.fields)) if (k !== SIG_KEY) put(fields, k, jsonToValue(e));
     return special(v.kind === "asset" ? ASSET_SIG : ARCHIVE_SIG, fields);
   }

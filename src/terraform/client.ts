@@ -1,16 +1,18 @@
 // One client over tfplugin5 and tfplugin6: launches a provider and exposes its RPCs as TerraformProvider, with cty values in and out.
 import * as grpc from "@grpc/grpc-js";
 import { CtyDynamic, type CtyType, type CtyValue } from "./cty/index.js";
+import { errorDiagnostics, formatDiagnostics } from "./diagnostics.js";
 import { ProviderCallError, ProviderCrashedError, TerraformProviderError } from "./errors.js";
 import { launchProvider, type LaunchedProvider, type LaunchOptions } from "./launch.js";
 import { AttachedProvider, attachProvider, type ReattachTarget } from "./reattach.js";
-import { impliedType } from "./schema.js";
+import { identityType, impliedType } from "./schema.js";
 import type {
   ApplyRequest,
   ApplyResult,
   CallFunctionResult,
   ConfigureOptions,
   Diagnostic,
+  IdentitySchema,
   ImportResult,
   PlanRequest,
   PlanResult,
@@ -23,6 +25,8 @@ import type {
   RenewEphemeralResult,
   Schema,
   TerraformProvider,
+  UpgradeIdentityRequest,
+  UpgradeIdentityResult,
   UpgradeRequest,
   UpgradeResult,
 } from "./types.js";
@@ -31,19 +35,18 @@ import {
   diagnosticsFromPb,
   fromDynamic,
   functionErrorFromPb,
+  identityFromPb,
+  identitySchemasFromPb,
+  identityToPb,
   pathFromPb,
   providerSchemaFromPb,
   timestampFromPb,
   toDynamic,
-  type PbAttributePath,
-  type PbDeferred,
-  type PbDiagnostic,
-  type PbDynamicValue,
-  type PbFunctionError,
-  type PbGetProviderSchemaResponse,
-  type PbTimestamp,
+  type PbResourceIdentityData,
 } from "./wire.js";
 import { loadProtos, serviceConstructor } from "../proto.js";
+import { callUnary, hasUnary, type Lean } from "../wire/shape.js";
+import type * as tf6 from "../wire/tfplugin6.gen.js";
 
 /** The Terraform version we report to providers; recent enough that none refuses features. */
 export const REPORTED_TERRAFORM_VERSION = "1.12.0";
@@ -68,17 +71,24 @@ export const methods = {
   },
 } as const;
 
-const clientCapabilities = { deferral_allowed: false, write_only_attributes_allowed: true };
+/** The generated table of tfplugin6's RPCs, by which every call is typed. */
+type Tf = tf6.ProviderMethods;
 
-type UnaryMethod = (req: object, meta: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall;
+/** tfplugin5's names for the RPCs tfplugin6 renamed. */
+const TF5_NAMES: Partial<Record<keyof Tf, string>> = Object.fromEntries(
+  (Object.keys(methods[6]) as (keyof (typeof methods)[6])[]).map((k) => [methods[6][k], methods[5][k]]),
+);
+
+const clientCapabilities: tf6.ClientCapabilitiesIn = { deferral_allowed: false, write_only_attributes_allowed: true };
+
 
 /** How long after a failed call we wait to see whether the process died, to report a crash rather than a transport error. */
 const CRASH_SETTLE_MS = 1_000;
 
 export class GrpcTerraformProvider implements TerraformProvider {
   private readonly stub: grpc.Client;
-  private readonly names: (typeof methods)[5] | (typeof methods)[6];
   private schema: Promise<ProviderSchema> | undefined;
+  private identitySchemas: Promise<Map<string, IdentitySchema>> | undefined;
   /** Calls sent and not yet answered. */
   private readonly open = new Set<grpc.ClientUnaryCall>();
 
@@ -90,7 +100,6 @@ export class GrpcTerraformProvider implements TerraformProvider {
     // wire.ts defaults every absent schema field itself (providerSchemaFromPb), so the schema decodes lean.
     const protos = loadProtos([`tfplugin${process.protocolVersion}/tfplugin${process.protocolVersion}.proto`], { leanResponses: ["GetProviderSchema", "GetSchema"] });
     this.stub = process.client(serviceConstructor(protos, `tfplugin${process.protocolVersion}.Provider`));
-    this.names = methods[process.protocolVersion];
   }
 
   /** Launches the binary and returns a client for it. */
@@ -107,16 +116,17 @@ export class GrpcTerraformProvider implements TerraformProvider {
     return this.process.protocolVersion;
   }
 
-  private async call<Res>(method: string, request: object): Promise<Res> {
-    const fn = (this.stub as unknown as Record<string, UnaryMethod | undefined>)[method];
-    if (fn === undefined) throw new TerraformProviderError(`protocol ${this.protocolVersion} has no RPC ${method}`);
+  /** Calls an RPC by its tfplugin6 name (the tfplugin5 name when the provider speaks 5), typed by the generated types. */
+  private async call<M extends keyof Tf>(rpc: M, request: Tf[M]["requestIn"]): Promise<Lean<Tf[M]["response"]>> {
+    const method = this.protocolVersion === 5 ? (TF5_NAMES[rpc] ?? rpc) : rpc;
+    if (!hasUnary(this.stub, method)) throw new TerraformProviderError(`protocol ${this.protocolVersion} has no RPC ${method}`);
     if (this.process.exit !== undefined) throw this.crashError(method);
     try {
-      return await new Promise<Res>((resolve, reject) => {
-        const c = fn.call(this.stub, request, new grpc.Metadata(), {}, (err, res) => {
+      return await new Promise<Lean<Tf[M]["response"]>>((resolve, reject) => {
+        const c = callUnary<Lean<Tf[M]["response"]>>(this.stub, method, request ?? {}, (err, res) => {
           this.open.delete(c);
           if (err) reject(err);
-          else resolve(res as Res);
+          else resolve(res);
         });
         this.open.add(c);
       });
@@ -155,7 +165,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   getProviderSchema(): Promise<ProviderSchema> {
     if (this.schema === undefined) {
-      const fetched = this.call<PbGetProviderSchemaResponse>(this.names.getSchema, {}).then(providerSchemaFromPb);
+      const fetched = this.call("GetProviderSchema", {}).then(providerSchemaFromPb);
       // A failed fetch must not poison later attempts.
       fetched.catch(() => {
         if (this.schema === fetched) this.schema = undefined;
@@ -187,7 +197,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
     return impliedType((await this.getProviderSchema()).provider.block);
   }
 
-  private async metaValue(meta: CtyValue | undefined): Promise<PbDynamicValue | undefined> {
+  private async metaValue(meta: CtyValue | undefined): Promise<tf6.DynamicValueIn | undefined> {
     if (meta === undefined) return undefined;
     const schema = (await this.getProviderSchema()).providerMeta;
     return schema ? toDynamic(meta, impliedType(schema.block)) : undefined;
@@ -195,13 +205,13 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   async validateProviderConfig(config: CtyValue): Promise<Diagnostic[]> {
     const t = await this.providerType();
-    const res = await this.call<{ diagnostics?: PbDiagnostic[] }>(this.names.validateProvider, { config: toDynamic(config, t) });
+    const res = await this.call("ValidateProviderConfig", { config: toDynamic(config, t) });
     return diagnosticsFromPb(res.diagnostics);
   }
 
   async configureProvider(config: CtyValue, options?: ConfigureOptions): Promise<Diagnostic[]> {
     const t = await this.providerType();
-    const res = await this.call<{ diagnostics?: PbDiagnostic[] }>(this.names.configure, {
+    const res = await this.call("ConfigureProvider", {
       terraform_version: options?.terraformVersion ?? REPORTED_TERRAFORM_VERSION,
       config: toDynamic(config, t),
       client_capabilities: clientCapabilities,
@@ -211,7 +221,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   async validateResourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]> {
     const t = impliedType((await this.resourceSchema(typeName)).block);
-    const res = await this.call<{ diagnostics?: PbDiagnostic[] }>(this.names.validateResource, {
+    const res = await this.call("ValidateResourceConfig", {
       type_name: typeName,
       config: toDynamic(config, t),
       client_capabilities: clientCapabilities,
@@ -221,10 +231,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   async planResourceChange(req: PlanRequest): Promise<PlanResult> {
     const t = impliedType((await this.resourceSchema(req.typeName)).block);
-    const res = await this.call<{
-      planned_state?: PbDynamicValue; requires_replace?: PbAttributePath[]; planned_private?: Buffer;
-      diagnostics?: PbDiagnostic[]; legacy_type_system?: boolean; deferred?: PbDeferred | null;
-    }>("PlanResourceChange", {
+    const res = await this.call("PlanResourceChange", {
       type_name: req.typeName,
       prior_state: toDynamic(req.priorState, t),
       proposed_new_state: toDynamic(req.proposedNewState, t),
@@ -232,9 +239,12 @@ export class GrpcTerraformProvider implements TerraformProvider {
       prior_private: req.priorPrivate ?? Buffer.alloc(0),
       provider_meta: await this.metaValue(req.providerMeta),
       client_capabilities: clientCapabilities,
+      prior_identity: await this.identityValue(req.typeName, req.priorIdentity),
     });
     const deferred = deferredFromPb(res.deferred);
+    const plannedIdentity = await this.identityResult(req.typeName, res.planned_identity);
     return {
+      ...(plannedIdentity !== undefined ? { plannedIdentity } : {}),
       plannedState: fromDynamic(res.planned_state, t),
       requiresReplace: (res.requires_replace ?? []).map((p) => pathFromPb(p) ?? []),
       plannedPrivate: res.planned_private ?? Buffer.alloc(0),
@@ -246,17 +256,18 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   async applyResourceChange(req: ApplyRequest): Promise<ApplyResult> {
     const t = impliedType((await this.resourceSchema(req.typeName)).block);
-    const res = await this.call<{
-      new_state?: PbDynamicValue; private?: Buffer; diagnostics?: PbDiagnostic[]; legacy_type_system?: boolean;
-    }>("ApplyResourceChange", {
+    const res = await this.call("ApplyResourceChange", {
       type_name: req.typeName,
       prior_state: toDynamic(req.priorState, t),
       planned_state: toDynamic(req.plannedState, t),
       config: toDynamic(req.config, t),
       planned_private: req.plannedPrivate ?? Buffer.alloc(0),
       provider_meta: await this.metaValue(req.providerMeta),
+      planned_identity: await this.identityValue(req.typeName, req.plannedIdentity),
     });
+    const newIdentity = await this.identityResult(req.typeName, res.new_identity);
     return {
+      ...(newIdentity !== undefined ? { newIdentity } : {}),
       newState: fromDynamic(res.new_state, t),
       private: res.private ?? Buffer.alloc(0),
       diagnostics: diagnosticsFromPb(res.diagnostics),
@@ -266,17 +277,18 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   async readResource(req: ReadRequest): Promise<ReadResult> {
     const t = impliedType((await this.resourceSchema(req.typeName)).block);
-    const res = await this.call<{
-      new_state?: PbDynamicValue; private?: Buffer; diagnostics?: PbDiagnostic[]; deferred?: PbDeferred | null;
-    }>("ReadResource", {
+    const res = await this.call("ReadResource", {
       type_name: req.typeName,
       current_state: toDynamic(req.currentState, t),
       private: req.private ?? Buffer.alloc(0),
       provider_meta: await this.metaValue(req.providerMeta),
       client_capabilities: clientCapabilities,
+      current_identity: await this.identityValue(req.typeName, req.currentIdentity),
     });
     const deferred = deferredFromPb(res.deferred);
+    const newIdentity = await this.identityResult(req.typeName, res.new_identity);
     return {
+      ...(newIdentity !== undefined ? { newIdentity } : {}),
       newState: fromDynamic(res.new_state, t),
       private: res.private ?? Buffer.alloc(0),
       diagnostics: diagnosticsFromPb(res.diagnostics),
@@ -284,17 +296,16 @@ export class GrpcTerraformProvider implements TerraformProvider {
     };
   }
 
-  async importResourceState(typeName: string, id: string): Promise<ImportResult> {
+  async importResourceState(typeName: string, id: string, identity?: CtyValue): Promise<ImportResult> {
     await this.resourceSchema(typeName);
-    const res = await this.call<{
-      imported_resources?: { type_name: string; state?: PbDynamicValue; private?: Buffer }[];
-      diagnostics?: PbDiagnostic[]; deferred?: PbDeferred | null;
-    }>("ImportResourceState", { type_name: typeName, id, client_capabilities: clientCapabilities });
+    const res = await this.call("ImportResourceState", { type_name: typeName, id, client_capabilities: clientCapabilities, identity: await this.identityValue(typeName, identity) });
     const imported = [];
     for (const r of res.imported_resources ?? []) {
+      const typeName = r.type_name ?? "";
       // An import may return resources of other types; each decodes with its own schema.
-      const t = impliedType((await this.resourceSchema(r.type_name)).block);
-      imported.push({ typeName: r.type_name, state: fromDynamic(r.state, t), private: r.private ?? Buffer.alloc(0) });
+      const t = impliedType((await this.resourceSchema(typeName)).block);
+      const importedIdentity = await this.identityResult(typeName, r.identity);
+      imported.push({ typeName, state: fromDynamic(r.state, t), private: r.private ?? Buffer.alloc(0), ...(importedIdentity !== undefined ? { identity: importedIdentity } : {}) });
     }
     const deferred = deferredFromPb(res.deferred);
     return { imported, diagnostics: diagnosticsFromPb(res.diagnostics), ...(deferred ? { deferred } : {}) };
@@ -303,7 +314,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
   async upgradeResourceState(req: UpgradeRequest): Promise<UpgradeResult> {
     const t = impliedType((await this.resourceSchema(req.typeName)).block);
     const json = typeof req.rawStateJson === "string" ? Buffer.from(req.rawStateJson) : req.rawStateJson;
-    const res = await this.call<{ upgraded_state?: PbDynamicValue; diagnostics?: PbDiagnostic[] }>("UpgradeResourceState", {
+    const res = await this.call("UpgradeResourceState", {
       type_name: req.typeName,
       version: String(req.version),
       raw_state: { json },
@@ -311,9 +322,59 @@ export class GrpcTerraformProvider implements TerraformProvider {
     return { upgradedState: fromDynamic(res.upgraded_state, t), diagnostics: diagnosticsFromPb(res.diagnostics) };
   }
 
+  /** Fetched once; a provider built before resource identity (protocol < 5.9/6.9) answers UNIMPLEMENTED: no identities. */
+  getResourceIdentitySchemas(): Promise<Map<string, IdentitySchema>> {
+    if (this.identitySchemas === undefined) {
+      const fetched = this.call("GetResourceIdentitySchemas", {}).then(
+        (res) => {
+          const errors = errorDiagnostics(diagnosticsFromPb(res.diagnostics));
+          if (errors.length > 0) throw new TerraformProviderError(`GetResourceIdentitySchemas failed:\n${formatDiagnostics(errors)}`);
+          return identitySchemasFromPb(res);
+        },
+        (e: unknown) => {
+          if (e instanceof ProviderCallError && e.grpcCode === grpc.status.UNIMPLEMENTED) return new Map<string, IdentitySchema>();
+          throw e;
+        },
+      );
+      fetched.catch(() => {
+        if (this.identitySchemas === fetched) this.identitySchemas = undefined;
+      });
+      this.identitySchemas = fetched;
+    }
+    return this.identitySchemas;
+  }
+
+  async upgradeResourceIdentity(req: UpgradeIdentityRequest): Promise<UpgradeIdentityResult> {
+    const t = await this.identityTypeOf(req.typeName);
+    if (t === undefined) throw new TerraformProviderError(`the provider has no identity schema for ${req.typeName}`);
+    const json = typeof req.rawIdentityJson === "string" ? Buffer.from(req.rawIdentityJson) : req.rawIdentityJson;
+    const res = await this.call("UpgradeResourceIdentity", {
+      type_name: req.typeName,
+      version: String(req.version),
+      raw_identity: { json },
+    });
+    return { upgradedIdentity: identityFromPb(res.upgraded_identity, t) ?? null, diagnostics: diagnosticsFromPb(res.diagnostics) };
+  }
+
+  private async identityTypeOf(typeName: string): Promise<CtyType | undefined> {
+    const schema = (await this.getResourceIdentitySchemas()).get(typeName);
+    return schema === undefined ? undefined : identityType(schema);
+  }
+
+  /** A request's identity field; absent when the caller has none, so resources without identity send what they always did. */
+  private async identityValue(typeName: string, identity: CtyValue | undefined): Promise<tf6.ResourceIdentityDataIn | undefined> {
+    return identity === undefined ? undefined : identityToPb(identity, await this.identityTypeOf(typeName));
+  }
+
+  /** A response's identity; the identity schemas are consulted only when the provider sent one. */
+  private async identityResult(typeName: string, d: PbResourceIdentityData | null | undefined): Promise<CtyValue | undefined> {
+    if (!d || !d.identity_data) return undefined;
+    return identityFromPb(d, await this.identityTypeOf(typeName));
+  }
+
   async validateDataSourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]> {
     const t = impliedType((await this.dataSourceSchema(typeName)).block);
-    const res = await this.call<{ diagnostics?: PbDiagnostic[] }>(this.names.validateDataSource, {
+    const res = await this.call("ValidateDataResourceConfig", {
       type_name: typeName,
       config: toDynamic(config, t),
     });
@@ -322,7 +383,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   async readDataSource(req: ReadDataSourceRequest): Promise<ReadDataSourceResult> {
     const t = impliedType((await this.dataSourceSchema(req.typeName)).block);
-    const res = await this.call<{ state?: PbDynamicValue; diagnostics?: PbDiagnostic[]; deferred?: PbDeferred | null }>(
+    const res = await this.call(
       "ReadDataSource",
       {
         type_name: req.typeName,
@@ -347,7 +408,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       const p = i < fixed ? fn.parameters[i]! : fn.variadicParameter!;
       return toDynamic(a, p.type);
     });
-    const res = await this.call<{ result?: PbDynamicValue; error?: PbFunctionError | null }>("CallFunction", {
+    const res = await this.call("CallFunction", {
       name,
       arguments: encoded,
     });
@@ -358,7 +419,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   async validateEphemeralResourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]> {
     const t = impliedType((await this.ephemeralSchema(typeName)).block);
-    const res = await this.call<{ diagnostics?: PbDiagnostic[] }>("ValidateEphemeralResourceConfig", {
+    const res = await this.call("ValidateEphemeralResourceConfig", {
       type_name: typeName,
       config: toDynamic(config, t),
     });
@@ -367,9 +428,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   async openEphemeralResource(typeName: string, config: CtyValue): Promise<OpenEphemeralResult> {
     const t = impliedType((await this.ephemeralSchema(typeName)).block);
-    const res = await this.call<{
-      result?: PbDynamicValue; private?: Buffer | null; renew_at?: PbTimestamp | null; diagnostics?: PbDiagnostic[]; deferred?: PbDeferred | null;
-    }>("OpenEphemeralResource", { type_name: typeName, config: toDynamic(config, t), client_capabilities: clientCapabilities });
+    const res = await this.call("OpenEphemeralResource", { type_name: typeName, config: toDynamic(config, t), client_capabilities: clientCapabilities });
     const deferred = deferredFromPb(res.deferred);
     const renewAt = timestampFromPb(res.renew_at);
     return {
@@ -383,7 +442,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   async renewEphemeralResource(typeName: string, privateData: Uint8Array): Promise<RenewEphemeralResult> {
     await this.ephemeralSchema(typeName);
-    const res = await this.call<{ private?: Buffer | null; renew_at?: PbTimestamp | null; diagnostics?: PbDiagnostic[] }>("RenewEphemeralResource", {
+    const res = await this.call("RenewEphemeralResource", {
       type_name: typeName,
       private: Buffer.from(privateData),
     });
@@ -393,12 +452,12 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   async closeEphemeralResource(typeName: string, privateData: Uint8Array): Promise<Diagnostic[]> {
     await this.ephemeralSchema(typeName);
-    const res = await this.call<{ diagnostics?: PbDiagnostic[] }>("CloseEphemeralResource", { type_name: typeName, private: Buffer.from(privateData) });
+    const res = await this.call("CloseEphemeralResource", { type_name: typeName, private: Buffer.from(privateData) });
     return diagnosticsFromPb(res.diagnostics);
   }
 
   async stopProvider(): Promise<string | undefined> {
-    const res = await this.call<{ Error?: string }>(this.names.stop, {});
+    const res = await this.call("StopProvider", {});
     return res.Error !== undefined && res.Error !== "" ? res.Error : undefined;
   }
 
@@ -407,22 +466,5 @@ export class GrpcTerraformProvider implements TerraformProvider {
   }
 }
 
-/** Diagnostics with severity error, joined into one message; for callers that treat them as failure. */
-export function errorDiagnostics(diags: readonly Diagnostic[]): Diagnostic[] {
-  return diags.filter((d) => d.severity === "error");
-}
-
-export function formatDiagnostics(diags: readonly Diagnostic[]): string {
-  return diags
-    .map((d) => {
-      const at = d.attribute ? ` (at ${formatPath(d.attribute)})` : "";
-      return `${d.severity}: ${d.summary}${d.detail ? `: ${d.detail}` : ""}${at}`;
-    })
-    .join("\n");
-}
-
-function formatPath(p: NonNullable<Diagnostic["attribute"]>): string {
-  return p
-    .map((s, i) => ("attribute" in s ? `${i === 0 ? "" : "."}${s.attribute}` : "key" in s ? `[${JSON.stringify(s.key)}]` : `[${s.index}]`))
-    .join("");
-}
+// Kept here too: callers of the client have always found them beside it.
+export { errorDiagnostics, formatDiagnostics } from "./diagnostics.js";

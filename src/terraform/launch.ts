@@ -6,6 +6,8 @@ import * as grpc from "@grpc/grpc-js";
 import { LaunchError } from "./errors.js";
 import { generateClientCertificate, serverCertificatePem } from "./mtls.js";
 import { loadProtos, serviceConstructor } from "../proto.js";
+import { callServerStream, callUnary } from "../wire/shape.js";
+import type * as goplugin from "../wire/plugin.gen.js";
 
 export const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
 export const MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
@@ -187,7 +189,7 @@ export class LaunchedProvider {
   readonly exited: Promise<ExitInfo>;
   private exitInfo: ExitInfo | undefined;
   private shuttingDown: Promise<void> | undefined;
-  private stdioCall: grpc.ClientReadableStream<unknown> | undefined;
+  private stdioCall: grpc.ClientReadableStream<goplugin.StdioData> | undefined;
 
   constructor(
     readonly path: string,
@@ -228,13 +230,11 @@ export class LaunchedProvider {
 
   startStdio(onLog: (entry: ProviderLogEntry) => void): void {
     const ctor = serviceConstructor(goPluginProtos(), "plugin.GRPCStdio");
-    const stdio = this.client(ctor) as grpc.Client & {
-      StreamStdio(req: object): grpc.ClientReadableStream<{ channel: string; data: Buffer }>;
-    };
-    const call = stdio.StreamStdio({});
-    this.stdioCall = call as grpc.ClientReadableStream<unknown>;
+    const request: goplugin.GRPCStdioMethods["StreamStdio"]["requestIn"] = {};
+    const call = callServerStream<goplugin.GRPCStdioMethods["StreamStdio"]["response"]>(this.client(ctor), "StreamStdio", request);
+    this.stdioCall = call;
     const partial: Record<string, string> = { STDOUT: "", STDERR: "" };
-    call.on("data", (msg: { channel: string; data: Buffer }) => {
+    call.on("data", (msg: goplugin.GRPCStdioMethods["StreamStdio"]["response"]) => {
       const key = msg.channel === "STDERR" ? "STDERR" : "STDOUT";
       const text = partial[key] + msg.data.toString("utf8");
       const lines = text.split("\n");
@@ -260,11 +260,9 @@ export class LaunchedProvider {
     if (this.exitInfo === undefined) {
       try {
         const ctor = serviceConstructor(goPluginProtos(), "plugin.GRPCController");
-        const controller = this.client(ctor) as grpc.Client & {
-          Shutdown(req: object, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null) => void): void;
-        };
+        const request: goplugin.GRPCControllerMethods["Shutdown"]["requestIn"] = {};
         await new Promise<void>((resolve) => {
-          controller.Shutdown({}, { deadline: Date.now() + SHUTDOWN_GRACE_MS }, () => resolve());
+          callUnary<goplugin.GRPCControllerMethods["Shutdown"]["response"]>(this.client(ctor), "Shutdown", request, () => resolve(), { deadline: Date.now() + SHUTDOWN_GRACE_MS });
         });
       } catch {
         // fall through to signals

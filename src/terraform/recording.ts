@@ -12,6 +12,7 @@ import type {
   CallFunctionResult,
   ConfigureOptions,
   Diagnostic,
+  IdentitySchema,
   ImportResult,
   NestedAttributeObject,
   OpenEphemeralResult,
@@ -24,6 +25,8 @@ import type {
   ReadResult,
   RenewEphemeralResult,
   TerraformProvider,
+  UpgradeIdentityRequest,
+  UpgradeIdentityResult,
   UpgradeRequest,
   UpgradeResult,
 } from "./types.js";
@@ -219,6 +222,7 @@ export function recorderFromEnv(env: NodeJS.ProcessEnv = process.env): CallRecor
 export class RecordingProvider implements TerraformProvider {
   private schema: ProviderSchema | undefined;
   private schemaFetch: Promise<ProviderSchema> | undefined;
+  private identityFetch: Promise<Map<string, IdentitySchema>> | undefined;
   private readonly names: (typeof methods)[5] | (typeof methods)[6];
 
   constructor(
@@ -322,6 +326,7 @@ export class RecordingProvider implements TerraformProvider {
         config: byBlock(block(), req.config),
         priorPrivate: bytes(req.priorPrivate),
         providerMeta: this.meta(req.providerMeta),
+        ...identity("priorIdentity", req.priorIdentity),
       }),
       () => this.inner.planResourceChange(req),
       (r) => ({
@@ -330,6 +335,7 @@ export class RecordingProvider implements TerraformProvider {
         plannedPrivate: bytes(r.plannedPrivate),
         diagnostics: diagnostics(r.diagnostics),
         ...(r.deferred !== undefined ? { deferred: r.deferred } : {}),
+        ...identity("plannedIdentity", r.plannedIdentity),
       }),
     );
   }
@@ -345,9 +351,10 @@ export class RecordingProvider implements TerraformProvider {
         config: byBlock(block(), req.config),
         plannedPrivate: bytes(req.plannedPrivate),
         providerMeta: this.meta(req.providerMeta),
+        ...identity("plannedIdentity", req.plannedIdentity),
       }),
       () => this.inner.applyResourceChange(req),
-      (r) => ({ newState: byBlock(block(), r.newState), private: bytes(r.private), diagnostics: diagnostics(r.diagnostics) }),
+      (r) => ({ newState: byBlock(block(), r.newState), private: bytes(r.private), diagnostics: diagnostics(r.diagnostics), ...identity("newIdentity", r.newIdentity) }),
     );
   }
 
@@ -355,19 +362,19 @@ export class RecordingProvider implements TerraformProvider {
     const block = (): Block | undefined => this.resource(req.typeName);
     return this.recorded(
       "ReadResource",
-      () => ({ typeName: req.typeName, currentState: byBlock(block(), req.currentState), private: bytes(req.private), providerMeta: this.meta(req.providerMeta) }),
+      () => ({ typeName: req.typeName, currentState: byBlock(block(), req.currentState), private: bytes(req.private), providerMeta: this.meta(req.providerMeta), ...identity("currentIdentity", req.currentIdentity) }),
       () => this.inner.readResource(req),
-      (r) => ({ newState: byBlock(block(), r.newState), private: bytes(r.private), diagnostics: diagnostics(r.diagnostics), ...(r.deferred !== undefined ? { deferred: r.deferred } : {}) }),
+      (r) => ({ newState: byBlock(block(), r.newState), private: bytes(r.private), diagnostics: diagnostics(r.diagnostics), ...(r.deferred !== undefined ? { deferred: r.deferred } : {}), ...identity("newIdentity", r.newIdentity) }),
     );
   }
 
-  importResourceState(typeName: string, id: string): Promise<ImportResult> {
+  importResourceState(typeName: string, id: string, identityValue?: CtyValue): Promise<ImportResult> {
     return this.recorded(
       "ImportResourceState",
-      () => ({ typeName, id }),
-      () => this.inner.importResourceState(typeName, id),
+      () => ({ typeName, id, ...identity("identity", identityValue) }),
+      () => this.inner.importResourceState(typeName, id, identityValue),
       (r) => ({
-        imported: r.imported.map((i) => ({ typeName: i.typeName, state: byBlock(this.resource(i.typeName), i.state), private: bytes(i.private) })),
+        imported: r.imported.map((i) => ({ typeName: i.typeName, state: byBlock(this.resource(i.typeName), i.state), private: bytes(i.private), ...identity("identity", i.identity) })),
         diagnostics: diagnostics(r.diagnostics),
       }),
     );
@@ -380,6 +387,23 @@ export class RecordingProvider implements TerraformProvider {
       () => ({ typeName: req.typeName, version: req.version, rawState: rawState(block(), req.rawStateJson) }),
       () => this.inner.upgradeResourceState(req),
       (r) => ({ upgradedState: byBlock(block(), r.upgradedState), diagnostics: diagnostics(r.diagnostics) }),
+    );
+  }
+
+  getResourceIdentitySchemas(): Promise<Map<string, IdentitySchema>> {
+    const fetch = this.inner.getResourceIdentitySchemas();
+    // Cached by the client like the schema: only a new fetch is a call to the provider.
+    if (fetch === this.identityFetch) return fetch;
+    this.identityFetch = fetch;
+    return this.recorded("GetResourceIdentitySchemas", () => ({}), () => fetch, (m) => Object.fromEntries([...m].map(([k, v]) => [k, { version: v.version, attributes: v.attributes.map((a) => a.name) }])));
+  }
+
+  upgradeResourceIdentity(req: UpgradeIdentityRequest): Promise<UpgradeIdentityResult> {
+    return this.recorded(
+      "UpgradeResourceIdentity",
+      () => ({ typeName: req.typeName, version: req.version, rawIdentity: rawIdentity(req.rawIdentityJson) }),
+      () => this.inner.upgradeResourceIdentity(req),
+      (r) => ({ upgradedIdentity: plain(r.upgradedIdentity), diagnostics: diagnostics(r.diagnostics) }),
     );
   }
 
@@ -477,4 +501,17 @@ function rawState(block: Block | undefined, json: Uint8Array | string): Json {
     return REDACTED;
   }
   return byBlock(block, parsed as CtyValue);
+}
+
+/** An identity field of a record, left out where the call carried none. Identities have no sensitive marks; secrets the program set are scrubbed by value. */
+function identity(key: string, v: CtyValue | undefined): Record<string, Json> {
+  return v === undefined ? {} : { [key]: plain(v) };
+}
+
+function rawIdentity(json: Uint8Array | string): Json {
+  try {
+    return JSON.parse(typeof json === "string" ? json : Buffer.from(json).toString("utf8")) as Json;
+  } catch {
+    return REDACTED;
+  }
 }

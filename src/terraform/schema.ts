@@ -1,6 +1,6 @@
 // The cty type a Terraform schema implies for the values it describes, computed as Terraform core does.
 import { CtyDynamic, list, map, object, set, type CtyType } from "./cty/index.js";
-import type { Attribute, Block, NestedAttributeObject } from "./types.js";
+import type { Attribute, Block, IdentitySchema, NestedAttributeObject } from "./types.js";
 
 /** True when the type has a dynamic part anywhere, which changes how Terraform types list and map blocks. */
 export function hasDynamicTypes(t: CtyType): boolean {
@@ -78,4 +78,11 @@ export function impliedType(block: Block): CtyType {
   const t = object(attrs);
   implied.set(block, t);
   return t;
+}
+
+/** The object type of a resource's identity: one attribute per identity attribute (Terraform's IdentitySchema.ImpliedType). */
+export function identityType(schema: IdentitySchema): CtyType {
+  const attrs: Record<string, CtyType> = {};
+  for (const a of schema.attributes) attrs[a.name] = a.type;
+  return object(attrs);
 }

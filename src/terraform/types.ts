@@ -85,6 +85,23 @@ export interface ProviderSchema {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * A managed resource type's identity schema (protocol 5.9+/6.9+): the attributes that name one remote object, versioned
+ * apart from the state schema. The identity value is an object of these attributes.
+ */
+export interface IdentitySchema {
+  version: number;
+  attributes: IdentityAttribute[];
+}
+
+export interface IdentityAttribute {
+  name: string;
+  type: CtyType;
+  requiredForImport: boolean;
+  optionalForImport: boolean;
+  description: string;
+}
+
 /** A step into a value: an attribute name, a map key or a list/tuple index. */
 export type PathStep = { attribute: string } | { key: string } | { index: number };
 export type AttributePath = PathStep[];
@@ -111,6 +128,8 @@ export interface PlanRequest {
   config: CtyValue;
   priorPrivate?: Uint8Array;
   providerMeta?: CtyValue;
+  /** Resources with an identity schema only: the stored identity (null when none is stored yet). */
+  priorIdentity?: CtyValue;
 }
 
 export interface PlanResult {
@@ -120,6 +139,8 @@ export interface PlanResult {
   diagnostics: Diagnostic[];
   legacyTypeSystem: boolean;
   deferred?: DeferredReason;
+  /** Present when the provider answered with one. */
+  plannedIdentity?: CtyValue;
 }
 
 export interface ApplyRequest {
@@ -129,6 +150,8 @@ export interface ApplyRequest {
   config: CtyValue;
   plannedPrivate?: Uint8Array;
   providerMeta?: CtyValue;
+  /** Resources with an identity schema only: the plan's identity (the prior one for a delete). */
+  plannedIdentity?: CtyValue;
 }
 
 export interface ApplyResult {
@@ -136,6 +159,7 @@ export interface ApplyResult {
   private: Uint8Array;
   diagnostics: Diagnostic[];
   legacyTypeSystem: boolean;
+  newIdentity?: CtyValue;
 }
 
 export interface ReadRequest {
@@ -143,6 +167,8 @@ export interface ReadRequest {
   currentState: CtyValue;
   private?: Uint8Array;
   providerMeta?: CtyValue;
+  /** Resources with an identity schema only: the stored identity (null when none is stored yet). */
+  currentIdentity?: CtyValue;
 }
 
 export interface ReadResult {
@@ -150,12 +176,14 @@ export interface ReadResult {
   private: Uint8Array;
   diagnostics: Diagnostic[];
   deferred?: DeferredReason;
+  newIdentity?: CtyValue;
 }
 
 export interface ImportedResource {
   typeName: string;
   state: CtyValue;
   private: Uint8Array;
+  identity?: CtyValue;
 }
 
 export interface ImportResult {
@@ -174,6 +202,19 @@ export interface UpgradeRequest {
 
 export interface UpgradeResult {
   upgradedState: CtyValue;
+  diagnostics: Diagnostic[];
+}
+
+export interface UpgradeIdentityRequest {
+  typeName: string;
+  /** The identity schema version the stored identity was written with. */
+  version: number;
+  /** The stored identity as cty JSON. */
+  rawIdentityJson: Uint8Array | string;
+}
+
+export interface UpgradeIdentityResult {
+  upgradedIdentity: CtyValue;
   diagnostics: Diagnostic[];
 }
 
@@ -225,8 +266,12 @@ export interface TerraformProvider {
   planResourceChange(request: PlanRequest): Promise<PlanResult>;
   applyResourceChange(request: ApplyRequest): Promise<ApplyResult>;
   readResource(request: ReadRequest): Promise<ReadResult>;
-  importResourceState(typeName: string, id: string): Promise<ImportResult>;
+  /** By id, or by identity (then `id` is empty), as Terraform's import block allows either. */
+  importResourceState(typeName: string, id: string, identity?: CtyValue): Promise<ImportResult>;
   upgradeResourceState(request: UpgradeRequest): Promise<UpgradeResult>;
+  /** Identity schemas by resource type, fetched once; empty when the provider predates them (protocol < 5.9/6.9). */
+  getResourceIdentitySchemas(): Promise<Map<string, IdentitySchema>>;
+  upgradeResourceIdentity(request: UpgradeIdentityRequest): Promise<UpgradeIdentityResult>;
   validateDataSourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]>;
   readDataSource(request: ReadDataSourceRequest): Promise<ReadDataSourceResult>;
   callFunction(name: string, args: CtyValue[]): Promise<CallFunctionResult>;

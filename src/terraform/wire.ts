@@ -9,6 +9,7 @@ import type {
   FunctionError,
   FunctionParameter,
   FunctionSignature,
+  IdentitySchema,
   NestedAttributeObject,
   NestedBlock,
   NestingMode,
@@ -16,45 +17,29 @@ import type {
   Schema,
   StringKind,
 } from "./types.js";
+import type * as google_protobuf from "../wire/google.protobuf.gen.js";
+import type { Lean } from "../wire/shape.js";
+import type * as tf6 from "../wire/tfplugin6.gen.js";
 
-// Message shapes as src/proto.ts delivers them (keepCase, longs as strings, enums as names; defaults on, except for
-// the schema responses, decoded lean: every schema field below is optional and defaulted here).
-export interface PbDynamicValue { msgpack?: Buffer | Uint8Array; json?: Buffer | Uint8Array }
-export interface PbStep { attribute_name?: string; element_key_string?: string; element_key_int?: string | number; selector?: string }
-export interface PbAttributePath { steps?: PbStep[] }
-export interface PbDiagnostic { severity?: string; summary?: string; detail?: string; attribute?: PbAttributePath | null }
-interface PbAttribute {
-  name: string; type?: Buffer; nested_type?: PbObject | null; description?: string; description_kind?: string;
-  required?: boolean; optional?: boolean; computed?: boolean; sensitive?: boolean; deprecated?: boolean; write_only?: boolean;
-  deprecation_message?: string;
-}
-interface PbObject { attributes?: PbAttribute[]; nesting?: string }
-interface PbBlock {
-  attributes?: PbAttribute[]; block_types?: PbNestedBlock[]; description?: string; description_kind?: string; deprecated?: boolean;
-  deprecation_message?: string;
-}
-interface PbNestedBlock { type_name: string; block?: PbBlock | null; nesting?: string; min_items?: string | number; max_items?: string | number }
-interface PbSchema { version?: string | number; block?: PbBlock | null }
-interface PbParameter {
-  name?: string; type?: Buffer; allow_null_value?: boolean; allow_unknown_values?: boolean; description?: string; description_kind?: string;
-}
-export interface PbFunction {
-  parameters?: PbParameter[]; variadic_parameter?: PbParameter | null; return?: { type?: Buffer } | null;
-  summary?: string; description?: string; description_kind?: string; deprecation_message?: string;
-}
-export interface PbGetProviderSchemaResponse {
-  provider?: PbSchema | null;
-  resource_schemas?: Record<string, PbSchema>;
-  data_source_schemas?: Record<string, PbSchema>;
-  ephemeral_resource_schemas?: Record<string, PbSchema>;
-  functions?: Record<string, PbFunction>;
-  diagnostics?: PbDiagnostic[];
-  provider_meta?: PbSchema | null;
-  server_capabilities?: { plan_destroy?: boolean; get_provider_schema_optional?: boolean; move_resource_state?: boolean } | null;
-}
-export interface PbFunctionError { text?: string; function_argument?: string | number | null }
-export interface PbDeferred { reason?: string }
-export interface PbTimestamp { seconds?: string | number; nanos?: number }
+// Messages as src/proto.ts decodes them, typed by the generated tfplugin6 types (src/wire/tfplugin6.gen.ts). Every
+// response is read as Lean: the schema responses decode without defaults, and a tfplugin5 provider's messages lack
+// the fields tfplugin6 added (their names are otherwise the same; test/unit/wire-types.test.ts checks this).
+export type PbDynamicValue = Lean<tf6.DynamicValue>;
+export type PbAttributePath = Lean<tf6.AttributePath>;
+export type PbDiagnostic = Lean<tf6.Diagnostic>;
+type PbAttribute = Lean<tf6.Schema_Attribute>;
+type PbObject = Lean<tf6.Schema_Object>;
+type PbBlock = Lean<tf6.Schema_Block>;
+type PbNestedBlock = Lean<tf6.Schema_NestedBlock>;
+type PbSchema = Lean<tf6.Schema>;
+type PbParameter = Lean<tf6.Function_Parameter>;
+export type PbFunction = Lean<tf6.Function>;
+export type PbGetProviderSchemaResponse = Lean<tf6.GetProviderSchema_Response>;
+export type PbGetResourceIdentitySchemasResponse = Lean<tf6.GetResourceIdentitySchemas_Response>;
+export type PbResourceIdentityData = Lean<tf6.ResourceIdentityData>;
+export type PbFunctionError = Lean<tf6.FunctionError>;
+export type PbDeferred = Lean<tf6.Deferred>;
+export type PbTimestamp = Lean<google_protobuf.Timestamp>;
 
 const emptyBlock: PbBlock = {};
 
@@ -68,11 +53,11 @@ function toInt(v: string | number | undefined | null): number {
 
 function attributeFromPb(a: PbAttribute): Attribute {
   const nested = a.nested_type ?? undefined;
-  const hasType = a.type !== undefined && a.type.length > 0;
+  const type = a.type !== undefined && a.type !== null && a.type.length > 0 ? a.type : undefined;
   return {
-    name: a.name,
-    type: hasType ? parseTypeBytes(a.type!) : undefined,
-    nestedType: nested !== undefined && !hasType ? objectFromPb(nested) : undefined,
+    name: a.name ?? "",
+    type: type !== undefined ? parseTypeBytes(type) : undefined,
+    nestedType: nested !== undefined && type === undefined ? objectFromPb(nested) : undefined,
     description: a.description ?? "",
     descriptionKind: kind(a.description_kind),
     required: a.required ?? false,
@@ -104,13 +89,22 @@ function blockFromPb(b: PbBlock): Block {
   };
 }
 
+const BLOCK_NESTING: Record<tf6.Schema_NestedBlock_NestingMode, NestingMode | undefined> = {
+  INVALID: undefined,
+  SINGLE: "single",
+  LIST: "list",
+  SET: "set",
+  MAP: "map",
+  GROUP: "group",
+};
+
 function nestedBlockFromPb(nb: PbNestedBlock): NestedBlock {
-  const nesting = (nb.nesting ?? "").toLowerCase() as NestingMode;
-  if (!["single", "list", "set", "map", "group"].includes(nesting)) {
+  const nesting = nb.nesting === undefined ? undefined : BLOCK_NESTING[nb.nesting];
+  if (nesting === undefined) {
     throw new Error(`the provider schema has block ${nb.type_name} with nesting mode ${nb.nesting}`);
   }
   return {
-    typeName: nb.type_name,
+    typeName: nb.type_name ?? "",
     block: blockFromPb(nb.block ?? emptyBlock),
     nesting,
     minItems: toInt(nb.min_items),
@@ -167,6 +161,38 @@ export function providerSchemaFromPb(r: PbGetProviderSchemaResponse): ProviderSc
   };
 }
 
+/** Identity schemas by resource type, names sorted like every other schema map. */
+export function identitySchemasFromPb(r: PbGetResourceIdentitySchemasResponse): Map<string, IdentitySchema> {
+  const entries = Object.entries(r.identity_schemas ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return new Map(
+    entries.map(([k, v]) => [
+      k,
+      {
+        version: toInt(v.version),
+        attributes: (v.identity_attributes ?? []).map((a) => ({
+          name: a.name ?? "",
+          type: parseTypeBytes(a.type ?? Buffer.from('"dynamic"')),
+          requiredForImport: a.required_for_import ?? false,
+          optionalForImport: a.optional_for_import ?? false,
+          description: a.description ?? "",
+        })),
+      },
+    ]),
+  );
+}
+
+/** An identity for a request: absent stays absent, so a resource without identity sends exactly what it did before. */
+export function identityToPb(value: CtyValue | undefined, type: CtyType | undefined): tf6.ResourceIdentityDataIn | undefined {
+  return value === undefined || type === undefined ? undefined : { identity_data: toDynamic(value, type) };
+}
+
+/** An identity in a response: undefined when the provider sent none (or the resource has no identity schema). */
+export function identityFromPb(d: PbResourceIdentityData | null | undefined, type: CtyType | undefined): CtyValue | undefined {
+  if (!d || !d.identity_data || type === undefined) return undefined;
+  const v = fromDynamic(d.identity_data, type);
+  return v === null ? undefined : v;
+}
+
 export function pathFromPb(p: PbAttributePath | null | undefined): AttributePath | undefined {
   if (!p || !p.steps || p.steps.length === 0) return undefined;
   return p.steps.map((s) => {
@@ -199,9 +225,16 @@ export function functionErrorFromPb(e: PbFunctionError | null | undefined): Func
   return { text: e.text ?? "", ...(arg !== undefined && arg !== null ? { argument: Number(arg) } : {}) };
 }
 
+const DEFERRED_REASONS: Record<tf6.Deferred_Reason, DeferredReason> = {
+  UNKNOWN: "unknown",
+  RESOURCE_CONFIG_UNKNOWN: "resource_config_unknown",
+  PROVIDER_CONFIG_UNKNOWN: "provider_config_unknown",
+  ABSENT_PREREQ: "absent_prereq",
+};
+
 export function deferredFromPb(d: PbDeferred | null | undefined): DeferredReason | undefined {
   if (!d) return undefined;
-  return (d.reason ?? "UNKNOWN").toLowerCase() as DeferredReason;
+  return DEFERRED_REASONS[d.reason ?? "UNKNOWN"] ?? "unknown";
 }
 
 /** An absent or zero Timestamp means "no time": providers leave renew_at unset when nothing needs renewing. */
@@ -211,7 +244,7 @@ export function timestampFromPb(t: PbTimestamp | null | undefined): Date | undef
   return ms === 0 ? undefined : new Date(ms);
 }
 
-export function toDynamic(value: CtyValue, type: CtyType): PbDynamicValue {
+export function toDynamic(value: CtyValue, type: CtyType): tf6.DynamicValueIn {
   return { msgpack: Buffer.from(encodeMsgpack(value, type)) };
 }
 

@@ -315,7 +315,7 @@ describe.skipIf(hostsMissing())("a Go project through pulumi-language-go", () =>
     expect(plugin.parameterization.name).toBe("regrandom");
     expect(JSON.parse(Buffer.from(plugin.parameterization.value, "base64").toString())).toEqual({
       // The package's lock hash is pinned in the value (README "Lock hashes").
-      remote: { url: address, version: "3.7.2", hashes: [expect.stringMatching(/^h1:[A-Za-z0-9+/]{43}=$/)] },
+      remote: { url: address, version: "3.7.2", hashes: [expect.stringMatching(/^h1:[A-Za-z0-9+/]{43}=$/), expect.stringMatching(/^zh:[0-9a-f]{64}$/)] },
       providerName: "regrandom",
     });
     // A registry provider has a version: 3.7.2 makes the module path end in /v3, as Go's major version suffix rule asks.

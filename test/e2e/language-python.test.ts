@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installPlugin, type ExportedResource } from "../support/e2e.js";
 import { hostsMissing, languageSandbox } from "../support/languages.js";
-import { OUR_STACK, isSecretEnvelope, removeScratch, scratch, type PreviewJson } from "../support/lifecycle.js";
+import { OUR_STACK, filesContaining, isSecretEnvelope, removeScratch, scratch, type PreviewJson } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
@@ -118,6 +118,29 @@ pulumi.export("filename", file.filename)
 `;
 
 /** Bad input through the SDK: wrong types (Python checks none at run time; they go to the provider). */
+/**
+ * Ephemeral resources as Python functions (both forms) and an ephemeral value fed into a write-only input: the private
+ * key exists only inside `pulumi up`; the CSR made from it is stored, the key nowhere.
+ */
+const EPHEMERAL_PROGRAM = `import pulumi
+import pulumi_random as random
+import pulumi_tls as tls
+
+config = pulumi.Config()
+pw = random.ephemeral.get_password_output(length=24, special=False)
+plain = random.ephemeral.get_password(length=24, special=False)
+key = tls.ephemeral.get_private_key_output(algorithm="ECDSA")
+csr = tls.CertRequest(
+    "wo-csr",
+    private_key_pem_wo=key.private_key_pem,
+    private_key_pem_wo_version=config.require_int("woVersion"),
+    subjects=[{"common_name": "wo.example.test"}],
+)
+pulumi.export("password", pw.result)
+pulumi.export("plainLength", len(plain.result))
+pulumi.export("csrPem", csr.cert_request_pem)
+`;
+
 const BAD_PROGRAM = `import pulumi
 import pulumi_random as random
 
@@ -269,7 +292,7 @@ describe.skipIf(hostsMissing())("a Python project through the real Python langua
     expect(plugin["parameterization"]).toMatchObject({ name: "regrandom", version: "3.7.2" });
     expect(JSON.parse(Buffer.from(plugin["parameterization"]["value"], "base64").toString())).toEqual({
       // The package's lock hash is pinned in the value (README "Lock hashes").
-      remote: { url: address, version: "3.7.2", hashes: [expect.stringMatching(/^h1:[A-Za-z0-9+/]{43}=$/)] },
+      remote: { url: address, version: "3.7.2", hashes: [expect.stringMatching(/^h1:[A-Za-z0-9+/]{43}=$/), expect.stringMatching(/^zh:[0-9a-f]{64}$/)] },
       providerName: "regrandom",
     });
     expect(readFileSync(join(project, "requirements.txt"), "utf8")).toMatch(/^sdks\/regrandom$/m);
@@ -424,6 +447,40 @@ describe.skipIf(hostsMissing())("a Python project through the real Python langua
       expect(raw).toMatch(/notAProperty/);
       expect(raw).toMatch(/min_lower/);
       expect(raw).toMatch(/property minUpper value \{lots\} has a problem/);
+    } finally {
+      writeFileSync(join(project, "__main__.py"), good);
+    }
+  }, 600_000);
+
+  it("ephemeral resources and a write-only input from Python: the ephemeral key feeds tls's private_key_pem_wo, stored nowhere; its version drives the replacement", async () => {
+    const good = readFileSync(join(project, "__main__.py"), "utf8");
+    writeFileSync(join(project, "__main__.py"), EPHEMERAL_PROGRAM);
+    try {
+      await ok(["config", "set", "woVersion", "1"]);
+      await timed("up (ephemeral + write-only)", () => ok(["up", "--yes", "--skip-preview"]));
+      const first = await outputs(true);
+      expect(first["password"]).toMatch(/^[A-Za-z0-9]{24}$/);
+      expect(first["plainLength"]).toBe(24);
+      expect(first["csrPem"]).toMatch(/^-----BEGIN CERTIFICATE REQUEST-----/);
+      const secretOutputs = await outputs();
+      expect(secretOutputs["password"], "the output form keeps the ephemeral result secret").toBe("[secret]");
+
+      const stored = async (): Promise<void> => {
+        const text = (await ok(["stack", "export", "--show-secrets"])).stdout;
+        expect(text).not.toContain("PRIVATE KEY");
+        const csr = named((JSON.parse(text) as { deployment: { resources?: ExportedResource[] } }).deployment.resources ?? [], "wo-csr");
+        expect(Object.keys(csr?.inputs ?? {})).not.toContain("privateKeyPemWo");
+        expect(filesContaining(sandbox.backend, "PRIVATE KEY")).toEqual([]);
+      };
+      await stored();
+      expect((await ok(["preview", "--expect-no-changes"])).code).toBe(0);
+
+      await ok(["config", "set", "woVersion", "2"]);
+      await timed("up (write-only version bumped)", () => ok(["up", "--yes", "--skip-preview"]));
+      const second = await outputs(true);
+      expect(second["csrPem"]).not.toBe(first["csrPem"]);
+      await stored();
+      await ok(["destroy", "--yes"]);
     } finally {
       writeFileSync(join(project, "__main__.py"), good);
     }

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
-import { installPlugin } from "../support/e2e.js";
+import { installPlugin, isOurExecutable } from "../support/e2e.js";
 import { generateNodeSdk, linkNodeModules } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
 import { expectSuccess, pulumiBinDir, pulumiSandbox, runPulumi, tempDir as makeTempDir, type PulumiSandbox } from "../support/pulumi.js";
@@ -23,6 +23,8 @@ let tarball: string;
 beforeAll(() => {
   pulumiBinDir(); // first run builds the CLI from the Go module proxy (minutes)
   sandbox = pulumiSandbox();
+  // Where the engine's runs of the executable unpack its files: private to this file, so the tests can look inside.
+  sandbox.env["TF_BRIDGE_SEA_DIR"] = tempDir("tfbridge-e2e-unpacked-");
   // Every test below needs the engine to find our plugin: install the packaged tarball, as a user would.
   tarball = installPlugin(sandbox);
 }, 1_200_000);
@@ -42,9 +44,9 @@ describe("the packaged plugin", () => {
     const plugins = JSON.parse(ls.stdout) as { name: string; kind: string; version: string; path?: string }[];
     expect(plugins).toContainEqual(expect.objectContaining({ name: "terraform-provider", kind: "resource", version: VERSION }));
     const dir = join(sandbox.home, "plugins", `resource-terraform-provider-v${VERSION}`);
-    expect(existsSync(join(dir, "pulumi-resource-terraform-provider"))).toBe(true);
-    expect(existsSync(join(dir, "dist", "boot.cjs"))).toBe(true);
-    expect(existsSync(join(dir, "dist", "plugin.cjs"))).toBe(true);
+    // One file, the single executable: no launcher script, no bundle beside it, nothing that needs Node on PATH.
+    expect(readdirSync(dir).filter((f) => !f.startsWith(".") && !f.endsWith(".lock") && !f.endsWith(".partial"))).toEqual(["pulumi-resource-terraform-provider"]);
+    expect(isOurExecutable(join(dir, "pulumi-resource-terraform-provider"))).toBe(true);
   });
 
   it("is started by the engine: `pulumi package get-schema terraform-provider <path>`", async () => {
@@ -55,9 +57,12 @@ describe("the packaged plugin", () => {
     expect(schema["version"]).toBe("0.0.0");
     expect(schema["parameterization"]["baseProvider"]).toEqual({ name: "terraform-provider", version: VERSION });
     expect(JSON.parse(Buffer.from(schema["parameterization"]["parameter"], "base64").toString())).toEqual({ local: { path: random() } });
-    // The engine's run left the V8 code cache beside the bundle (src/server/boot.ts), for faster starts after it.
-    const dist = join(sandbox.home, "plugins", `resource-terraform-provider-v${VERSION}`, "dist");
-    expect(readdirSync(dist).filter((f) => f.endsWith(".v8cache"))).toHaveLength(1);
+    // The engine's run unpacked the executable's files into the user's cache (src/server/sea.ts) and left the V8 code
+    // cache beside the bundle there (src/server/boot.ts), for faster starts after it.
+    const unpacked = sandbox.env["TF_BRIDGE_SEA_DIR"]!;
+    const builds = readdirSync(unpacked).filter((d) => existsSync(join(unpacked, d, ".complete")));
+    expect(builds).toHaveLength(1);
+    expect(readdirSync(join(unpacked, builds[0]!, "dist")).filter((f) => f.endsWith(".v8cache"))).toHaveLength(1);
   });
 
   it("passes the engine a clear error for a bad parameter", async () => {

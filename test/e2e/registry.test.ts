@@ -81,9 +81,11 @@ describe("a registry provider through the real Pulumi CLI", () => {
     const lock = readFileSync(join(project, "sdks", "random", "random-3.7.2.yaml"), "utf8");
     const value = /value: (\S+)/.exec(lock)?.[1];
     expect(value, lock).toBeDefined();
-    // The reference's keys, plus the package's h1: lock hash, which the next test's `pulumi up` checks after a re-download.
+    // The reference's keys, plus the package's h1: lock hash, which the next test's `pulumi up` checks after a
+    // re-download, and the registry's zh: of the archive it was unpacked from, as .terraform.lock.hcl lists them.
     const h1 = await hashV1(join(cache, reg.host, "hashicorp", "random", "3.7.2", CURRENT_PLATFORM));
-    expect(JSON.parse(Buffer.from(value!, "base64").toString())).toEqual({ remote: { url: address, version: "3.7.2", hashes: [h1] } });
+    const zh = `zh:${(await reg.build("hashicorp", "random", { version: "3.7.2" })).sha256}`;
+    expect(JSON.parse(Buffer.from(value!, "base64").toString())).toEqual({ remote: { url: address, version: "3.7.2", hashes: [h1, zh] } });
     expect(cached()).toEqual(["3.7.2"]);
     expect(zipDownloads("3.7.2")).toBe(1);
   }, 600_000);
@@ -97,7 +99,7 @@ describe("a registry provider through the real Pulumi CLI", () => {
     const out = JSON.parse((await run(["stack", "output", "--json"], "stack output")).stdout) as { name: string };
     expect(out.name).toMatch(/^[a-z]+_[a-z]+_[a-z]+$/);
     expect(cached()).toEqual(["3.7.2"]);
-    expect(readdirSync(join(cache, reg.host, "hashicorp", "random", "3.7.2"))).toEqual([CURRENT_PLATFORM]);
+    expect(readdirSync(join(cache, reg.host, "hashicorp", "random", "3.7.2")).sort()).toEqual([CURRENT_PLATFORM, `${CURRENT_PLATFORM}.zh`]);
     expect(zipDownloads("3.7.2")).toBe(2);
     expect(zipDownloads("3.8.0")).toBe(0);
     const state = JSON.parse((await run(["stack", "export"], "stack export")).stdout) as { deployment: { resources: { type: string; urn: string }[] } };

@@ -1,11 +1,10 @@
 // Write-only inputs through the real Pulumi CLI (bridgetest's writeOnlySecret and tls's privateKeyPemWo fed from an
 // ephemeral key reach the provider, yet appear nowhere in the stack's state, its export or the backend's files), and
 // what a provider that defers a plan gets: a failed preview naming the resource and the reason.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { e2eSandbox } from "../support/e2e-sandbox.js";
-import { scratch, YamlScenario } from "../support/lifecycle.js";
+import { filesContaining, scratch, YamlScenario } from "../support/lifecycle.js";
 
 const sandbox = e2eSandbox();
 
@@ -39,17 +38,6 @@ const program = (version: number): string =>
     "  revision: ${obj.revision}",
     "  csrPem: ${csr.certRequestPem}",
   ].join("\n");
-
-/** Every file under dir whose bytes contain needle. */
-function filesContaining(dir: string, needle: string): string[] {
-  const hits: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) hits.push(...filesContaining(path, needle));
-    else if (readFileSync(path).includes(needle)) hits.push(path);
-  }
-  return hits;
-}
 
 describe("write-only inputs (YAML)", () => {
   it("reach the provider, are in no state, export or backend file, and only their version companion drives an update", async () => {

@@ -1,8 +1,8 @@
-// The packaged plugin's V8 code cache (src/server/boot.ts), on the tarball exactly as `pulumi plugin install` lays it
-// out: the first run writes the cache beside the bundle, later runs use it, and a damaged or foreign cache only costs
-// a plain compile (the plugin still serves, and the cache is rewritten).
+// The packaged plugin's V8 code cache (src/server/boot.ts), on the single executable exactly as `pulumi plugin install`
+// lays it out: its first run unpacks the bundle (src/server/sea.ts) and writes the cache beside it, later runs use it,
+// and a damaged or foreign cache only costs a plain compile (the plugin still serves, and the cache is rewritten).
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { extractPlugin } from "../support/e2e.js";
@@ -10,19 +10,30 @@ import { peerPath } from "../support/peers.js";
 import { argsRequest, startPluginProcess } from "../support/pulumi.js";
 
 let dir: string;
-let dist: string;
+/** Where the executable unpacks its files (TF_BRIDGE_SEA_DIR), private to this file. */
+let unpackDir: string;
 
 beforeAll(() => {
   dir = extractPlugin();
-  dist = join(dir, "dist");
+  unpackDir = join(dir, "unpacked");
 }, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const caches = (): string[] => readdirSync(dist).filter((f) => f.endsWith(".v8cache"));
+/** The unpacked dist/ of this build (one directory, named by the build's hash). */
+function distDir(): string | undefined {
+  if (!existsSync(unpackDir)) return undefined;
+  const builds = readdirSync(unpackDir).filter((d) => !d.includes(".unpacking-"));
+  return builds.length === 1 ? join(unpackDir, builds[0]!, "dist") : undefined;
+}
+const dist = (): string => distDir() ?? expect.unreachable("the executable has not unpacked its files");
+const caches = (): string[] => {
+  const d = distDir();
+  return d === undefined ? [] : readdirSync(d).filter((f) => f.endsWith(".v8cache"));
+};
 
 /** Starts the installed plugin, has it parameterize the random provider (a real launch), then stops it as the engine does. */
 async function serveOnce(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const plugin = await startPluginProcess({ bin: join(dir, "pulumi-resource-terraform-provider"), env });
+  const plugin = await startPluginProcess({ bin: join(dir, "pulumi-resource-terraform-provider"), env: { ...env, TF_BRIDGE_SEA_DIR: unpackDir } });
   try {
     const res = await plugin.call("Parameterize", argsRequest(peerPath("random")));
     expect(res["name"]).toBe("random");
@@ -31,12 +42,9 @@ async function serveOnce(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   }
 }
 
-/** The node flags the launcher starts the bundle with (V8 only accepts a cache made under the same flags). */
+/** The node flags the executable runs the bundle with: none (V8 only accepts a cache made under the same flags). */
 function launcherNodeFlags(): string[] {
-  const launcher = readFileSync(join(dir, "pulumi-resource-terraform-provider"), "utf8");
-  const m = /exec node ((?:--\S+ )*)"\$here\/dist\/boot\.cjs"/.exec(launcher);
-  if (!m) throw new Error(`cannot find the node command line in the launcher:\n${launcher}`);
-  return m[1]!.trim().split(/\s+/).filter((f) => f !== "");
+  return [];
 }
 
 /** Whether V8, in a node started as the launcher starts it, accepts `cache` for the bundle. */
@@ -45,7 +53,7 @@ function accepted(cache: string): boolean {
     const fs = require("fs"), vm = require("vm"), Module = require("module");
     const s = new vm.Script(Module.wrap(fs.readFileSync(process.argv[1], "utf8")), { filename: process.argv[1], cachedData: fs.readFileSync(process.argv[2]) });
     process.stdout.write(String(!s.cachedDataRejected));`;
-  return execFileSync(process.execPath, [...launcherNodeFlags(), "-e", script, join(dist, "plugin.cjs"), join(dist, cache)], { encoding: "utf8" }) === "true";
+  return execFileSync(process.execPath, [...launcherNodeFlags(), "-e", script, join(dist(), "plugin.cjs"), join(dist(), cache)], { encoding: "utf8" }) === "true";
 }
 
 describe("packaged plugin code cache", () => {
@@ -55,33 +63,33 @@ describe("packaged plugin code cache", () => {
     const [cache] = caches();
     expect(cache).toMatch(new RegExp(`^plugin\\.cjs\\.${process.version.replace(/\./g, "\\.")}-${process.arch}-\\d+-\\d+\\.v8cache$`));
     expect(accepted(cache!)).toBe(true);
-    const before = readFileSync(join(dist, cache!));
+    const before = readFileSync(join(dist(), cache!));
     await serveOnce();
     // An accepted cache is left alone.
     expect(caches()).toEqual([cache]);
-    expect(readFileSync(join(dist, cache!)).equals(before)).toBe(true);
+    expect(readFileSync(join(dist(), cache!)).equals(before)).toBe(true);
   }, 120_000);
 
   it("survives a damaged cache: the plugin serves and writes a good one", async () => {
     const [cache] = caches();
-    writeFileSync(join(dist, cache!), "not a V8 code cache");
+    writeFileSync(join(dist(), cache!), "not a V8 code cache");
     await serveOnce();
     expect(caches()).toEqual([cache]);
-    expect(readFileSync(join(dist, cache!), "utf8")).not.toBe("not a V8 code cache");
+    expect(readFileSync(join(dist(), cache!), "utf8")).not.toBe("not a V8 code cache");
     expect(accepted(cache!)).toBe(true);
   }, 120_000);
 
   it("removes the caches of other Node versions when it writes its own", async () => {
     const [cache] = caches();
     const foreign = "plugin.cjs.v18.0.0-x64-1-1.v8cache";
-    writeFileSync(join(dist, foreign), "from another node");
-    rmSync(join(dist, cache!));
+    writeFileSync(join(dist(), foreign), "from another node");
+    rmSync(join(dist(), cache!));
     await serveOnce();
     expect(caches()).toEqual([cache]);
   }, 120_000);
 
   it("is neither read nor written with TF_BRIDGE_COMPILE_CACHE=0 or with source maps on", async () => {
-    for (const f of caches()) rmSync(join(dist, f));
+    for (const f of caches()) rmSync(join(dist(), f));
     await serveOnce({ ...process.env, TF_BRIDGE_COMPILE_CACHE: "0" });
     expect(caches()).toEqual([]);
     await serveOnce({ ...process.env, NODE_OPTIONS: "--enable-source-maps" });

@@ -47,14 +47,20 @@ function fsMirror(home: string, binary: string): string {
 describe("lock hashes", () => {
   let pinned: string;
 
-  it("an acquisition reports the package's h1:, Terraform's hash of the unpacked package directory", async () => {
+  it("an acquisition reports the package's h1: (Terraform's hash of the unpacked package) and the registry's zh: of its archive, also from the cache", async () => {
     const sb = sandbox(reg.caFile);
     const r = await acquireInChild(`${reg.host}/hashicorp/random`, "3.6.3", sb.env);
     expectOk(r);
-    expect(r.hashes).toEqual([await hashV1(dirname(r.path))]);
+    const archive = await reg.build("hashicorp", "random", { version: "3.6.3" });
+    expect(r.hashes).toEqual([await hashV1(dirname(r.path)), `zh:${archive.sha256}`]);
     expect(r.hashes[0]).toMatch(/^h1:[A-Za-z0-9+/]{43}=$/);
     pinned = r.hashes[0]!;
     expect(r.debugs, "no value yet, so no note about a missing pin").toEqual([]);
+    // A later `package add` served from the cache records the same pair.
+    const again = await acquireInChild(`${reg.host}/hashicorp/random`, "3.6.3", sb.env);
+    expectOk(again);
+    expect(again.statuses.some((s) => /^Installed /.test(s))).toBe(false);
+    expect(again.hashes).toEqual(r.hashes);
   });
 
   it("the same package passes from the cache, a fresh download, a filesystem mirror and a network mirror", async () => {

@@ -77,11 +77,12 @@ describe("recording Terraform calls", () => {
       "ValidateProviderConfig",
       "ConfigureProvider",
       "ValidateResourceConfig",
+      // Once per provider process, before the first resource call (bridgetest has identities, bridgetest_object none).
+      "GetResourceIdentitySchemas",
       "PlanResourceChange",
       "ApplyResourceChange",
-      "UpgradeResourceState",
+      // The stored state is at the provider's schema version: no UpgradeResourceState before the read or the delete.
       "ReadResource",
-      "UpgradeResourceState",
       "PlanResourceChange",
       "ApplyResourceChange",
     ]);
@@ -104,6 +105,28 @@ describe("recording Terraform calls", () => {
     expect(plan.response!["plannedState"]).toMatchObject({ id: "<unknown>", revision: "<unknown>" });
     const schema = lines[0]!;
     expect(schema.response).toMatchObject({ resourceTypes: expect.any(Number), functions: 2 });
+  });
+
+  it("TF_BRIDGE_UPGRADE_STATE=always sends a state already at the provider's schema version through UpgradeResourceState, as Terraform does", async () => {
+    const file = join(scratch, "always.jsonl");
+    process.env[VARIABLE] = file;
+    process.env["TF_BRIDGE_UPGRADE_STATE"] = "always";
+    const p = await inProcessPlugin(sink.address);
+    try {
+      await p.call("Parameterize", { args: { args: [peerPath("bridgetest")] } });
+      await lifecycle(p.call, join(scratch, "state-always"));
+    } finally {
+      delete process.env["TF_BRIDGE_UPGRADE_STATE"];
+      await p.close();
+    }
+    const methods = readFileSync(file, "utf8").trimEnd().split("\n").map((l) => (JSON.parse(l) as Line).method);
+    expect(methods.slice(methods.indexOf("ApplyResourceChange") + 1)).toEqual([
+      "UpgradeResourceState",
+      "ReadResource",
+      "UpgradeResourceState",
+      "PlanResourceChange",
+      "ApplyResourceChange",
+    ]);
   });
 
   it("an unwritable file fails Parameterize naming the variable", async () => {

@@ -73,7 +73,8 @@ describe("the registry protocol", () => {
     expect(r.path).toBe(join(sb.cache, reg.host, "hashicorp/random/3.7.2", CURRENT_PLATFORM, "terraform-provider-random_v3.7.2"));
     expect(sha(r.path)).toBe(sha(random()));
     accessSync(r.path, constants.X_OK);
-    expect(cacheEntries(sb.cache, reg.host, "hashicorp")).toEqual([`3.7.2/${CURRENT_PLATFORM}`]);
+    // Beside the package, the registry's zh: of the archive it came from, for a later `package add` to record.
+    expect(cacheEntries(sb.cache, reg.host, "hashicorp")).toEqual([`3.7.2/${CURRENT_PLATFORM}`, `3.7.2/${CURRENT_PLATFORM}.zh`]);
     expect(r.statuses.some((s) => /Downloading terraform-provider-random 3\.7\.2 .*: [\d.]+ MiB of [\d.]+ MiB \(\d+%\)/.test(s))).toBe(true);
     expect(r.statuses.at(-1)).toMatch(/Installed .* 3\.7\.2 from the registry at .* \(signed by key [0-9A-F]{16}\)/);
     expect(r.warnings).toEqual([]);
@@ -111,7 +112,7 @@ describe("the registry protocol", () => {
     const latest = await acquireInChild(`${reg.host}/hashicorp/random`, "", sb.env);
     expectOk(latest);
     expect(latest.version).toBe("4.0.0");
-    expect(cacheEntries(sb.cache, reg.host, "hashicorp")).toEqual([`3.5.1/${CURRENT_PLATFORM}`, `4.0.0/${CURRENT_PLATFORM}`]);
+    expect(cacheEntries(sb.cache, reg.host, "hashicorp")).toEqual([`3.5.1/${CURRENT_PLATFORM}`, `3.5.1/${CURRENT_PLATFORM}.zh`, `4.0.0/${CURRENT_PLATFORM}`, `4.0.0/${CURRENT_PLATFORM}.zh`]);
   });
 
   it("an exact version already cached needs no network", async () => {
@@ -291,7 +292,7 @@ describe("concurrent installs", () => {
     expect(zipDownloads(slow, "hashicorp", "3.6.0")).toBe(1);
     // The downloads overlapped (each takes seconds here): the second process waited on the install lock.
     expect([a, b].filter((r) => r.statuses.some((s) => /Waiting for another process that is installing into /.test(s)))).toHaveLength(1);
-    expect(cacheEntries(sb.cache, slow.host, "hashicorp")).toEqual([`3.6.0/${CURRENT_PLATFORM}`]);
+    expect(cacheEntries(sb.cache, slow.host, "hashicorp")).toEqual([`3.6.0/${CURRENT_PLATFORM}`, `3.6.0/${CURRENT_PLATFORM}.zh`]);
   });
 });
 

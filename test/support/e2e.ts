@@ -1,32 +1,64 @@
 // Shared steps of the end-to-end scenarios with the real Pulumi CLI: install the packaged plugin into a sandbox, lay
 // out YAML projects, read stack exports, find leftover processes and the plugin's peak-RSS reports.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { VERSION } from "../../src/version.js";
 import { repoRoot } from "./peers.js";
 import { processAlive } from "./processes.js";
 import { expectSuccess, pulumiBinDir, pulumiSandbox, runPulumi, tempDir, type PulumiSandbox, type RunResult } from "./pulumi.js";
 
+/** What the package is built from: a change to any of these makes packagePlugin() build a new one. */
+const PACKAGE_INPUTS = ["src", "proto", "bin", "scripts/package.sh", "scripts/sea-pack.cjs", "package.json", "package-lock.json"];
+
+/** SHA-256 over every packaging input's path and bytes, in a fixed order. */
+function packageInputsHash(): string {
+  const hash = createHash("sha256");
+  const add = (rel: string): void => {
+    const abs = join(repoRoot, rel);
+    if (statSync(abs).isDirectory()) {
+      for (const name of readdirSync(abs).sort()) add(join(rel, name));
+      return;
+    }
+    hash.update(`${rel}\0`).update(readFileSync(abs));
+  };
+  for (const input of PACKAGE_INPUTS) add(input);
+  // The Node binary the single executable is made of.
+  hash.update(process.version);
+  return hash.digest("hex").slice(0, 16);
+}
+
 /**
- * Packages the plugin (scripts/package.sh) and returns the tarball. package.sh rewrites dist/ in place, so concurrent
- * test files serialize on a lock file. `TF_BRIDGE_PLUGIN_TARBALL=<file>` names a tarball to use instead (e.g. to
- * benchmark another build).
+ * Packages the plugin (scripts/package.sh) once per state of its inputs and returns the tarball: every test file (and
+ * every test run) with the same sources gets the same file, kept under dist/packages/<hash>/. package.sh rewrites
+ * dist/ in place, so concurrent test files serialize on a lock file, and the one that finds the package already made
+ * under the lock uses it. `TF_BRIDGE_PLUGIN_TARBALL=<file>` names a tarball to use instead (e.g. to benchmark another
+ * build).
  */
 export function packagePlugin(): string {
   const given = process.env["TF_BRIDGE_PLUGIN_TARBALL"] ?? "";
   if (given !== "") return given;
+  const name = `pulumi-resource-terraform-provider-v${VERSION}-linux-amd64.tar.gz`;
+  const kept = join(repoRoot, "dist", "packages", packageInputsHash(), name);
+  if (existsSync(kept)) return kept;
   mkdirSync(join(repoRoot, "dist"), { recursive: true });
-  const out = execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", join(repoRoot, "scripts/package.sh")], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return out.trim().split("\n").pop()!;
+  const script = `[ -f '${kept}' ] || { t="$(bash '${join(repoRoot, "scripts/package.sh")}' | tail -1)" && mkdir -p '${dirname(kept)}' && cp "$t" '${kept}.tmp' && mv '${kept}.tmp' '${kept}'; }`;
+  execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", "-c", script], { stdio: ["ignore", "ignore", "inherit"] });
+  return kept;
+}
+
+/** The Node single-executable fuse as postject leaves it in an executable it injected (src/server/sea.ts). */
+const SEA_FUSE_SET = Buffer.from("NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1");
+
+/** Whether `file` is our packaged plugin (a Node single executable), not the reference's Go binary. */
+export function isOurExecutable(file: string): boolean {
+  return readFileSync(file).includes(SEA_FUSE_SET);
 }
 
 /**
  * Packages the plugin and extracts the tarball into a new temporary directory, laid out as `pulumi plugin install`
- * lays it out (the launcher at the top, dist/ beside it); a private copy, safe from the next package.sh rewriting dist/.
+ * lays it out (the single executable at the top); a private copy.
  */
 export function extractPlugin(): string {
   const dir = tempDir("tfbridge-plugin-");

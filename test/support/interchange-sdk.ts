@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VERSION } from "../../src/version.js";
-import { installPlugin } from "./e2e.js";
+import { installPlugin, isOurExecutable } from "./e2e.js";
 import { generateNodeSdk, scratch } from "./lifecycle.js";
 import { peerPath, referenceBin } from "./peers.js";
 import { expectSuccess, pulumiBinDir, runPulumi, type PulumiSandbox } from "./pulumi.js";
@@ -46,7 +46,7 @@ export function switchToOurs(sandbox: PulumiSandbox): void {
   installPlugin(sandbox);
   const dir = installedPluginDir(sandbox);
   const launcher = join(dir, "pulumi-resource-terraform-provider");
-  if (!existsSync(join(dir, "dist", "boot.cjs")) || !existsSync(launcher) || statSync(launcher).size >= statSync(referenceBin()).size) {
+  if (!existsSync(launcher) || !isOurExecutable(launcher)) {
     throw new Error(`${dir} does not hold our plugin after the switch`);
   }
 }

@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { VERSION } from "../../src/version.js";
-import { packagePlugin } from "./e2e.js";
+import { isOurExecutable, packagePlugin } from "./e2e.js";
 import { installedPluginDir } from "./interchange-sdk.js";
 import { scratch } from "./lifecycle.js";
 import { referenceBin } from "./peers.js";
@@ -71,8 +71,8 @@ export async function usePlugin(sandbox: PulumiSandbox, kind: PluginKind): Promi
   const launcher = join(dir, "pulumi-resource-terraform-provider");
   if (!existsSync(launcher)) throw new Error(`no ${launcher} after installing ${kind}`);
   const isReference = sha256(launcher) === sha256(referenceBin());
-  const hasOurBundle = existsSync(join(dir, "dist", "boot.cjs"));
-  if (kind === "reference" ? !isReference || hasOurBundle : isReference || !hasOurBundle) {
+  const ours = isOurExecutable(launcher);
+  if (kind === "reference" ? !isReference || ours : isReference || !ours) {
     throw new Error(`${dir} does not hold the ${kind} plugin after the switch`);
   }
 }

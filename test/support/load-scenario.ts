@@ -89,7 +89,7 @@ type ProcessClass = "engine" | "language host" | "plugin" | "provider" | "other"
 
 function classify(cmd: string): ProcessClass {
   const exe = basename(cmd.split(" ")[0] ?? "");
-  // Plugins run as `node …/resource-terraform-provider-v…/dist/boot.cjs`; providers as their own executable. The
+  // Plugins run as `…/resource-terraform-provider-v…/pulumi-resource-terraform-provider`; providers as their own executable. The
   // pulumi CLI's own command line may name a provider too (`pulumi package add terraform-provider <path>`).
   if (cmd.includes("resource-terraform-provider")) return "plugin";
   if (exe.startsWith("terraform-provider-")) return "provider";

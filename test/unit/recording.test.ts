@@ -59,6 +59,8 @@ function fakeProvider(): TerraformProvider {
     readResource: async () => { throw new Error("unused"); },
     importResourceState: async () => { throw new Error("unused"); },
     upgradeResourceState: async () => { throw new Error("unused"); },
+    getResourceIdentitySchemas: async () => new Map(),
+    upgradeResourceIdentity: async () => { throw new Error("unused"); },
     validateDataSourceConfig: async () => [],
     readDataSource: async () => { throw new Error("unused"); },
     callFunction: async (_name, args) => ({ result: args[0] ?? null }),

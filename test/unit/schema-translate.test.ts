@@ -123,6 +123,22 @@ describe("tokens", () => {
     expect(tokens).toEqual(["acme:index/fooBar:FooBar", "acme:index/foobarV2:FoobarV2"]);
   });
 
+  it("a type name taken by another shape gets V2, and the rejected candidate leaves no nested type behind", () => {
+    // `bar` { baz { a } } makes FooBar and FooBarBaz; `bar_baz` { q, qux { z } } then wants FooBarBaz too.
+    const c = model(provider({
+      resources: {
+        acme_foo: block([idAttr], [
+          nested("bar", "single", block([], [nested("baz", "single", block([opt("a", N)]))])),
+          nested("bar_baz", "single", block([opt("q", S)], [nested("qux", "single", block([opt("z", B)]))])),
+        ]),
+      },
+    }));
+    const names = [...c.types.keys()].map((t) => t.split(":")[2]).sort();
+    expect(names).toEqual(["FooBar", "FooBarBaz", "FooBarBazV2", "FooBarBazV2Qux"]);
+    const barBaz = resource(c, "acme_foo").properties.find((p) => p.tfName === "bar_baz")!;
+    expect(barBaz.type.kind === "object" && barBaz.type.ref.token).toBe("acme:index/FooBarBazV2:FooBarBazV2");
+  });
+
   it("a resource whose class name is reserved in the SDK languages gets a Resource suffix", () => {
     const c = model(provider({ resources: { acme_object: block([idAttr]) } }));
     expect(resource(c, "acme_object").token).toBe("acme:index/objectResource:ObjectResource");

@@ -11,6 +11,7 @@ import {
   type PropertyValue,
 } from "../../src/bridge/property-value.js";
 import { loadProtos, serviceConstructor } from "../../src/proto.js";
+import type { StructIn } from "../../src/wire/google.protobuf.gen.js";
 import {
   ARCHIVE_SIG,
   ASSET_SIG,
@@ -29,7 +30,7 @@ const ResourceProvider = serviceConstructor(loadProtos(["pulumi/provider.proto"]
 const checkDef = ResourceProvider.service["Check"]!;
 
 /** Through real protobuf bytes, as the engine's messages arrive: serialize a CheckRequest, parse it back. */
-function overTheWire(s: PbStruct): PbStruct {
+function overTheWire(s: StructIn): PbStruct {
   const bytes = checkDef.requestSerialize({ urn: "u", news: s });
   return (checkDef.requestDeserialize(bytes) as { news: PbStruct }).news;
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // DeferEnv lists deferral points, comma-separated, each optionally with a reason: `plan` (bridgetest_object's
-// create/update plans; reason resource_config_unknown) or `plan:provider_config_unknown`, `plan:absent_prereq`.
+// create/update plans; reason resource_config_unknown) or `plan:provider_config_unknown`, `plan:absent_prereq`;
+// `read` and `import` (bridgetest_identified's ReadResource and ImportResourceState) take the same reasons.
 const DeferEnv = "BRIDGETEST_DEFER"
 
 // deferAt reports whether point is listed in BRIDGETEST_DEFER, and with which reason. The framework passes a

@@ -99,6 +99,7 @@ func (p *bridgetestProvider) Resources(_ context.Context) []func() resource.Reso
 		func() resource.Resource { return &objectResource{} },
 		func() resource.Resource { return &failingResource{} },
 		func() resource.Resource { return &namedResource{} },
+		func() resource.Resource { return &identifiedResource{} },
 	}, syntheticResources()...)
 }
 

@@ -1,0 +1,73 @@
+// The single executable's entry point: unpacks the plugin files it carries (once per build) and runs dist/boot.cjs.
+//
+// A Node single-executable application can only `require` Node's built-in modules from its main script, while the
+// plugin needs files on disk: the proto definitions it parses, @cdktf/hcl2json's WebAssembly HCL parser (which reads
+// itself from beside its code), and a place for V8's code cache beside the bundle (src/server/boot.ts). So the
+// executable carries the packaged dist/ tree as two SEA assets (a manifest and the concatenated bytes) and unpacks it
+// into a directory named by the tree's hash under the user's cache; every later start of the same build finds it
+// complete and only runs it. Unpacking goes to a temporary sibling renamed into place, so a process killed half-way
+// leaves nothing a later start would trust, and two plugins starting at once both end with the same complete tree.
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import Module from "node:module";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+interface Manifest {
+  /** SHA-256 of every path, mode and content, in order: the unpacked tree's name. */
+  hash: string;
+  files: { path: string; mode: number; offset: number; size: number }[];
+}
+
+/** Where unpacked builds live: TF_BRIDGE_SEA_DIR, else the user's cache (the plugin cache's parent), else the temp dir. */
+function baseDir(): string {
+  const explicit = process.env["TF_BRIDGE_SEA_DIR"];
+  if (explicit !== undefined && explicit !== "") return explicit;
+  const cache = process.env["XDG_CACHE_HOME"] || join(process.env["HOME"] || homedir(), ".cache");
+  return join(cache, "pulumi-tf-bridge-ts", "plugin");
+}
+
+function unpack(dir: string, manifest: Manifest, payload: Buffer): void {
+  const staging = `${dir}.unpacking-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  for (const f of manifest.files) {
+    const target = join(staging, f.path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, payload.subarray(f.offset, f.offset + f.size), { mode: f.mode });
+  }
+  // The marker is written last: a tree without it was never finished.
+  writeFileSync(join(staging, ".complete"), manifest.hash);
+  try {
+    renameSync(staging, dir);
+  } catch (e) {
+    // Another start of the same build got there first; its tree is the same.
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(join(dir, ".complete"))) throw e;
+  }
+}
+
+/** The unpacked tree of this build, unpacking it first when it is not there yet. */
+function unpacked(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const sea = require("node:sea") as { getAsset(key: string): ArrayBuffer };
+  const manifest = JSON.parse(Buffer.from(sea.getAsset("manifest.json")).toString("utf8")) as Manifest;
+  for (const base of [baseDir(), join(tmpdir(), "pulumi-tf-bridge-ts-plugin")]) {
+    const dir = join(base, manifest.hash);
+    if (existsSync(join(dir, ".complete"))) return dir;
+    try {
+      mkdirSync(base, { recursive: true });
+      unpack(dir, manifest, Buffer.from(sea.getAsset("payload.bin")));
+      return dir;
+    } catch {
+      // An unwritable cache (a read-only home): try the next place.
+    }
+  }
+  throw new Error(`pulumi-resource-terraform-provider: cannot unpack its files into ${baseDir()} or ${tmpdir()}; set TF_BRIDGE_SEA_DIR to a writable directory`);
+}
+
+try {
+  const boot = join(unpacked(), "dist", "boot.cjs");
+  Module.createRequire(boot)(boot);
+} catch (e) {
+  process.stderr.write(`${(e as Error).message}\n`);
+  process.exit(1);
+}
