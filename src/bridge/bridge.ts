@@ -4,10 +4,11 @@ import { decodeJson, encodeJson, isRecord, wholeContainsUnknown, type CtyValue }
 import { errorDiagnostics, failureMessage, formatDiagnostics, reportWarnings, warnThenThrow } from "../terraform/diagnostics.js";
 import { ProviderCrashedError } from "../terraform/errors.js";
 import { identityType, impliedType } from "../terraform/schema.js";
-import type { AttributePath, DeferredReason, Diagnostic, IdentitySchema, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
+import type { DeferredReason, Diagnostic, IdentitySchema, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
 import { proposedNewState } from "../terraform/values.js";
-import { objectTypeOf, type DataSourceModel, type EphemeralResourceModel, type FunctionModel, type PropertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
-import { ConversionError, fromTfObject, toTfObject, unwrap } from "./convert.js";
+import { type DataSourceModel, type EphemeralResourceModel, type FunctionModel, type PropertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
+import { ConversionError, fromTfObject, toPropertyPath, toTfObject, unwrap } from "./convert.js";
+import { formatPath } from "../terraform/path.js";
 import { computeDiff, type DiffResult } from "./diff.js";
 import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdentity } from "./identity.js";
 import { carrySecrets, withoutSecrets } from "./secrets.js";
@@ -78,33 +79,9 @@ interface IdentityContext {
 
 function failuresFromDiagnostics(diags: readonly Diagnostic[], props: readonly PropertyModel[]): CheckFailure[] {
   return errorDiagnostics(diags).map((d) => ({
-    property: d.attribute ? pulumiPath(d.attribute, props) : "",
+    property: d.attribute ? formatPath(toPropertyPath(d.attribute, props)) : "",
     reason: d.detail ? `${d.summary}: ${d.detail}` : d.summary,
   }));
-}
-
-/** Maps a Terraform attribute path onto Pulumi property names, e.g. `rule[0].from_port` → `rules[0].fromPort`. */
-export function pulumiPath(path: AttributePath, props: readonly PropertyModel[]): string {
-  let out = "";
-  let current: readonly PropertyModel[] | undefined = props;
-  let flattened = false;
-  for (const step of path) {
-    if ("attribute" in step) {
-      const p: PropertyModel | undefined = current?.find((x) => x.tfName === step.attribute);
-      const name = p?.name ?? step.attribute;
-      out = out === "" ? name : `${out}.${name}`;
-      flattened = p?.maxItemsOne ?? false;
-      const t: PropertyModel["type"] | undefined = p?.type;
-      current = t === undefined ? undefined : objectTypeOf(t)?.properties;
-    } else if ("index" in step) {
-      // The single element of a flattened block is the property itself.
-      if (!flattened) out += `[${step.index}]`;
-      flattened = false;
-    } else {
-      out += `[${JSON.stringify(step.key)}]`;
-    }
-  }
-  return out;
 }
 
 /**
@@ -187,7 +164,7 @@ export class TerraformBridge {
     try {
       config = this.configObject((news));
     } catch (e) {
-      if (e instanceof ConversionError) return { inputs, failures: [{ property: e.path, reason: e.reason }] };
+      if (e instanceof ConversionError) return { inputs, failures: [{ property: e.property, reason: e.reason }] };
       throw e;
     }
     const diags = await this.tf.validateProviderConfig(config);
@@ -232,7 +209,7 @@ export class TerraformBridge {
         toTfObject([p], { [p.name]: v });
       } catch (e) {
         if (!(e instanceof ConversionError)) throw e;
-        failures.push({ property: e.path, reason: e.reason });
+        failures.push({ property: e.property, reason: e.reason });
       }
     }
     if (failures.length > 0) {
@@ -626,7 +603,7 @@ export class TerraformBridge {
     try {
       return { config: toTfObject(m.properties, args) };
     } catch (e) {
-      if (e instanceof ConversionError) return { failures: [{ property: e.path, reason: e.reason }] };
+      if (e instanceof ConversionError) return { failures: [{ property: e.property, reason: e.reason }] };
       throw e;
     }
   }

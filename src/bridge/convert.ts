@@ -1,7 +1,9 @@
 // Converts values between Pulumi property maps and Terraform cty objects, using only the provider model's names and types.
 import { BigNum, Dynamic, Unknown, isRecord, isUnknown, type CtyType, type CtyValue } from "../terraform/cty/index.js";
+import { attribute, formatPath, index, key, type Path, type PathStep } from "../terraform/path.js";
 import { collectingSecrets, noteSecret } from "../terraform/recording.js";
-import type { PropertyModel, TypeModel } from "../schema-translate/model.js";
+import { objectTypeOf, type PropertyModel, type TypeModel } from "../schema-translate/model.js";
+import type { AttributePath } from "../terraform/types.js";
 import {
   AssetOrArchive,
   COMPUTED,
@@ -16,14 +18,30 @@ import {
 
 type CtyObject = { [key: string]: CtyValue };
 
+/** A Pulumi value of the wrong shape for its property; `path` is the Pulumi property path to it. */
 export class ConversionError extends Error {
-  constructor(readonly reason: string, readonly path: string) {
-    super(path === "" ? reason : `${path}: ${reason}`);
+  readonly path: Path = [];
+
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+
+  /** The property path as Pulumi prints it (`rules[0].fromPort`), for check failures. */
+  get property(): string {
+    return formatPath(this.path);
+  }
+
+  /** Prefixes a step as the error unwinds; the converters keep no path on the happy path. */
+  under(step: PathStep): this {
+    (this as { path: Path }).path = [step, ...this.path];
+    this.message = `${this.property}: ${this.reason}`;
+    return this;
   }
 }
 
-function join(path: string, name: string): string {
-  return path === "" ? name : `${path}.${name}`;
+/** `e` with `step` in front of its path when it is a ConversionError (steps are made only when something failed). */
+function under(e: unknown, step: PathStep): unknown {
+  return e instanceof ConversionError ? e.under(step) : e;
 }
 
 /** Strips secrets and output wrappers; what Terraform sees is the plain value or an unknown. */
@@ -42,34 +60,38 @@ export function unwrap(v: PropertyValue): PropertyValue {
 }
 
 /** Pulumi inputs (or state) → the TF object for a list of properties; absent properties become null / empty blocks. */
-export function toTfObject(props: readonly PropertyModel[], values: PropertyMap, path = ""): CtyObject {
+export function toTfObject(props: readonly PropertyModel[], values: PropertyMap): CtyObject {
   const out: CtyObject = Object.create(null) as CtyObject;
   for (const p of props) {
     const raw = values[p.name];
-    out[p.tfName] = toTfProperty(p, raw === undefined ? null : raw, join(path, p.name));
+    try {
+      out[p.tfName] = toTfProperty(p, raw === undefined ? null : raw);
+    } catch (e) {
+      throw under(e, attribute(p.name));
+    }
   }
   return out;
 }
 
-function toTfProperty(p: PropertyModel, raw: PropertyValue, path: string): CtyValue {
+function toTfProperty(p: PropertyModel, raw: PropertyValue): CtyValue {
   const v = unwrap(raw);
   if (v instanceof Computed) return new Unknown();
   if (p.maxItemsOne) {
     // A flattened list or set block: Pulumi holds the one object, Terraform a collection of zero or one.
     if (v === null) return [];
     const inner = p.type;
-    return [toTfValue(inner, p.tfType.kind === "list" || p.tfType.kind === "set" ? p.tfType.element : p.tfType, v, path)];
+    return [toTfValue(inner, p.tfType.kind === "list" || p.tfType.kind === "set" ? p.tfType.element : p.tfType, v)];
   }
   if (v === null && p.block !== undefined) {
     // Blocks are never null in Terraform configuration: an absent collection block is empty, an absent group all-null.
     if (p.block === "list" || p.block === "set") return [];
     if (p.block === "map") return Object.create(null) as CtyObject;
-    if (p.block === "group" && p.type.kind === "object") return toTfObject(p.type.ref.properties, {}, path);
+    if (p.block === "group" && p.type.kind === "object") return toTfObject(p.type.ref.properties, {});
   }
-  return toTfValue(p.type, p.tfType, v, path);
+  return toTfValue(p.type, p.tfType, v);
 }
 
-function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue, path: string): CtyValue {
+function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue): CtyValue {
   const v = unwrap(raw);
   if (v === null) return null;
   if (v instanceof Computed) return new Unknown();
@@ -89,40 +111,66 @@ function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue, path: string):
       if (v === "true" || v === "false") return v === "true";
       break;
     case "any":
-      return plainToCty(v, path);
+      return plainToCty(v);
     case "array":
       if (Array.isArray(v)) {
         const el = ct.kind === "list" || ct.kind === "set" ? ct.element : { kind: "dynamic" as const };
-        return v.map((x, i) => toTfValue(t.items, el, x, `${path}[${i}]`));
+        return v.map((x, i) => {
+          try {
+            return toTfValue(t.items, el, x);
+          } catch (e) {
+            throw under(e, index(i));
+          }
+        });
       }
       break;
     case "map":
       if (isPropertyMap(v)) {
         const el = ct.kind === "map" ? ct.element : { kind: "dynamic" as const };
         const out: CtyObject = Object.create(null) as CtyObject;
-        for (const [k, x] of Object.entries(v)) out[k] = toTfValue(t.values, el, x, `${path}["${k}"]`);
+        for (const [k, x] of Object.entries(v)) {
+          try {
+            out[k] = toTfValue(t.values, el, x);
+          } catch (e) {
+            throw under(e, key(k));
+          }
+        }
         return out;
       }
       break;
     case "object":
-      if (isPropertyMap(v)) return toTfObject(t.ref.properties, v, path);
+      if (isPropertyMap(v)) return toTfObject(t.ref.properties, v);
       break;
   }
-  throw new ConversionError(`expected ${describeType(t)}, got ${describeValue(v)}`, path);
+  throw new ConversionError(`expected ${describeType(t)}, got ${describeValue(v)}`);
 }
 
 /** Values of dynamic attributes: plain JSON-like data; the codec infers their cty type. */
-function plainToCty(v: PropertyValue, path: string): CtyValue {
+function plainToCty(v: PropertyValue): CtyValue {
   const u = unwrap(v);
   if (u === null || typeof u === "string" || typeof u === "number" || typeof u === "boolean") return u;
   if (u instanceof Computed) return new Unknown();
-  if (Array.isArray(u)) return u.map((x, i) => plainToCty(x, `${path}[${i}]`));
+  if (Array.isArray(u)) {
+    return u.map((x, i) => {
+      try {
+        return plainToCty(x);
+      } catch (e) {
+        throw under(e, index(i));
+      }
+    });
+  }
   if (isPropertyMap(u)) {
     const out: CtyObject = Object.create(null) as CtyObject;
-    for (const [k, x] of Object.entries(u)) out[k] = plainToCty(x, `${path}.${k}`);
+    for (const [k, x] of Object.entries(u)) {
+      try {
+        out[k] = plainToCty(x);
+      } catch (e) {
+        throw under(e, key(k));
+      }
+    }
     return out;
   }
-  throw new ConversionError(`cannot pass ${describeValue(u)} to Terraform`, path);
+  throw new ConversionError(`cannot pass ${describeValue(u)} to Terraform`);
 }
 
 export function describeType(t: TypeModel): string {
@@ -200,5 +248,29 @@ function ctyToPlain(v: CtyValue): PropertyValue {
   if (Array.isArray(v)) return v.map(ctyToPlain);
   const out: PropertyMap = {};
   for (const [k, x] of Object.entries(v as CtyObject)) out[k] = ctyToPlain(x);
+  return out;
+}
+
+/** Maps a Terraform attribute path onto Pulumi property names, e.g. `rule[0].from_port` → `rules[0].fromPort`. */
+export function toPropertyPath(path: AttributePath, props: readonly PropertyModel[]): Path {
+  const out: PathStep[] = [];
+  let current: readonly PropertyModel[] | undefined = props;
+  let flattened = false;
+  for (const step of path) {
+    if ("attribute" in step) {
+      const p: PropertyModel | undefined = current?.find((x) => x.tfName === step.attribute);
+      const name = p?.name ?? step.attribute;
+      out.push(attribute(name));
+      flattened = p?.maxItemsOne ?? false;
+      const t: PropertyModel["type"] | undefined = p?.type;
+      current = t === undefined ? undefined : objectTypeOf(t)?.properties;
+    } else if ("index" in step) {
+      // The single element of a flattened block is the property itself.
+      if (!flattened) out.push(step);
+      flattened = false;
+    } else {
+      out.push(step);
+    }
+  }
   return out;
 }

@@ -1,5 +1,6 @@
 // Turns a Terraform plan (prior vs planned state, requires-replace paths) into Pulumi's diff: changes, replaces, detailed diff.
 import { BigNum, Dynamic, isRecord, isUnknown, type CtyRecord, type CtyValue } from "../terraform/cty/index.js";
+import { attribute, formatPath, index, key, pathsOverlap, type Path } from "../terraform/path.js";
 import type { AttributePath, Block } from "../terraform/types.js";
 import type { PropertyModel, TypeModel } from "../schema-translate/model.js";
 
@@ -17,7 +18,6 @@ export interface DiffResult {
 }
 
 type Obj = CtyRecord;
-type TfPath = (string | number)[];
 
 /**
  * Deep equality of cty values for diffing, looser than the codec's `rawEquals` on purpose: an unknown never equals
@@ -47,27 +47,16 @@ function setEqual(a: CtyValue[], b: CtyValue[]): boolean {
   return a.length === b.length && a.every((x) => b.some((y) => ctyEqual(x, y)));
 }
 
-function replaceMatch(path: TfPath, requiresReplace: readonly TfPath[]): boolean {
-  return requiresReplace.some((r) => {
-    const n = Math.min(r.length, path.length);
-    for (let i = 0; i < n; i++) if (r[i] !== path[i]) return false;
-    return true;
-  });
-}
-
-function stepsOf(p: AttributePath): TfPath {
-  return p.map((s) => ("attribute" in s ? s.attribute : "key" in s ? s.key : s.index));
-}
-
 class DiffWalker {
   readonly out: Record<string, DiffKind> = {};
-  constructor(private readonly requiresReplace: readonly TfPath[]) {}
+  constructor(private readonly requiresReplace: readonly AttributePath[]) {}
 
-  private record(path: string, tfPath: TfPath, kind: "add" | "delete" | "update"): void {
-    this.out[path] = replaceMatch(tfPath, this.requiresReplace) ? `${kind}-replace` : kind;
+  /** `path` is the Pulumi property path, `tfPath` the same place as a Terraform attribute path. */
+  private record(path: Path, tfPath: AttributePath, kind: "add" | "delete" | "update"): void {
+    this.out[formatPath(path)] = this.requiresReplace.some((r) => pathsOverlap(r, tfPath)) ? `${kind}-replace` : kind;
   }
 
-  value(t: TypeModel, a: CtyValue, b: CtyValue, path: string, tfPath: TfPath): void {
+  value(t: TypeModel, a: CtyValue, b: CtyValue, path: Path, tfPath: AttributePath): void {
     if (isUnknown(b)) {
       if (!isUnknown(a)) this.record(path, tfPath, a === null ? "add" : "update");
       return;
@@ -82,7 +71,7 @@ class DiffWalker {
       case "map":
         if (isRecord(a) && isRecord(b)) {
           for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-            this.value(t.values, a[k] ?? null, b[k] ?? null, `${path}["${k}"]`, [...tfPath, k]);
+            this.value(t.values, a[k] ?? null, b[k] ?? null, [...path, key(k)], [...tfPath, key(k)]);
           }
           return;
         }
@@ -94,7 +83,7 @@ class DiffWalker {
             return;
           }
           const n = Math.max(a.length, b.length);
-          for (let i = 0; i < n; i++) this.value(t.items, a[i] ?? null, b[i] ?? null, `${path}[${i}]`, [...tfPath, i]);
+          for (let i = 0; i < n; i++) this.value(t.items, a[i] ?? null, b[i] ?? null, [...path, index(i)], [...tfPath, index(i)]);
           return;
         }
         break;
@@ -104,18 +93,18 @@ class DiffWalker {
     if (!ctyEqual(a, b)) this.record(path, tfPath, "update");
   }
 
-  properties(props: readonly PropertyModel[], a: Obj, b: Obj, prefix: string, tfPrefix: TfPath, onlyInputs = false): void {
+  properties(props: readonly PropertyModel[], a: Obj, b: Obj, prefix: Path, tfPrefix: AttributePath, onlyInputs = false): void {
     for (const p of props) {
       if (onlyInputs && !p.input) continue;
-      const path = prefix === "" ? p.name : `${prefix}.${p.name}`;
-      const tfPath = [...tfPrefix, p.tfName];
+      const path = [...prefix, attribute(p.name)];
+      const tfPath = [...tfPrefix, attribute(p.tfName)];
       let x = a[p.tfName] ?? null;
       let y = b[p.tfName] ?? null;
       if (p.maxItemsOne) {
         // The flattened element is the property itself; Terraform addresses it as index 0.
         x = Array.isArray(x) ? (x[0] ?? null) : x;
         y = Array.isArray(y) ? (y[0] ?? null) : y;
-        this.value(p.type, x, y, path, [...tfPath, 0]);
+        this.value(p.type, x, y, path, [...tfPath, index(0)]);
       } else {
         this.value(p.type, x, y, path, tfPath);
       }
@@ -133,15 +122,15 @@ export function computeDiff(
   requiresReplace: readonly AttributePath[],
   block?: Block,
 ): DiffResult {
-  const rr = requiresReplace.map(stepsOf);
-  const walker = new DiffWalker(rr);
+  const walker = new DiffWalker(requiresReplace);
   const a = isRecord(prior) ? prior : {};
   const b = isRecord(planned) ? planned : {};
-  walker.properties(props, a, b, "", [], true);
+  walker.properties(props, a, b, [], [], true);
   const changed = !ctyEqual(prior, planned);
   const replaceTop = new Set<string>();
-  for (const r of rr) {
-    const p = props.find((x) => x.tfName === r[0]);
+  for (const r of requiresReplace) {
+    const first = r[0];
+    const p = first !== undefined && "attribute" in first ? props.find((x) => x.tfName === first.attribute) : undefined;
     if (p !== undefined) replaceTop.add(p.name);
   }
   const replaces = changed ? [...replaceTop].sort() : [];

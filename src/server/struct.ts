@@ -10,6 +10,7 @@ import {
   type PropertyMap,
   type PropertyValue,
 } from "../bridge/property-value.js";
+import { attribute, formatPath, index, type Path, type PathStep } from "../terraform/path.js";
 import type * as google_protobuf from "../wire/google.protobuf.gen.js";
 import type { Lean } from "../wire/shape.js";
 
@@ -44,14 +45,35 @@ const UNKNOWN_SENTINELS: ReadonlySet<string> = new Set([
 export type PbValue = Lean<google_protobuf.Value>;
 export type PbStruct = Lean<google_protobuf.Struct>;
 
-/** A Struct the engine sent that does not follow the property value conventions. */
+/** A Struct the engine sent that does not follow the property value conventions; `path` is where, from the request's field. */
 export class StructDecodeError extends Error {
-  constructor(
-    message: string,
-    readonly path: string,
-  ) {
-    super(path === "" ? message : `${message} (at ${path})`);
+  readonly path: Path = [];
+
+  constructor(readonly problem: string) {
+    super(problem);
     this.name = "StructDecodeError";
+  }
+
+  /** Prefixes a step as the error unwinds; decoding keeps no path on the happy path. */
+  under(step: PathStep): this {
+    (this as { path: Path }).path = [step, ...this.path];
+    let at = formatPath(this.path);
+    if (at.length > 120) at = `${at.slice(0, 120)}…`;
+    this.message = `${this.problem} (at ${at})`;
+    return this;
+  }
+}
+
+function under(e: unknown, step: PathStep): unknown {
+  return e instanceof StructDecodeError ? e.under(step) : e;
+}
+
+/** Decodes `v` as element `step` of its container, naming the step in any decode error. */
+function inside<T>(step: string | number, decode: () => T): T {
+  try {
+    return decode();
+  } catch (e) {
+    throw under(e, typeof step === "number" ? index(step) : attribute(step));
   }
 }
 
@@ -61,11 +83,8 @@ export class StructDecodeError extends Error {
  */
 export const MAX_VALUE_DEPTH = 512;
 
-function checkDepth(depth: number, path: string): void {
-  if (depth > MAX_VALUE_DEPTH) {
-    const at = path.length > 120 ? `${path.slice(0, 120)}…` : path;
-    throw new StructDecodeError(`the value is nested more than ${MAX_VALUE_DEPTH} levels deep`, at);
-  }
+function checkDepth(depth: number): void {
+  if (depth > MAX_VALUE_DEPTH) throw new StructDecodeError(`the value is nested more than ${MAX_VALUE_DEPTH} levels deep`);
 }
 
 /** Plain JSON as it sits inside assets and archives, which we carry without interpreting. */
@@ -77,11 +96,6 @@ function put<T>(obj: Record<string, T>, key: string, value: T): void {
   else obj[key] = value;
 }
 
-function child(path: string, key: string | number): string {
-  if (typeof key === "number") return `${path}[${key}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? (path === "" ? key : `${path}.${key}`) : `${path}[${JSON.stringify(key)}]`;
-}
-
 /** Which member of the Value oneof is set; tolerant of messages built without the `kind` virtual field. */
 function kindOf(v: PbValue): string | undefined {
   if (v.kind !== undefined) return v.kind;
@@ -91,8 +105,8 @@ function kindOf(v: PbValue): string | undefined {
   return undefined;
 }
 
-function plainJson(v: PbValue, path: string, depth = 0): Json {
-  checkDepth(depth, path);
+function plainJson(v: PbValue, depth = 0): Json {
+  checkDepth(depth);
   switch (kindOf(v)) {
     case "nullValue":
     case undefined:
@@ -104,27 +118,35 @@ function plainJson(v: PbValue, path: string, depth = 0): Json {
     case "boolValue":
       return v.boolValue ?? false;
     case "listValue":
-      return (v.listValue?.values ?? []).map((e, i) => plainJson(e, child(path, i), depth + 1));
+      return (v.listValue?.values ?? []).map((e, i) => inside(i, () => plainJson(e, depth + 1)));
     case "structValue": {
       const out: { [k: string]: Json } = {};
-      for (const [k, e] of Object.entries(v.structValue?.fields ?? {})) put(out, k, plainJson(e, child(path, k), depth + 1));
+      for (const [k, e] of Object.entries(v.structValue?.fields ?? {})) put(out, k, inside(k, () => plainJson(e, depth + 1)));
       return out;
     }
     default:
-      throw new StructDecodeError(`unsupported google.protobuf.Value kind ${String(v.kind)}`, path);
+      throw new StructDecodeError(`unsupported google.protobuf.Value kind ${String(v.kind)}`);
   }
 }
 
-/** Decodes a Struct into a property map; an absent Struct is an empty map. */
-export function structToPropertyMap(s: PbStruct | null | undefined, path = "", depth = 0): PropertyMap {
+/**
+ * Decodes a Struct into a property map; an absent Struct is an empty map. `field` names the request field it came
+ * from (`news`), for the path in errors.
+ */
+export function structToPropertyMap(s: PbStruct | null | undefined, field?: string): PropertyMap {
+  if (field === undefined) return structFields(s, 0);
+  return inside(field, () => structFields(s, 0));
+}
+
+function structFields(s: PbStruct | null | undefined, depth: number): PropertyMap {
   const out: PropertyMap = {};
-  for (const [k, v] of Object.entries(s?.fields ?? {})) put(out, k, valueToProperty(v, child(path, k), depth + 1));
+  for (const [k, v] of Object.entries(s?.fields ?? {})) put(out, k, inside(k, () => valueToProperty(v, depth + 1)));
   return out;
 }
 
 /** Decodes one google.protobuf.Value into a property value. */
-export function valueToProperty(v: PbValue, path = "", depth = 0): PropertyValue {
-  checkDepth(depth, path);
+export function valueToProperty(v: PbValue, depth = 0): PropertyValue {
+  checkDepth(depth);
   switch (kindOf(v)) {
     case "nullValue":
     case undefined:
@@ -138,82 +160,82 @@ export function valueToProperty(v: PbValue, path = "", depth = 0): PropertyValue
       return UNKNOWN_SENTINELS.has(s) ? COMPUTED : s;
     }
     case "listValue":
-      return (v.listValue?.values ?? []).map((e, i) => valueToProperty(e, child(path, i), depth + 1));
+      return (v.listValue?.values ?? []).map((e, i) => inside(i, () => valueToProperty(e, depth + 1)));
     case "structValue":
-      return specialOrMap(v.structValue ?? {}, path, depth);
+      return specialOrMap(v.structValue ?? {}, depth);
     default:
-      throw new StructDecodeError(`unsupported google.protobuf.Value kind ${String(v.kind)}`, path);
+      throw new StructDecodeError(`unsupported google.protobuf.Value kind ${String(v.kind)}`);
   }
 }
 
-function specialOrMap(s: PbStruct, path: string, depth: number): PropertyValue {
+function specialOrMap(s: PbStruct, depth: number): PropertyValue {
   const fields = s.fields ?? {};
   const sigField = Object.prototype.hasOwnProperty.call(fields, SIG_KEY) ? fields[SIG_KEY] : undefined;
-  if (sigField === undefined) return structToPropertyMap(s, path, depth);
-  if (kindOf(sigField) !== "stringValue") throw new StructDecodeError("malformed special value: its signature is not a string", path);
+  if (sigField === undefined) return structFields(s, depth);
+  if (kindOf(sigField) !== "stringValue") throw new StructDecodeError("malformed special value: its signature is not a string");
   const field = (name: string): PbValue | undefined =>
     Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
   const sig = sigField.stringValue;
   switch (sig) {
     case SECRET_SIG: {
       const value = field("value");
-      if (value === undefined) throw new StructDecodeError("malformed secret: it has no value", path);
-      return new Secret(valueToProperty(value, child(path, "value"), depth + 1));
+      if (value === undefined) throw new StructDecodeError("malformed secret: it has no value");
+      return new Secret(inside("value", () => valueToProperty(value, depth + 1)));
     }
     case OUTPUT_VALUE_SIG: {
       const value = field("value");
       const secret = field("secret");
       if (secret !== undefined && kindOf(secret) !== "boolValue") {
-        throw new StructDecodeError("malformed output value: secret is not a bool", path);
+        throw new StructDecodeError("malformed output value: secret is not a bool");
       }
       const deps = field("dependencies");
       const dependencies: string[] = [];
       if (deps !== undefined) {
-        if (kindOf(deps) !== "listValue") throw new StructDecodeError("malformed output value: dependencies is not a list", path);
+        if (kindOf(deps) !== "listValue") throw new StructDecodeError("malformed output value: dependencies is not a list");
         for (const d of deps.listValue?.values ?? []) {
-          if (kindOf(d) !== "stringValue") throw new StructDecodeError("malformed output value: a dependency is not a string", path);
+          if (kindOf(d) !== "stringValue") throw new StructDecodeError("malformed output value: a dependency is not a string");
           dependencies.push(d.stringValue ?? "");
         }
       }
       // An output without a value is unknown; a value that is itself the unknown sentinel is unknown too.
-      let decoded = value === undefined ? undefined : valueToProperty(value, child(path, "value"), depth + 1);
+      let decoded = value === undefined ? undefined : inside("value", () => valueToProperty(value, depth + 1));
       if (decoded instanceof Computed) decoded = undefined;
       return new OutputValue(decoded, secret?.boolValue ?? false, dependencies);
     }
     case RESOURCE_REFERENCE_SIG: {
       const urn = field("urn");
       if (urn === undefined || kindOf(urn) !== "stringValue") {
-        throw new StructDecodeError("malformed resource reference: urn is missing or not a string", path);
+        throw new StructDecodeError("malformed resource reference: urn is missing or not a string");
       }
       const version = field("packageVersion");
       if (version !== undefined && kindOf(version) !== "stringValue") {
-        throw new StructDecodeError("malformed resource reference: packageVersion is not a string", path);
+        throw new StructDecodeError("malformed resource reference: packageVersion is not a string");
       }
       // name and type are not kept: the engine derives both from the URN when they are absent.
-      return new ResourceReference(urn.stringValue ?? "", referenceId(field("id"), path, depth + 1), version?.stringValue ?? "");
+      return new ResourceReference(urn.stringValue ?? "", referenceId(field("id"), depth + 1), version?.stringValue ?? "");
     }
     case ASSET_SIG:
     case ARCHIVE_SIG: {
       const carried: Record<string, unknown> = {};
-      for (const [k, e] of Object.entries(fields)) if (k !== SIG_KEY) put(carried, k, plainJson(e, child(path, k), depth + 1));
+      for (const [k, e] of Object.entries(fields)) if (k !== SIG_KEY) put(carried, k, inside(k, () => plainJson(e, depth + 1)));
       return new AssetOrArchive(sig === ASSET_SIG ? "asset" : "archive", carried);
     }
     default:
-      throw new StructDecodeError(`unrecognized signature ${JSON.stringify(sig)} in a special value`, path);
+      throw new StructDecodeError(`unrecognized signature ${JSON.stringify(sig)} in a special value`);
   }
 }
 
 /** A reference's id: absent for components, "" or an unknown for a resource whose id is not known yet. */
-function referenceId(id: PbValue | undefined, path: string, depth: number): PropertyValue | undefined {
+function referenceId(id: PbValue | undefined, depth: number): PropertyValue | undefined {
   if (id === undefined) return undefined;
-  const decoded = valueToProperty(id, child(path, "id"), depth);
+  const decoded = inside("id", () => valueToProperty(id, depth));
   if (decoded === "" || decoded instanceof Computed) return COMPUTED;
   if (typeof decoded === "string") return decoded;
   if (decoded instanceof OutputValue) {
     if (!decoded.known) return COMPUTED;
     if (typeof decoded.value === "string") return decoded.value;
   }
-  throw new StructDecodeError("malformed resource reference: id is not a string", path);
+  throw new StructDecodeError("malformed resource reference: id is not a string");
 }
 
 function jsonToValue(v: unknown): google_protobuf.ValueIn {

@@ -1,5 +1,6 @@
 // Terraform diagnostics as this project reports them: split by severity, formatted, and the one "warn, then throw" rule.
-import type { AttributePath, Diagnostic } from "./types.js";
+import { formatPath } from "./path.js";
+import type { Diagnostic } from "./types.js";
 
 /** Diagnostics by severity, each list in the provider's order. */
 export function splitDiagnostics(diags: readonly Diagnostic[]): { errors: Diagnostic[]; warnings: Diagnostic[] } {
@@ -14,16 +15,9 @@ export function errorDiagnostics(diags: readonly Diagnostic[]): Diagnostic[] {
   return splitDiagnostics(diags).errors;
 }
 
-/** `tags["a b"][0].name`: attribute names joined by dots, map keys quoted, list and set indexes bare. */
-export function formatAttributePath(p: AttributePath): string {
-  return p
-    .map((s, i) => ("attribute" in s ? `${i === 0 ? "" : "."}${s.attribute}` : "key" in s ? `[${JSON.stringify(s.key)}]` : `[${s.index}]`))
-    .join("");
-}
-
 /** One diagnostic on one line: `error: summary: detail (at path)`. */
 export function formatDiagnostic(d: Diagnostic): string {
-  const at = d.attribute ? ` (at ${formatAttributePath(d.attribute)})` : "";
+  const at = d.attribute ? ` (at ${formatPath(d.attribute)})` : "";
   return `${d.severity}: ${d.summary}${d.detail ? `: ${d.detail}` : ""}${at}`;
 }
 

@@ -1,4 +1,5 @@
 // The Terraform provider model of this project: schemas, diagnostics and call shapes shared by protocol 5 and 6, free of protobuf.
+import type { Path } from "./path.js";
 import type { CtyType, CtyValue } from "./cty/index.js";
 
 export type StringKind = "plain" | "markdown";
@@ -102,9 +103,9 @@ export interface IdentityAttribute {
   description: string;
 }
 
-/** A step into a value: an attribute name, a map key or a list/tuple index. */
-export type PathStep = { attribute: string } | { key: string } | { index: number };
-export type AttributePath = PathStep[];
+export type { PathStep } from "./path.js";
+/** A Terraform attribute path: attribute steps hold Terraform names. */
+export type AttributePath = Path;
 
 export interface Diagnostic {
   severity: "error" | "warning";

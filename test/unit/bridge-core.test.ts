@@ -109,7 +109,7 @@ describe("toTfObject", () => {
       }
       expect(err).toBeInstanceOf(ConversionError);
       expect((err as ConversionError).message).toBe(c.message);
-      expect((err as ConversionError).path).toBe(c.path);
+      expect((err as ConversionError).property).toBe(c.path);
     });
   }
 });

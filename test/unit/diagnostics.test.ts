@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import {
   errorDiagnostics,
   failureMessage,
-  formatAttributePath,
   formatDiagnostic,
   formatDiagnostics,
   splitDiagnostics,
@@ -29,17 +28,6 @@ describe("splitDiagnostics / errorDiagnostics", () => {
       expect([...split.errors, ...split.warnings].sort((a, b) => diags.indexOf(a) - diags.indexOf(b))).toEqual(diags);
     });
   }
-});
-
-describe("formatAttributePath", () => {
-  const cases: [AttributePath, string][] = [
-    [[], ""],
-    [[{ attribute: "name" }], "name"],
-    [[{ attribute: "rule" }, { index: 0 }, { attribute: "from_port" }], "rule[0].from_port"],
-    [[{ attribute: "tags" }, { key: "a b" }], 'tags["a b"]'],
-    [[{ key: "k" }], '["k"]'],
-  ];
-  for (const [path, want] of cases) it(want || "(empty)", () => expect(formatAttributePath(path)).toBe(want));
 });
 
 describe("formatDiagnostic(s)", () => {

@@ -9,6 +9,7 @@ import { protoDir } from "../../src/proto.js";
 import { parsePluginArgs } from "../../src/server/cli.js";
 import { ResourceInitError } from "../../src/server/ops.js";
 import { RpcError, toStatus } from "../../src/server/status.js";
+import { attribute } from "../../src/terraform/path.js";
 import { StructDecodeError, structToPropertyMap, type PbStruct } from "../../src/server/struct.js";
 
 describe("toStatus", () => {
@@ -16,7 +17,7 @@ describe("toStatus", () => {
     expect(toStatus(new RpcError(grpc.status.NOT_FOUND, "gone"), "Read")).toEqual({ code: grpc.status.NOT_FOUND, details: "gone" });
     expect(toStatus(new ParameterizeError("failed-precondition", "later"), "Parameterize").code).toBe(grpc.status.FAILED_PRECONDITION);
     expect(toStatus(new ParameterizeError("not-found", "x"), "Parameterize").code).toBe(grpc.status.NOT_FOUND);
-    expect(toStatus(new StructDecodeError("bad", "news.a"), "Check")).toEqual({ code: grpc.status.INVALID_ARGUMENT, details: "Check: bad (at news.a)" });
+    expect(toStatus(new StructDecodeError("bad").under(attribute("a")).under(attribute("news")), "Check")).toEqual({ code: grpc.status.INVALID_ARGUMENT, details: "Check: bad (at news.a)" });
     expect(toStatus(new Error("the provider said no"), "Create")).toEqual({ code: grpc.status.UNKNOWN, details: "the provider said no" });
     const bug = toStatus(new TypeError("x is undefined"), "Diff");
     expect(bug.code).toBe(grpc.status.INTERNAL);

@@ -285,7 +285,7 @@ function decodeValue(r: Reader, t: CtyType, cache: SetCache): CtyValue {
           out[key] = decodeValue(r, t.element, cache);
         }
       } catch (e) {
-        rethrowUnder(e, key === undefined ? "" : keyStep(key));
+        rethrowUnder(e, key === undefined ? undefined : keyStep(key));
       }
       if (t.element.kind === "dynamic") commonType(Object.values(out));
       return out;
@@ -315,7 +315,7 @@ function decodeObject(r: Reader, t: CtyObjectType, cache: SetCache): CtyValue {
       vals[at] = decodeValue(r, plan.types[at]!, cache);
     }
   } catch (e) {
-    rethrowUnder(e, key === undefined ? "" : attrStep(key));
+    rethrowUnder(e, key === undefined ? undefined : attrStep(key));
   }
   const out = Object.create(null) as CtyRecord;
   for (let i = 0; i < n; i++) out[plan.names[i]!] = vals[i]!;

@@ -1,6 +1,7 @@
 // The cty type model: constructors, the JSON form Terraform schemas and go-cty use for types, equality, and friendly names.
 
 import { CtyError } from "./errors.js";
+import { index, key, type Path } from "../path.js";
 import { goJsonString, sortUtf8 } from "./strings.js";
 
 export type CtyType =
@@ -97,10 +98,10 @@ const MAX_TYPE_DEPTH = 200;
  * `["list","string"]`, `["object",{"a":"string"},["a"]]`, `"dynamic"` and so on.
  */
 export function parseType(json: unknown): CtyType {
-  return parseTypeAt(json, 0, "");
+  return parseTypeAt(json, 0, []);
 }
 
-function parseTypeAt(json: unknown, depth: number, path: string): CtyType {
+function parseTypeAt(json: unknown, depth: number, path: Path): CtyType {
   if (depth > MAX_TYPE_DEPTH) throw new CtyError("type description is nested too deeply", "", path);
   if (typeof json === "string") {
     switch (json) {
@@ -120,13 +121,13 @@ function parseTypeAt(json: unknown, depth: number, path: string): CtyType {
     case "set":
     case "map": {
       if (json.length !== 2) throw new CtyError(`a ${kind} type description must have exactly one element type`, "", path);
-      const element = parseTypeAt(json[1], depth + 1, `${path}[1]`);
+      const element = parseTypeAt(json[1], depth + 1, [...path, index(1)]);
       return { kind, element };
     }
     case "tuple": {
       const elems: unknown = json[1];
       if (json.length !== 2 || !Array.isArray(elems)) throw new CtyError("a tuple type description must be [\"tuple\", [types...]]", "", path);
-      return tuple(elems.map((e, i) => parseTypeAt(e, depth + 1, `${path}[1][${i}]`)));
+      return tuple(elems.map((e, i) => parseTypeAt(e, depth + 1, [...path, index(1), index(i)])));
     }
     case "object": {
       const attrsJson: unknown = json[1];
@@ -134,7 +135,7 @@ function parseTypeAt(json: unknown, depth: number, path: string): CtyType {
         throw new CtyError("an object type description must be [\"object\", {attributes}, [optional]?]", "", path);
       }
       const attrs: Record<string, CtyType> = Object.create(null) as Record<string, CtyType>;
-      for (const [name, at] of Object.entries(attrsJson)) attrs[name] = parseTypeAt(at, depth + 1, `${path}[1][${JSON.stringify(name)}]`);
+      for (const [name, at] of Object.entries(attrsJson)) attrs[name] = parseTypeAt(at, depth + 1, [...path, index(1), key(name)]);
       let optional: string[] | undefined;
       if (json.length === 3) {
         const opt: unknown = json[2];
