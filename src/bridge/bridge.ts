@@ -1,75 +1,38 @@
-// Pulumi operation semantics over one Terraform provider: config, check, diff, create/update/delete, read/import, invoke.
-import { createHash, randomUUID } from "node:crypto";
+// Pulumi resource semantics over one Terraform provider: config, check, diff, create/update/delete, read/import.
+import { randomUUID } from "node:crypto";
 import { decodeJson, encodeJson, isRecord, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
-import { errorDiagnostics, failureMessage, formatDiagnostics, reportWarnings, warnThenThrow } from "../terraform/diagnostics.js";
+import { errorDiagnostics, failureMessage, formatDiagnostics } from "../terraform/diagnostics.js";
 import { ProviderCrashedError } from "../terraform/errors.js";
 import { identityType, impliedType } from "../terraform/schema.js";
 import type { DeferredReason, Diagnostic, IdentitySchema, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
 import { proposedNewState } from "../terraform/values.js";
-import { type DataSourceModel, type EphemeralResourceModel, type FunctionModel, type PropertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
-import { ConversionError, fromTfObject, toPropertyPath, toTfObject, unwrap } from "./convert.js";
-import { formatPath } from "../terraform/path.js";
-import { computeDiff, type DiffResult } from "./diff.js";
+import { propertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
+import { autoname } from "./autonaming.js";
+import { failuresFromDiagnostics, ProviderCaller } from "./caller.js";
+import { ConversionError, fromTfObject, toTfObject } from "./convert.js";
+import { computeDiff } from "./diff.js";
+import { Functions } from "./functions.js";
 import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdentity } from "./identity.js";
-import { carrySecrets, withoutSecrets } from "./secrets.js";
+import { META_KEY, readMeta, withoutMeta, writeMeta, type Meta } from "./meta.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
-
-export type { DiffResult } from "./diff.js";
-
-/** The output key that carries Terraform's private state and schema version through Pulumi state. */
-export const META_KEY = "__meta";
-
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
-
-export interface CheckResult {
-  inputs: PropertyMap;
-  failures: CheckFailure[];
-}
-
-export interface Autonaming {
-  proposedName?: string;
-  mode: "propose" | "enforce" | "disable";
-}
-
-export interface OperationOptions {
-  preview?: boolean;
-  /** Pulumi customTimeouts for this operation, in seconds (0: none). */
-  timeoutSeconds?: number;
-  /** The resource's name in the program, for messages that tell the user what to run. */
-  name?: string;
-  /** The resource's URN: the key under which check held its write-only values (see TerraformBridge.check). */
-  urn?: string;
-}
-
-export type LogFn = (severity: "debug" | "info" | "warning" | "error", message: string) => void;
-
-/** A user-facing failure of an operation, with the Terraform diagnostics as the message. */
-export class BridgeError extends Error {}
-
-/**
- * Apply failed but the provider returned a new state: the object exists (maybe half-configured). Carries what the
- * engine must record so that the next `pulumi up` completes the job rather than creating a duplicate.
- */
-export class PartialFailure extends Error {
-  constructor(
-    readonly id: string,
-    readonly properties: PropertyMap,
-    readonly inputs: PropertyMap,
-    readonly reasons: string[],
-  ) {
-    super(reasons.join("\n"));
-  }
-}
-
-interface Meta {
-  schemaVersion: number;
-  privateState: Uint8Array;
-  /** Only for resources whose provider gives them an identity schema: a resource without one stores what it always did. */
-  identity?: StoredIdentity;
-}
+import { carrySecrets } from "./secrets.js";
+import { withDeleteTimeout, withTimeouts, withTimeoutsValue } from "./timeouts.js";
+import {
+  BridgeError,
+  PartialFailure,
+  type CheckFailure,
+  type CheckRequest,
+  type CheckResult,
+  type CreateRequest,
+  type DeleteRequest,
+  type DiffRequest,
+  type DiffResult,
+  type InvokeResult,
+  type LogFn,
+  type ReadRequest,
+  type ReadResult,
+  type UpdateRequest,
+} from "./types.js";
 
 /** A resource with an identity schema: the schema and the identity to send (null when none is known yet). */
 interface IdentityContext {
@@ -77,42 +40,10 @@ interface IdentityContext {
   value: CtyValue;
 }
 
-function failuresFromDiagnostics(diags: readonly Diagnostic[], props: readonly PropertyModel[]): CheckFailure[] {
-  return errorDiagnostics(diags).map((d) => ({
-    property: d.attribute ? formatPath(toPropertyPath(d.attribute, props)) : "",
-    reason: d.detail ? `${d.summary}: ${d.detail}` : d.summary,
-  }));
-}
 
-/**
- * terraform-plugin-sdk/v2 keeps a resource's parsed timeouts in its private state, as JSON under this key (its
- * `schema.TimeoutKey`): `{"create": <ns>, "delete": <ns>, …}`. At delete it reads them from there, not from the state.
- */
-const SDKV2_TIMEOUTS_KEY = "e2bfb730-ecaa-11e6-8f88-34363bc7c4c0";
-
-/** The private state with SDKv2's delete timeout set to `seconds`; any other private state is returned unchanged. */
-export function withDeleteTimeout(privateState: Uint8Array, seconds: number): Uint8Array {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(privateState).toString("utf8"));
-  } catch {
-    return privateState;
-  }
-  if (!isRecord(parsed) || !isRecord(parsed[SDKV2_TIMEOUTS_KEY])) return privateState;
-  const timeouts = { ...parsed[SDKV2_TIMEOUTS_KEY], delete: Math.ceil(seconds) * 1e9 };
-  return Buffer.from(JSON.stringify({ ...parsed, [SDKV2_TIMEOUTS_KEY]: timeouts }));
-}
-
-/** Terraform duration strings for the `timeouts` block many providers accept. */
-function timeoutValue(seconds: number): string {
-  return `${Math.ceil(seconds)}s`;
-}
-
-export class TerraformBridge {
+export class TerraformBridge extends ProviderCaller {
   private readonly resourcesByToken = new Map<string, ResourceModel>();
-  private readonly dataSourcesByToken = new Map<string, DataSourceModel>();
-  private readonly functionsByToken = new Map<string, FunctionModel>();
-  private readonly ephemeralByToken = new Map<string, EphemeralResourceModel>();
+  private readonly functions: Functions;
   /** The configuration this provider instance was configured with, for terraformConfig. */
   private configured: PropertyMap = {};
   /**
@@ -122,34 +53,24 @@ export class TerraformBridge {
   private readonly writeOnlyHeld = new Map<string, PropertyMap>();
 
   constructor(
-    readonly tf: TerraformProvider,
+    tf: TerraformProvider,
     readonly schema: ProviderSchema,
     readonly model: ProviderModel,
-    private readonly log: LogFn = () => undefined,
+    log: LogFn = () => undefined,
   ) {
+    super(tf, log);
     for (const r of model.resources.values()) {
       this.resourcesByToken.set(r.token, r);
       // A program or stack that names the resource by its alias (the reference's token) is served as the resource.
       for (const alias of r.aliases) if (!this.resourcesByToken.has(alias)) this.resourcesByToken.set(alias, r);
     }
-    for (const d of model.dataSources.values()) this.dataSourcesByToken.set(d.token, d);
-    for (const f of model.functions.values()) this.functionsByToken.set(f.token, f);
-    for (const e of model.ephemeralResources.values()) this.ephemeralByToken.set(e.token, e);
+    this.functions = new Functions(tf, model, log);
   }
 
   private resource(token: string): { model: ResourceModel; schema: Schema } {
     const model = this.resourcesByToken.get(token);
     if (model === undefined) throw new BridgeError(`unknown resource type ${token}; the package has ${this.resourcesByToken.size} resources`);
     return { model, schema: model.tfSchema };
-  }
-
-  private warn(diags: readonly Diagnostic[], context: string): void {
-    reportWarnings(diags, { context, warn: (m) => this.log("warning", m) });
-  }
-
-  /** An RPC's diagnostics: warnings logged under `context`, errors fail it as `failure` (after `beforeErrors`). */
-  private warnThenThrow(diags: readonly Diagnostic[], context: string, failure: string, beforeErrors?: () => void): void {
-    warnThenThrow(diags, { context, failure, warn: (m) => this.log("warning", m), makeError: (m) => new BridgeError(m), beforeErrors });
   }
 
   // ---- provider configuration -------------------------------------------------------------------------------
@@ -189,12 +110,12 @@ export class TerraformBridge {
    * The returned inputs are what the engine stores, so write-only values are taken out and held in memory under the
    * URN (urnName when none is given) for create/update to put back into the Terraform config.
    */
-  async check(token: string, urnName: string, olds: PropertyMap, news: PropertyMap, autonaming?: Autonaming, randomSeed?: Uint8Array, urn?: string): Promise<CheckResult> {
+  async check({ token, name: urnName, olds, news, autonaming, randomSeed, urn }: CheckRequest): Promise<CheckResult> {
     const { model } = this.resource(token);
     const hold = (result: CheckResult): CheckResult => ({ ...result, inputs: this.holdWriteOnly(model, urn ?? urnName, result.inputs) });
     const inputs: PropertyMap = { ...news };
     delete inputs[META_KEY];
-    this.autoname(model, urnName, olds, inputs, autonaming, randomSeed);
+    autoname(model, urnName, olds, inputs, autonaming, randomSeed);
     // Every problem the program can fix at once: unknown properties, then each property of the wrong shape.
     const failures: CheckFailure[] = Object.keys(inputs)
       .filter((k) => !model.properties.some((p) => p.name === k && p.input))
@@ -248,30 +169,6 @@ export class TerraformBridge {
   private withWriteOnly(news: PropertyMap, urn: string | undefined): PropertyMap {
     const held = urn === undefined ? undefined : this.writeOnlyHeld.get(urn);
     return held === undefined ? news : { ...news, ...held };
-  }
-
-  /**
-   * A resource's string `name` input (required or optional, as the reference autonames both) gets a value when the
-   * program gives none: the engine's proposal when it sends one, else `<urn name>-<7 hex>` derived from the engine's
-   * random seed (stable across previews), kept from the previous inputs when the resource already exists. A program
-   * that sets `namePrefix` instead has chosen the provider's own naming, which conflicts with a name.
-   */
-  private autoname(model: ResourceModel, urnName: string, olds: PropertyMap, inputs: PropertyMap, autonaming?: Autonaming, seed?: Uint8Array): void {
-    const prop = model.properties.find((p) => p.autonamed === true);
-    if (prop === undefined || autonaming?.mode === "disable") return;
-    if (inputs[prop.name] !== undefined && inputs[prop.name] !== null) return;
-    const prefix = model.properties.find((p) => p.tfName === "name_prefix" && p.input);
-    if (prefix !== undefined && inputs[prefix.name] !== undefined && inputs[prefix.name] !== null) return;
-    if (typeof olds[prop.name] === "string") {
-      inputs[prop.name] = olds[prop.name]!;
-      return;
-    }
-    if (autonaming?.proposedName !== undefined && autonaming.proposedName !== "") {
-      inputs[prop.name] = autonaming.proposedName;
-      return;
-    }
-    const suffix = createHash("sha256").update(seed && seed.length > 0 ? seed : randomUUID()).digest("hex").slice(0, 7);
-    inputs[prop.name] = `${urnName}-${suffix}`;
   }
 
   /** Pulumi state → Terraform state of the current schema version (upgraded by the provider when older, as Terraform does). */
@@ -343,42 +240,6 @@ export class TerraformBridge {
   }
 
   /**
-   * The names in the resource's `timeouts` object, when it has one that includes `op`: a single block (SDKv2), a
-   * single nested attribute, or an attribute of object type (the plugin framework's timeouts package).
-   */
-  private timeoutNames(schema: Schema, op: "create" | "update" | "delete"): string[] | undefined {
-    const block = schema.block.blockTypes.find((b) => b.typeName === "timeouts");
-    const attr = schema.block.attributes.find((a) => a.name === "timeouts");
-    let names: string[] = [];
-    if (block !== undefined && (block.nesting === "single" || block.nesting === "group")) names = block.block.attributes.map((a) => a.name);
-    else if (attr?.nestedType?.nesting === "single") names = attr.nestedType.attributes.map((a) => a.name);
-    else if (attr?.type?.kind === "object") names = Object.keys(attr.type.attributes);
-    return names.includes(op) ? names : undefined;
-  }
-
-  /**
-   * Pulumi customTimeouts into the object's `timeouts` (the configuration for create and update, the prior state for
-   * delete, where Terraform's plugin framework reads it). The program's own timeouts block wins; customTimeouts fill
-   * in what it leaves unset. Undefined when nothing changes.
-   */
-  private withTimeoutsValue(schema: Schema, value: CtyValue, op: "create" | "update" | "delete", seconds: number | undefined): CtyValue | undefined {
-    if (seconds === undefined || seconds <= 0 || !isRecord(value)) return undefined;
-    const names = this.timeoutNames(schema, op);
-    if (names === undefined) return undefined;
-    const current = value["timeouts"];
-    const existing = isRecord(current) ? current : {};
-    if (existing[op] !== undefined && existing[op] !== null) return undefined;
-    const filled: { [k: string]: CtyValue } = Object.create(null) as { [k: string]: CtyValue };
-    for (const n of names) filled[n] = existing[n] ?? null;
-    filled[op] = timeoutValue(seconds);
-    return { ...value, timeouts: filled };
-  }
-
-  private withTimeouts(schema: Schema, config: CtyValue, op: "create" | "update", seconds: number | undefined): CtyValue {
-    return this.withTimeoutsValue(schema, config, op, seconds) ?? config;
-  }
-
-  /**
    * Outputs carry the Terraform `id` too, when it is the resource id and no property: the reference reads it from there
    * on refresh, so a stack this plugin wrote stays usable by the reference.
    */
@@ -417,16 +278,17 @@ export class TerraformBridge {
     return plan;
   }
 
-  async diff(token: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<DiffResult> {
+  async diff({ token, id, olds, news }: DiffRequest): Promise<DiffResult> {
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds);
     const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, toTfObject(model.properties, news));
     return computeDiff(model.properties, prior.state, plan.plannedState, plan.requiresReplace, schema.block);
   }
 
-  async create(token: string, news: PropertyMap, options: OperationOptions = {}): Promise<{ id: string; properties: PropertyMap }> {
+  async create(options: CreateRequest): Promise<{ id: string; properties: PropertyMap }> {
+    const { token, news } = options;
     const { model, schema } = this.resource(token);
-    const config = this.withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn)), "create", options.timeoutSeconds);
+    const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn)), "create", options.timeoutSeconds);
     const identity = await this.identityContext(model);
     const plan = await this.plan(model, schema, { state: null, identity }, config);
     const meta: Meta = { schemaVersion: schema.version, privateState: plan.plannedPrivate, ...this.keepIdentity(identity, plan.plannedIdentity) };
@@ -460,10 +322,11 @@ export class TerraformBridge {
     return { id, properties };
   }
 
-  async update(token: string, id: string, olds: PropertyMap, news: PropertyMap, options: OperationOptions = {}): Promise<{ properties: PropertyMap }> {
+  async update(options: UpdateRequest): Promise<{ properties: PropertyMap }> {
+    const { token, id, olds, news } = options;
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds);
-    const config = this.withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn)), "update", options.timeoutSeconds);
+    const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn)), "update", options.timeoutSeconds);
     const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config);
     if (options.preview) {
       return { properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate, ...this.keepIdentity(prior.identity, plan.plannedIdentity) }), news) };
@@ -490,11 +353,12 @@ export class TerraformBridge {
    * go where providers read it at delete time: the prior state's `timeouts` (the plugin framework) and, for SDKv2,
    * the timeouts it keeps in its private state (see withDeleteTimeout). A timeouts.delete the program set wins.
    */
-  async delete(token: string, id: string, olds: PropertyMap, options: OperationOptions = {}): Promise<void> {
+  async delete(options: DeleteRequest): Promise<void> {
+    const { token, id, olds } = options;
     const { model, schema } = this.resource(token);
     const stored = await this.priorState(model, schema, id, olds);
     if (stored.state === null) return;
-    const timed = this.withTimeoutsValue(schema, stored.state, "delete", options.timeoutSeconds);
+    const timed = withTimeoutsValue(schema, stored.state, "delete", options.timeoutSeconds);
     const prior = timed === undefined ? stored : { ...stored, state: timed, meta: { ...stored.meta, privateState: withDeleteTimeout(stored.meta.privateState, options.timeoutSeconds!) } };
     let plannedPrivate = prior.meta.privateState;
     // A deletion's planned identity is the prior one (the plugin framework hands it to Delete as such).
@@ -520,7 +384,7 @@ export class TerraformBridge {
    * resource is gone. Inputs are derived from the new state: for a refresh, the inputs the program had set; for an
    * import, every input property the provider reports a value for.
    */
-  async read(token: string, id: string, state: PropertyMap | undefined, inputs: PropertyMap | undefined): Promise<{ id: string; properties: PropertyMap; inputs: PropertyMap } | undefined> {
+  async read({ token, id, state, inputs }: ReadRequest): Promise<ReadResult | undefined> {
     const { model, schema } = this.resource(token);
     let current: CtyValue;
     let meta: Meta;
@@ -584,131 +448,10 @@ export class TerraformBridge {
     return { state: mine.state, private: mine.private, identity: { schema: context.schema, value: mine.identity ?? ("identity" in target ? target.identity : null) } };
   }
 
-  // ---- data sources and functions -----------------------------------------------------------------------------
+  // ---- data sources, functions and ephemeral resources -----------------------------------------------------
 
-  async invoke(token: string, args: PropertyMap): Promise<{ result: PropertyMap; failures: CheckFailure[] }> {
-    const ds = this.dataSourcesByToken.get(token);
-    if (ds !== undefined) return this.readDataSource(ds, args);
-    const fn = this.functionsByToken.get(token);
-    if (fn !== undefined) return this.callFunction(fn, args);
-    const eph = this.ephemeralByToken.get(token);
-    if (eph !== undefined) return this.openEphemeral(eph, args);
-    throw new BridgeError(`unknown function ${token}`);
-  }
-
-  /** A data source's or ephemeral resource's arguments as a Terraform config, or the check failures that prevent it. */
-  private functionConfig(m: DataSourceModel | EphemeralResourceModel, args: PropertyMap): { config: CtyValue } | { failures: CheckFailure[] } {
-    const unknownArgs = Object.keys(args).filter((k) => !m.properties.some((p) => p.name === k && p.input));
-    if (unknownArgs.length > 0) return { failures: unknownArgs.map((k) => ({ property: k, reason: `${m.token} has no argument ${k}` })) };
-    try {
-      return { config: toTfObject(m.properties, args) };
-    } catch (e) {
-      if (e instanceof ConversionError) return { failures: [{ property: e.property, reason: e.reason }] };
-      throw e;
-    }
-  }
-
-  private async readDataSource(ds: DataSourceModel, args: PropertyMap): Promise<{ result: PropertyMap; failures: CheckFailure[] }> {
-    const converted = this.functionConfig(ds, args);
-    if ("failures" in converted) return { result: {}, failures: converted.failures };
-    const { config } = converted;
-    const diags = await this.tf.validateDataSourceConfig(ds.tfName, config);
-    const failures = failuresFromDiagnostics(diags, ds.properties);
-    if (failures.length > 0) return { result: {}, failures };
-    const read = await this.tf.readDataSource({ typeName: ds.tfName, config });
-    this.warnThenThrow(read.diagnostics, ds.tfName, `reading data source ${ds.tfName} failed`);
-    return { result: withoutSecrets(fromTfObject(ds.properties, read.state)) as PropertyMap, failures: [] };
-  }
-
-  /**
-   * An ephemeral resource as Terraform uses one, within a single Invoke: validate, open, renew when the provider asks
-   * for it before we are done, close. Whatever opened is closed, also when a later step fails; a failed or deferred
-   * open opened nothing, so there is nothing to close (as in Terraform). The result is secret throughout: nothing
-   * of an ephemeral resource is meant to be stored, so wherever the program keeps it, state has it encrypted.
-   */
-  private async openEphemeral(e: EphemeralResourceModel, args: PropertyMap): Promise<{ result: PropertyMap; failures: CheckFailure[] }> {
-    const converted = this.functionConfig(e, args);
-    if ("failures" in converted) return { result: {}, failures: converted.failures };
-    const { config } = converted;
-    const failures = failuresFromDiagnostics(await this.tf.validateEphemeralResourceConfig(e.tfName, config), e.properties);
-    if (failures.length > 0) return { result: {}, failures };
-    const opened = await this.tf.openEphemeralResource(e.tfName, config);
-    this.warnThenThrow(opened.diagnostics, e.tfName, `opening ephemeral resource ${e.tfName} failed`);
-    if (opened.deferred !== undefined) {
-      throw new BridgeError(`the provider deferred opening ephemeral resource ${e.tfName} (${opened.deferred}); ${e.token} needs every argument and the provider configuration to be known`);
-    }
-    let privateData = opened.private;
-    let failed = true;
-    try {
-      // Terraform rejects such a result too: the program would get a value that can never become known.
-      if (wholeContainsUnknown(opened.result)) throw new BridgeError(`the provider opened ephemeral resource ${e.tfName} with values still unknown; ${e.token} needs every argument to be known`);
-      const result = fromTfObject(e.properties, opened.result);
-      let renewAt = opened.renewAt;
-      for (let n = 0; renewAt !== undefined && renewAt.getTime() <= Date.now() + EPHEMERAL_RENEW_MARGIN_MS; n++) {
-        if (n === EPHEMERAL_MAX_RENEWALS) throw new BridgeError(`ephemeral resource ${e.tfName} asked to be renewed again at once ${n} times in a row; giving up`);
-        const renewed = await this.tf.renewEphemeralResource(e.tfName, privateData);
-        this.warnThenThrow(renewed.diagnostics, e.tfName, `renewing ephemeral resource ${e.tfName} failed`);
-        privateData = renewed.private;
-        renewAt = renewed.renewAt;
-      }
-      const secret: PropertyMap = {};
-      for (const [k, v] of Object.entries(result)) secret[k] = v === null || v instanceof Secret ? v : new Secret(v);
-      failed = false;
-      return { result: secret, failures: [] };
-    } finally {
-      await this.closeEphemeral(e, privateData, failed);
-    }
-  }
-
-  /** Closes an opened ephemeral resource; a failure to close fails the Invoke unless an earlier error already does. */
-  private async closeEphemeral(e: EphemeralResourceModel, privateData: Uint8Array, failed: boolean): Promise<void> {
-    let message: string | undefined;
-    try {
-      const diags = await this.tf.closeEphemeralResource(e.tfName, privateData);
-      this.warn(diags, e.tfName);
-      if (errorDiagnostics(diags).length > 0) message = failureMessage(`closing ephemeral resource ${e.tfName} failed`, diags);
-    } catch (err) {
-      message = `closing ephemeral resource ${e.tfName} failed: ${(err as Error).message}`;
-    }
-    if (message === undefined) return;
-    if (failed) this.log("warning", message);
-    else throw new BridgeError(message);
-  }
-
-  private async callFunction(fn: FunctionModel, args: PropertyMap): Promise<{ result: PropertyMap; failures: CheckFailure[] }> {
-    const values: CtyValue[] = [];
-    const failures: CheckFailure[] = [];
-    const convert = (p: FunctionModel["parameters"][number], v: PropertyValue): CtyValue => {
-      const prop: PropertyModel = { tfName: p.tfName, name: p.name, tfType: p.tfType, type: p.type, required: p.required, input: true, computed: false, secret: false, writeOnly: false, maxItemsOne: false, description: "" };
-      return toTfObject([prop], { [p.name]: v })[p.tfName]!;
-    };
-    for (const p of fn.parameters) {
-      const v = args[p.name];
-      if ((v === undefined || v === null) && p.required) failures.push({ property: p.name, reason: `missing required argument ${p.name}` });
-      else values.push(convert(p, v ?? null));
-    }
-    if (fn.variadic !== undefined) {
-      const rest = args[fn.variadic.name];
-      const items = rest === undefined || rest === null ? [] : rest;
-      if (!Array.isArray(items)) failures.push({ property: fn.variadic.name, reason: `${fn.variadic.name} must be a list` });
-      else {
-        const element = { ...fn.variadic, type: fn.variadic.type.kind === "array" ? fn.variadic.type.items : fn.variadic.type };
-        for (const item of items) values.push(convert(element, item));
-      }
-    }
-    if (failures.length > 0) return { result: {}, failures };
-    const called = await this.tf.callFunction(fn.tfName, values);
-    if (called.error !== undefined) {
-      const arg = called.error.argument;
-      const params = [...fn.parameters, ...(fn.variadic ? [fn.variadic] : [])];
-      const name = arg === undefined ? "" : (params[Math.min(arg, params.length - 1)]?.name ?? "");
-      return { result: {}, failures: [{ property: name, reason: called.error.text }] };
-    }
-    // The schema names an object return's type, so SDKs call `invoke` and read its fields from the result itself;
-    // any other return is wrapped as `{result: value}`, which their `invokeSingle` unwraps.
-    if (fn.returnType.kind === "object") return { result: fromTfObject(fn.returnType.ref.properties, called.result), failures: [] };
-    const out: PropertyModel = { tfName: "result", name: "result", tfType: fn.tfReturnType, type: fn.returnType, required: true, input: false, computed: true, secret: false, writeOnly: false, maxItemsOne: false, description: "" };
-    return { result: fromTfObject([out], { result: called.result }), failures: [] };
+  invoke(token: string, args: PropertyMap): Promise<InvokeResult> {
+    return this.functions.invoke(token, args);
   }
 
   /**
@@ -764,59 +507,6 @@ const DEFERRED_REASONS: Record<DeferredReason, string> = {
   absent_prereq: "a prerequisite is absent",
 };
 
-/** A renew_at due within this margin is honoured before closing, as Terraform renews what it still holds. */
-const EPHEMERAL_RENEW_MARGIN_MS = 5_000;
-/** A provider that keeps answering renew with a time already past would otherwise hold the Invoke forever. */
-const EPHEMERAL_MAX_RENEWALS = 3;
-
 /** The `id` output (see TerraformBridge.outputs): the Terraform `id` attribute under its own name, never an input. */
-const ID_OUTPUT: PropertyModel = {
-  tfName: "id",
-  name: "id",
-  tfType: { kind: "string" },
-  type: { kind: "string" },
-  required: false,
-  input: false,
-  computed: true,
-  secret: false,
-  writeOnly: false,
-  maxItemsOne: false,
-  description: "",
-};
+const ID_OUTPUT = propertyModel({ tfName: "id", name: "id", tfType: { kind: "string" }, type: { kind: "string" }, input: false, computed: true });
 
-function withoutMeta(m: PropertyMap): PropertyMap {
-  const out: PropertyMap = {};
-  for (const [k, v] of Object.entries(m)) if (k !== META_KEY) out[k] = v;
-  return out;
-}
-
-function readMeta(v: PropertyValue | undefined): Meta {
-  const raw = v === undefined ? null : unwrap(v);
-  if (typeof raw !== "string" || raw === "") return { schemaVersion: 0, privateState: new Uint8Array() };
-  try {
-    const parsed = JSON.parse(raw) as { schema_version?: string; private_state?: string; identity?: unknown; identity_schema_version?: string };
-    const identity = isRecord(parsed.identity) ? { identity: { version: Number(parsed.identity_schema_version ?? "0") || 0, json: JSON.stringify(parsed.identity) } } : {};
-    return {
-      schemaVersion: Number(parsed.schema_version ?? "0") || 0,
-      privateState: parsed.private_state ? Buffer.from(parsed.private_state, "base64") : new Uint8Array(),
-      ...identity,
-    };
-  } catch {
-    throw new BridgeError(`the stored ${META_KEY} value is not valid JSON; the state was edited by hand?`);
-  }
-}
-
-/**
- * `{"schema_version":"N","private_state":"<b64>"}`, as the reference writes it, plus for a resource with an identity
- * `"identity":{…},"identity_schema_version":"M"` (Terraform keeps the same two beside its state; the reference ignores
- * keys it does not know and keeps them when it rewrites the value).
- */
-function writeMeta(meta: Meta): string {
-  const out: Record<string, unknown> = { schema_version: String(meta.schemaVersion) };
-  if (meta.privateState.length > 0) out["private_state"] = Buffer.from(meta.privateState).toString("base64");
-  if (meta.identity !== undefined) {
-    out["identity"] = JSON.parse(meta.identity.json) as unknown;
-    out["identity_schema_version"] = String(meta.identity.version);
-  }
-  return JSON.stringify(out);
-}

@@ -2,17 +2,18 @@
 import type { CtyType } from "../terraform/cty/index.js";
 import { attributeType, impliedType } from "../terraform/schema.js";
 import type { Attribute, Block, FunctionParameter, NestedBlock, ProviderSchema, Schema } from "../terraform/types.js";
-import type {
-  DataSourceModel,
-  EphemeralResourceModel,
-  FunctionModel,
-  FunctionParameterModel,
-  ModelOptions,
-  ObjectTypeModel,
-  PropertyModel,
-  ProviderModel,
-  ResourceModel,
-  TypeModel,
+import {
+  propertyModel,
+  type DataSourceModel,
+  type EphemeralResourceModel,
+  type FunctionModel,
+  type FunctionParameterModel,
+  type ModelOptions,
+  type ObjectTypeModel,
+  type PropertyModel,
+  type ProviderModel,
+  type ResourceModel,
+  type TypeModel,
 } from "./model.js";
 import { applyDocs } from "./docs.js";
 import {
@@ -137,19 +138,13 @@ function objectTypeModel(ctx: TypeContext, t: Extract<CtyType, { kind: "object" 
     .map((attr): PropertyModel => {
       const at = t.attributes[attr]!;
       const name = propertyName(isCollection(at) ? pluralPropertyTfName(attr, siblings) : attr);
-      return {
+      return propertyModel({
         tfName: attr,
         name,
         tfType: at,
         type: ctyToType(ctx, at, nestedTypeName(typeName, name, isCollection(at))),
         required: required && !optional.has(attr),
-        input: true,
-        computed: false,
-        secret: false,
-        writeOnly: false,
-        maxItemsOne: false,
-        description: "",
-      };
+      });
     });
   return { token, properties, description: "" };
 }
@@ -183,7 +178,7 @@ function attributeProperty(ctx: TypeContext, a: Attribute, siblings: ReadonlySet
   } else {
     type = ctyToType(ctx, tfType, propertyTypeName(ctx, name, collection));
   }
-  return {
+  return propertyModel({
     tfName: a.name,
     name,
     tfType,
@@ -193,10 +188,9 @@ function attributeProperty(ctx: TypeContext, a: Attribute, siblings: ReadonlySet
     computed: a.computed,
     secret: a.sensitive || a.writeOnly,
     writeOnly: a.writeOnly,
-    maxItemsOne: false,
     description: a.description,
     deprecationMessage: deprecation(a.deprecated, a.deprecationMessage),
-  };
+  });
 }
 
 function blockProperty(ctx: TypeContext, nb: NestedBlock, siblings: ReadonlySet<string>): PropertyModel {
@@ -215,21 +209,17 @@ function blockProperty(ctx: TypeContext, nb: NestedBlock, siblings: ReadonlySet<
   const inner = impliedType(nb.block);
   const tfType: CtyType =
     nb.nesting === "list" ? { kind: "list", element: inner } : nb.nesting === "set" ? { kind: "set", element: inner } : nb.nesting === "map" ? { kind: "map", element: inner } : inner;
-  return {
+  return propertyModel({
     tfName: nb.typeName,
     name,
     tfType,
     type,
     required: nb.minItems > 0,
-    input: true,
-    computed: false,
-    secret: false,
-    writeOnly: false,
     maxItemsOne,
     block: nb.nesting,
     description: nb.block.description,
     deprecationMessage: deprecation(nb.block.deprecated, nb.block.deprecationMessage),
-  };
+  });
 }
 
 function blockLikeProperties(ctx: TypeContext, attributes: readonly Attribute[], blocks: readonly NestedBlock[], renames?: ReadonlyMap<string, string>): PropertyModel[] {

@@ -35,6 +35,15 @@ export interface PropertyModel {
   deprecationMessage?: string;
 }
 
+/**
+ * The one PropertyModel constructor: names and types given, every flag off unless set (an input, not required, not
+ * computed, not secret, no description). Properties of the schema and the bridge's own (the `id` output, function
+ * parameters and results) are all made here, so a new field gets its default in one place.
+ */
+export function propertyModel(p: Pick<PropertyModel, "tfName" | "name" | "tfType" | "type"> & Partial<PropertyModel>): PropertyModel {
+  return { required: false, input: true, computed: false, secret: false, writeOnly: false, maxItemsOne: false, description: "", ...p };
+}
+
 export type TypeModel =
   | { kind: "string" | "number" | "boolean" | "any" }
   /** `set` marks Terraform sets: Pulumi arrays whose order carries no meaning. */

@@ -1,5 +1,6 @@
 // ResourceOps over src/bridge's TerraformBridge: the wiring between the server's decoded requests and the bridge's calls.
-import { BridgeError, PartialFailure, TerraformBridge, type DiffResult as BridgeDiff } from "../bridge/bridge.js";
+import { TerraformBridge } from "../bridge/bridge.js";
+import { BridgeError, PartialFailure, type DiffResult as BridgeDiff } from "../bridge/types.js";
 import { terraformConfigToken } from "../schema-translate/names.js";
 import type { PropertyDiffKind, DiffResult, ResourceOps, ResourceOpsFactory } from "./ops.js";
 import { ResourceInitError } from "./ops.js";
@@ -41,18 +42,18 @@ export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log }):
     },
     check: (r) => {
       const { type, name } = typeAndName(r.urn, r.type, r.name);
-      return bridge.check(type, name, r.olds, r.news, r.autonaming, r.randomSeed, r.urn);
+      return bridge.check({ token: type, name, olds: r.olds, news: r.news, autonaming: r.autonaming, randomSeed: r.randomSeed, urn: r.urn });
     },
-    diff: async (r) => diffResult(await bridge.diff(typeAndName(r.urn, r.type, r.name).type, r.id, r.olds, r.news)),
+    diff: async (r) => diffResult(await bridge.diff({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, olds: r.olds, news: r.news })),
     create: (r) => {
       const { type, name } = typeAndName(r.urn, r.type, r.name);
-      return partial(() => bridge.create(type, r.properties, { preview: r.preview, timeoutSeconds: r.timeout, name, urn: r.urn }));
+      return partial(() => bridge.create({ token: type, news: r.properties, preview: r.preview, timeoutSeconds: r.timeout, name, urn: r.urn }));
     },
     update: (r) =>
-      partial(() => bridge.update(typeAndName(r.urn, r.type, r.name).type, r.id, r.olds, r.news, { preview: r.preview, timeoutSeconds: r.timeout, urn: r.urn })),
+      partial(() => bridge.update({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, olds: r.olds, news: r.news, preview: r.preview, timeoutSeconds: r.timeout, urn: r.urn })),
     read: async (r) =>
-      (await partial(() => bridge.read(typeAndName(r.urn, r.type, r.name).type, r.id, r.properties, r.inputs))) ?? { id: "", properties: {}, inputs: {} },
-    delete: (r) => bridge.delete(typeAndName(r.urn, r.type, r.name).type, r.id, r.properties, { timeoutSeconds: r.timeout }),
+      (await partial(() => bridge.read({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, state: r.properties, inputs: r.inputs }))) ?? { id: "", properties: {}, inputs: {} },
+    delete: (r) => bridge.delete({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, olds: r.properties, timeoutSeconds: r.timeout }),
     invoke: async (r) => {
       const { result, failures } = await bridge.invoke(r.token, r.args);
       return failures.length > 0 ? { failures } : { return: result, failures: [] };

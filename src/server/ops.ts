@@ -5,9 +5,9 @@ import type { ProviderSchema, TerraformProvider } from "../terraform/types.js";
 import type { Logger } from "./log.js";
 
 // Validation problems and kinds of property change are the bridge's own types; the seam reuses them.
-import type { CheckFailure } from "../bridge/bridge.js";
+import type { Autonaming, CheckFailure, CheckResult } from "../bridge/types.js";
 import type { DiffKind as PropertyDiffKind } from "../bridge/diff.js";
-export type { CheckFailure, PropertyDiffKind };
+export type { CheckFailure, CheckResult, PropertyDiffKind };
 
 export interface CheckRequest {
   urn: string;
@@ -17,13 +17,8 @@ export interface CheckRequest {
   news: PropertyMap;
   /** Seed for deterministic random names; empty when the engine sends none. */
   randomSeed: Uint8Array;
-  autonaming?: { proposedName: string; mode: "propose" | "enforce" | "disable" };
+  autonaming?: Autonaming;
   oldOutputs: PropertyMap;
-}
-
-export interface CheckResult {
-  inputs: PropertyMap;
-  failures: CheckFailure[];
 }
 
 

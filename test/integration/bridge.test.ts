@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { BridgeError, META_KEY, PartialFailure, TerraformBridge } from "../../src/bridge/bridge.js";
+import { TerraformBridge } from "../../src/bridge/bridge.js";
+import { META_KEY } from "../../src/bridge/meta.js";
+import { BridgeError, PartialFailure } from "../../src/bridge/types.js";
 import { COMPUTED, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
@@ -34,22 +36,22 @@ async function bridgeFor(name: string, config: PropertyMap = {}, env?: Record<st
 describe("random through the bridge", () => {
   it("check reports wrong types, missing required inputs and unknown properties as failures naming the property", async () => {
     const { b } = await bridgeFor("random");
-    expect((await b.check("random:index/string:String", "s", {}, { length: "twelve" })).failures).toEqual([
+    expect((await b.check({ token: "random:index/string:String", name: "s", olds: {}, news: { length: "twelve" } })).failures).toEqual([
       { property: "length", reason: 'expected a number, got a string ("twelve")' },
     ]);
-    const missing = await b.check("random:index/string:String", "s", {}, {});
+    const missing = await b.check({ token: "random:index/string:String", name: "s", olds: {}, news: {} });
     expect(missing.failures.some((f) => /length/.test(f.property + f.reason))).toBe(true);
-    expect((await b.check("random:index/string:String", "s", {}, { length: 3, colour: "red" })).failures).toEqual([
+    expect((await b.check({ token: "random:index/string:String", name: "s", olds: {}, news: { length: 3, colour: "red" } })).failures).toEqual([
       { property: "colour", reason: "random:index/string:String has no input property colour" },
     ]);
-    expect((await b.check("random:index/string:String", "s", {}, { length: 3, result: "x" })).failures).toEqual([
+    expect((await b.check({ token: "random:index/string:String", name: "s", olds: {}, news: { length: 3, result: "x" } })).failures).toEqual([
       { property: "result", reason: "result is computed by the provider and cannot be set" },
     ]);
   });
 
   it("check reports every problem at once: unknown properties, each wrong type, and what is missing", async () => {
     const { b } = await bridgeFor("random");
-    const r = await b.check("random:index/password:Password", "p", {}, { special: "yes please", minUpper: [1], colour: "red" });
+    const r = await b.check({ token: "random:index/password:Password", name: "p", olds: {}, news: { special: "yes please", minUpper: [1], colour: "red" } });
     expect(r.failures).toEqual([
       { property: "colour", reason: "random:index/password:Password has no input property colour" },
       { property: "minUpper", reason: "expected a number, got a list" },
@@ -60,36 +62,36 @@ describe("random through the bridge", () => {
 
   it("check accepts unknown inputs during preview", async () => {
     const { b } = await bridgeFor("random");
-    expect((await b.check("random:index/string:String", "s", {}, { length: COMPUTED })).failures).toEqual([]);
+    expect((await b.check({ token: "random:index/string:String", name: "s", olds: {}, news: { length: COMPUTED } })).failures).toEqual([]);
   });
 
   it("create (preview then real), diff no-op, diff replace with detailed diff, delete", async () => {
     const { b } = await bridgeFor("random");
     const T = "random:index/string:String";
-    const preview = await b.create(T, { length: 16, special: false, keepers: { a: "1" } }, { preview: true });
+    const preview = await b.create({ token: T, news: { length: 16, special: false, keepers: { a: "1" } }, preview: true });
     expect(preview.id).toBe("");
     expect(preview.properties["result"]).toBe(COMPUTED);
 
-    const created = await b.create(T, { length: 16, special: false, keepers: { a: "1" } });
+    const created = await b.create({ token: T, news: { length: 16, special: false, keepers: { a: "1" } } });
     expect(created.properties["result"]).toMatch(/^[A-Za-z0-9]{16}$/);
     expect(created.id).toBe(created.properties["result"]);
     expect(JSON.parse(created.properties[META_KEY] as string)).toMatchObject({ schema_version: "2" });
 
-    const same = await b.diff(T, created.id, created.properties, { length: 16, special: false, keepers: { a: "1" } });
+    const same = await b.diff({ token: T, id: created.id, olds: created.properties, news: { length: 16, special: false, keepers: { a: "1" } } });
     expect(same).toMatchObject({ changes: "none", replaces: [], detailedDiff: {} });
 
-    const changed = await b.diff(T, created.id, created.properties, { length: 16, special: false, keepers: { a: "2", b: "3" } });
+    const changed = await b.diff({ token: T, id: created.id, olds: created.properties, news: { length: 16, special: false, keepers: { a: "2", b: "3" } } });
     expect(changed.changes).toBe("some");
     expect(changed.replaces).toEqual(["keepers"]);
     expect(changed.detailedDiff).toEqual({ 'keepers["a"]': "update-replace", 'keepers["b"]': "add-replace" });
     expect(changed.deleteBeforeReplace).toBe(false);
 
-    await b.delete(T, created.id, created.properties);
+    await b.delete({ token: T, id: created.id, olds: created.properties });
   });
 
   it("sensitive outputs come back as secrets", async () => {
     const { b } = await bridgeFor("random");
-    const created = await b.create("random:index/password:Password", { length: 20 });
+    const created = await b.create({ token: "random:index/password:Password", news: { length: 20 } });
     expect(created.properties["result"]).toBeInstanceOf(Secret);
     expect((created.properties["result"] as Secret).value).toHaveLength(20);
     expect(created.properties["length"]).toBe(20);
@@ -101,27 +103,27 @@ describe("local_file through the bridge", () => {
     const { b } = await bridgeFor("local");
     const T = "local:index/file:File";
     const filename = join(scratch, "f.txt");
-    const created = await b.create(T, { filename, content: "one" });
+    const created = await b.create({ token: T, news: { filename, content: "one" } });
     expect(readFileSync(filename, "utf8")).toBe("one");
 
-    const refreshed = await b.read(T, created.id, created.properties, { filename, content: "one" });
+    const refreshed = await b.read({ token: T, id: created.id, state: created.properties, inputs: { filename, content: "one" } });
     expect(refreshed?.inputs).toEqual({ filename, content: "one" });
 
     // Same filename, new content: creating the replacement first would write the file the old one then deletes.
-    const d = await b.diff(T, created.id, created.properties, { filename, content: "two" });
+    const d = await b.diff({ token: T, id: created.id, olds: created.properties, news: { filename, content: "two" } });
     expect(d.replaces).toEqual(["content"]);
     expect(d.deleteBeforeReplace).toBe(true);
     expect(d.detailedDiff).toMatchObject({ content: "update-replace" });
 
     unlinkSync(filename);
-    expect(await b.read(T, created.id, created.properties, { filename, content: "one" })).toBeUndefined();
+    expect(await b.read({ token: T, id: created.id, state: created.properties, inputs: { filename, content: "one" } })).toBeUndefined();
   });
 
   it("import derives inputs from the state the provider reads", async () => {
     const { b } = await bridgeFor("bridgetest", {}, { BRIDGETEST_STATE_DIR: join(scratch, "imp") });
     const T = "bridgetest:index/objectResource:ObjectResource";
-    const created = await b.create(T, { name: "imported", listValues: ["a"] });
-    const imported = await b.read(T, created.id, undefined, undefined);
+    const created = await b.create({ token: T, news: { name: "imported", listValues: ["a"] } });
+    const imported = await b.read({ token: T, id: created.id });
     expect(imported?.id).toBe(created.id);
     expect(imported?.inputs).toMatchObject({ name: "imported", listValues: ["a"] });
     expect(imported?.inputs["revision"]).toBeUndefined(); // computed-only: not an input
@@ -144,7 +146,7 @@ describe("bridgetest (protocol 6) through the bridge", () => {
 
   it("create → update in place (private state round-trips through __meta) → delete", async () => {
     const { b } = await bridgeFor("bridgetest", {}, env);
-    const created = await b.create(T, inputs);
+    const created = await b.create({ token: T, news: inputs });
     expect(existsSync(join(env.BRIDGETEST_STATE_DIR, `${created.id}.json`))).toBe(true);
     expect(created.properties["dynamicValue"]).toEqual({ any: ["json", 1, true] });
     expect(created.properties["secret"]).toEqual(new Secret("hunter2"));
@@ -152,13 +154,13 @@ describe("bridgetest (protocol 6) through the bridge", () => {
     expect(JSON.parse(created.properties[META_KEY] as string).private_state).toBeDefined();
 
     const next = { ...inputs, boolValue: true };
-    const d = await b.diff(T, created.id, created.properties, next);
+    const d = await b.diff({ token: T, id: created.id, olds: created.properties, news: next });
     expect(d).toMatchObject({ changes: "some", replaces: [], detailedDiff: { boolValue: "add" } });
     // bridgetest fails Update when its private state is missing; success proves __meta carried it.
-    const updated = await b.update(T, created.id, created.properties, next);
+    const updated = await b.update({ token: T, id: created.id, olds: created.properties, news: next });
     expect(updated.properties["revision"]).toBe(2);
 
-    await b.delete(T, created.id, updated.properties);
+    await b.delete({ token: T, id: created.id, olds: updated.properties });
     expect(existsSync(join(env.BRIDGETEST_STATE_DIR, `${created.id}.json`))).toBe(false);
   });
 
@@ -179,31 +181,31 @@ describe("bridgetest (protocol 6) through the bridge", () => {
       // A set may come back in another order: the whole set is secret when any element was.
       expect(props["setValues"]).toBeInstanceOf(Secret);
     };
-    const preview = await b.create(T, nested, { preview: true });
+    const preview = await b.create({ token: T, news: nested, preview: true });
     expect((preview.properties["mapValue"] as PropertyMap)["hidden"]).toEqual(new Secret("map-secret"));
-    const created = await b.create(T, nested);
+    const created = await b.create({ token: T, news: nested });
     check(created.properties);
-    const updated = await b.update(T, created.id, created.properties, { ...nested, boolValue: true });
+    const updated = await b.update({ token: T, id: created.id, olds: created.properties, news: { ...nested, boolValue: true } });
     check(updated.properties);
-    const refreshed = await b.read(T, created.id, updated.properties, { ...nested, boolValue: true });
+    const refreshed = await b.read({ token: T, id: created.id, state: updated.properties, inputs: { ...nested, boolValue: true } });
     check(refreshed!.properties);
     expect((refreshed!.inputs["mapValue"] as PropertyMap)["hidden"]).toEqual(new Secret("map-secret"));
-    await b.delete(T, created.id, updated.properties);
+    await b.delete({ token: T, id: created.id, olds: updated.properties });
   });
 
   it("state written by an older schema version is upgraded before planning", async () => {
     const { b } = await bridgeFor("bridgetest", {}, env);
-    const created = await b.create(T, { name: "old" });
+    const created = await b.create({ token: T, news: { name: "old" } });
     // Pretend the stored state came from schema version 0, where `name` was called `title`.
     const meta = JSON.parse(created.properties[META_KEY] as string) as Record<string, string>;
     const v0 = { ...created.properties, [META_KEY]: JSON.stringify({ ...meta, schema_version: "0" }) };
-    const refreshed = await b.read(T, created.id, v0, { name: "old" });
+    const refreshed = await b.read({ token: T, id: created.id, state: v0, inputs: { name: "old" } });
     expect(JSON.parse(refreshed!.properties[META_KEY] as string).schema_version).toBe("1");
   });
 
   it("a failed apply that returns state is a PartialFailure carrying id, outputs and inputs", async () => {
     const { b } = await bridgeFor("bridgetest", {}, env);
-    const err = await b.create("bridgetest:index/failing:Failing", { name: "half", fail: true }).catch((e: unknown) => e);
+    const err = await b.create({ token: "bridgetest:index/failing:Failing", news: { name: "half", fail: true } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PartialFailure);
     const pf = err as PartialFailure;
     expect(pf.id).not.toBe("");
@@ -216,13 +218,13 @@ describe("bridgetest (protocol 6) through the bridge", () => {
     // fail_on = delete makes bridgetest_failing's Delete report the deadline it read from the state, then fail.
     const { b } = await bridgeFor("bridgetest", { failOn: "delete" }, env);
     const F = "bridgetest:index/failing:Failing";
-    const created = await b.create(F, { name: "timed" });
-    await expect(b.delete(F, created.id, created.properties)).rejects.toThrow(/delete timeout 20m0s/);
-    await expect(b.delete(F, created.id, created.properties, { timeoutSeconds: 90 })).rejects.toThrow(/delete timeout 1m30s/);
+    const created = await b.create({ token: F, news: { name: "timed" } });
+    await expect(b.delete({ token: F, id: created.id, olds: created.properties })).rejects.toThrow(/delete timeout 20m0s/);
+    await expect(b.delete({ token: F, id: created.id, olds: created.properties, timeoutSeconds: 90 })).rejects.toThrow(/delete timeout 1m30s/);
     // The program's own timeouts.delete wins over customTimeouts.
-    const own = await b.create(F, { name: "own", timeouts: { delete: "5m" } });
+    const own = await b.create({ token: F, news: { name: "own", timeouts: { delete: "5m" } } });
     expect(own.properties["timeouts"]).toEqual({ create: null, delete: "5m" });
-    await expect(b.delete(F, own.id, own.properties, { timeoutSeconds: 90 })).rejects.toThrow(/delete timeout 5m0s/);
+    await expect(b.delete({ token: F, id: own.id, olds: own.properties, timeoutSeconds: 90 })).rejects.toThrow(/delete timeout 5m0s/);
   });
 
   it("data sources and provider functions through invoke", async () => {
@@ -241,7 +243,7 @@ describe("bridgetest (protocol 6) through the bridge", () => {
 describe("time through the bridge", () => {
   it("customTimeouts do not break resources without a timeouts block, and functions return objects", async () => {
     const { b } = await bridgeFor("time");
-    const created = await b.create("time:index/static:Static", { rfc3339: "2020-01-02T03:04:05Z" }, { timeoutSeconds: 30 });
+    const created = await b.create({ token: "time:index/static:Static", news: { rfc3339: "2020-01-02T03:04:05Z" }, timeoutSeconds: 30 });
     expect(created.properties["year"]).toBe(2020);
     const parsed = await b.invoke("time:index/rfc3339Parse:rfc3339Parse", { timestamp: "2021-05-06T07:08:09Z" });
     expect(parsed.failures).toEqual([]);
@@ -255,7 +257,7 @@ describe("time through the bridge", () => {
 describe("tls through the bridge", () => {
   it("a data source's sensitive attributes come back from invoke in plain (SDKs' plain invokes refuse secrets), a resource's as secrets", async () => {
     const { b } = await bridgeFor("tls");
-    const key = await b.create("tls:index/privateKey:PrivateKey", { algorithm: "ED25519" }, {});
+    const key = await b.create({ token: "tls:index/privateKey:PrivateKey", news: { algorithm: "ED25519" } });
     const pem = key.properties["privateKeyPem"];
     expect(pem).toBeInstanceOf(Secret);
     const plain = (pem as Secret).value as string;
@@ -274,21 +276,21 @@ describe("autonaming through the bridge", () => {
   it("fills an omitted optional name from the engine's seed, deterministically; keeps given and previous names", async () => {
     const { b } = await bridgeFor("bridgetest", {}, env);
     const seed = Buffer.from("0123456789abcdef");
-    const first = await b.check(T, "web", {}, {}, undefined, seed);
-    const again = await b.check(T, "web", {}, {}, undefined, seed);
+    const first = await b.check({ token: T, name: "web", olds: {}, news: {}, randomSeed: seed });
+    const again = await b.check({ token: T, name: "web", olds: {}, news: {}, randomSeed: seed });
     expect(first.failures).toEqual([]);
     expect(first.inputs["name"]).toMatch(/^web-[0-9a-f]{7}$/);
     expect(again.inputs["name"]).toBe(first.inputs["name"]);
-    expect((await b.check(T, "web", {}, { name: "mine" }, undefined, seed)).inputs["name"]).toBe("mine");
-    expect((await b.check(T, "web", { name: "web-old1234" }, {}, undefined, seed)).inputs["name"]).toBe("web-old1234");
+    expect((await b.check({ token: T, name: "web", olds: {}, news: { name: "mine" }, randomSeed: seed })).inputs["name"]).toBe("mine");
+    expect((await b.check({ token: T, name: "web", olds: { name: "web-old1234" }, news: {}, randomSeed: seed })).inputs["name"]).toBe("web-old1234");
   });
 
   it("takes the engine's proposal, and names nothing when autonaming is disabled (the provider then picks)", async () => {
     const { b } = await bridgeFor("bridgetest", {}, env);
-    expect((await b.check(T, "web", {}, {}, { mode: "propose", proposedName: "proj-web" })).inputs["name"]).toBe("proj-web");
-    const disabled = await b.check(T, "web", {}, {}, { mode: "disable" });
+    expect((await b.check({ token: T, name: "web", olds: {}, news: {}, autonaming: { mode: "propose", proposedName: "proj-web" } })).inputs["name"]).toBe("proj-web");
+    const disabled = await b.check({ token: T, name: "web", olds: {}, news: {}, autonaming: { mode: "disable" } });
     expect(disabled.inputs["name"]).toBeUndefined();
-    const created = await b.create(T, disabled.inputs);
+    const created = await b.create({ token: T, news: disabled.inputs });
     expect(created.properties["name"]).toBe(`provider-chose-${created.id}`);
   });
 });
@@ -302,40 +304,40 @@ describe("write-only values through the bridge", () => {
 
   it("check takes the value out of the inputs, create and update get it back, and neither state nor file holds it", async () => {
     const { b } = await bridgeFor("bridgetest", {}, env);
-    const checked = await b.check(T, "wo", {}, { name: "wo", writeOnlySecret: new Secret(WO), writeOnlyVersion: 1 }, undefined, undefined, URN);
+    const checked = await b.check({ token: T, name: "wo", olds: {}, news: { name: "wo", writeOnlySecret: new Secret(WO), writeOnlyVersion: 1 }, urn: URN });
     expect(checked.failures).toEqual([]);
     expect(checked.inputs).toEqual({ name: "wo", writeOnlyVersion: 1 });
 
-    const created = await b.create(T, checked.inputs, { urn: URN });
+    const created = await b.create({ token: T, news: checked.inputs, urn: URN });
     expect(created.properties["writeOnlySeen"]).toBe(true);
     expect(created.properties["writeOnlySecret"] ?? null).toBeNull();
     expect(stored(checked.inputs, created.properties)).not.toContain(WO);
     expect(readFileSync(join(env.BRIDGETEST_STATE_DIR, `${created.id}.json`), "utf8")).not.toContain(WO);
 
     // Nothing stored to compare, so no perpetual diff; the version companion is what changes.
-    expect((await b.diff(T, created.id, created.properties, checked.inputs)).changes).toBe("none");
-    const next = await b.check(T, "wo", checked.inputs, { name: "wo", writeOnlySecret: new Secret(WO), writeOnlyVersion: 2 }, undefined, undefined, URN);
-    expect(await b.diff(T, created.id, created.properties, next.inputs)).toMatchObject({ changes: "some", replaces: [] });
-    const updated = await b.update(T, created.id, created.properties, next.inputs, { urn: URN });
+    expect((await b.diff({ token: T, id: created.id, olds: created.properties, news: checked.inputs })).changes).toBe("none");
+    const next = await b.check({ token: T, name: "wo", olds: checked.inputs, news: { name: "wo", writeOnlySecret: new Secret(WO), writeOnlyVersion: 2 }, urn: URN });
+    expect(await b.diff({ token: T, id: created.id, olds: created.properties, news: next.inputs })).toMatchObject({ changes: "some", replaces: [] });
+    const updated = await b.update({ token: T, id: created.id, olds: created.properties, news: next.inputs, urn: URN });
     expect(updated.properties).toMatchObject({ revision: 2, writeOnlySeen: true });
     expect(stored(next.inputs, updated.properties)).not.toContain(WO);
-    await b.delete(T, created.id, updated.properties);
+    await b.delete({ token: T, id: created.id, olds: updated.properties });
   });
 
   it("a create without its check (another process) sends null, as Terraform does outside the run that sets it", async () => {
     const { b } = await bridgeFor("bridgetest", {}, env);
-    const created = await b.create(T, { name: "wo-fresh", writeOnlyVersion: 1 }, { urn: URN });
+    const created = await b.create({ token: T, news: { name: "wo-fresh", writeOnlyVersion: 1 }, urn: URN });
     expect(created.properties["writeOnlySeen"]).toBe(false);
-    await b.delete(T, created.id, created.properties);
+    await b.delete({ token: T, id: created.id, olds: created.properties });
   });
 
   it("a check without the value forgets the one held before", async () => {
     const { b } = await bridgeFor("bridgetest", {}, env);
-    await b.check(T, "wo", {}, { name: "wo", writeOnlySecret: WO }, undefined, undefined, URN);
-    const again = await b.check(T, "wo", {}, { name: "wo" }, undefined, undefined, URN);
-    const created = await b.create(T, again.inputs, { urn: URN });
+    await b.check({ token: T, name: "wo", olds: {}, news: { name: "wo", writeOnlySecret: WO }, urn: URN });
+    const again = await b.check({ token: T, name: "wo", olds: {}, news: { name: "wo" }, urn: URN });
+    const created = await b.create({ token: T, news: again.inputs, urn: URN });
     expect(created.properties["writeOnlySeen"]).toBe(false);
-    await b.delete(T, created.id, created.properties);
+    await b.delete({ token: T, id: created.id, olds: created.properties });
   });
 });
 
@@ -349,7 +351,7 @@ describe("deferred plans through the bridge", () => {
     const dir = join(scratch, "defer");
     const { b } = await bridgeFor("bridgetest", {}, { BRIDGETEST_STATE_DIR: dir, BRIDGETEST_DEFER: switchValue });
     for (const preview of [true, false]) {
-      const err = await b.create(T, { name: "deferred" }, { preview }).catch((e: unknown) => e);
+      const err = await b.create({ token: T, news: { name: "deferred" }, preview }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BridgeError);
       expect((err as Error).message).toBe(`planning bridgetest_object failed: the provider deferred the change (${reason}); Pulumi cannot defer a resource, so make what it waits for known first`);
     }

@@ -2,7 +2,9 @@
 // service: max-items-1 blocks, customTimeouts → `timeouts`, schema upgrades, import, data source, partial failure.
 // No fakes: the service and the provider are built from test/peers/httpapi; faults are switched on in the service.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BridgeError, META_KEY, PartialFailure, TerraformBridge } from "../../src/bridge/bridge.js";
+import { TerraformBridge } from "../../src/bridge/bridge.js";
+import { META_KEY } from "../../src/bridge/meta.js";
+import { BridgeError, PartialFailure } from "../../src/bridge/types.js";
 import { Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
@@ -51,7 +53,7 @@ const full: PropertyMap = {
 describe("httpapi (SDKv2) through the bridge", () => {
   it("a max-items-1 block is one object in Pulumi and a one-element list in Terraform, both ways", async () => {
     const b = await bridge();
-    const created = await b.create(T, full);
+    const created = await b.create({ token: T, news: full });
     // Pulumi → Terraform: the provider received settings as its one block element and sent it to the service.
     const [stored] = await api.items();
     expect(stored).toMatchObject({ id: created.id, name: "full", size: 42, settings: { mode: "fast", enabled: true, retries: 3 } });
@@ -65,30 +67,30 @@ describe("httpapi (SDKv2) through the bridge", () => {
     expect(created.properties["etag"]).toBe(stored!.etag);
 
     // A change inside the flattened block is reported at its Pulumi path, without an index.
-    const d = await b.diff(T, created.id, created.properties, { ...full, settings: { mode: "safe", enabled: true, retries: 3 } });
+    const d = await b.diff({ token: T, id: created.id, olds: created.properties, news: { ...full, settings: { mode: "safe", enabled: true, retries: 3 } } });
     expect(d).toMatchObject({ changes: "some", replaces: [] });
     expect(d.detailedDiff).toMatchObject({ "settings.mode": "update" });
     // ...and so are validation failures inside it.
-    const bad = await b.check(T, "x", {}, { ...full, settings: { mode: "turbo" } });
+    const bad = await b.check({ token: T, name: "x", olds: {}, news: { ...full, settings: { mode: "turbo" } } });
     expect(bad.failures).toEqual([expect.objectContaining({ property: "settings.mode" })]);
 
-    const updated = await b.update(T, created.id, created.properties, { ...full, settings: { mode: "safe" } });
+    const updated = await b.update({ token: T, id: created.id, olds: created.properties, news: { ...full, settings: { mode: "safe" } } });
     expect(updated.properties["settings"]).toEqual({ mode: "safe", enabled: false, retries: 0 });
     expect((await api.items())[0]!.settings).toEqual({ mode: "safe", enabled: false, retries: 0 });
     // Removing the block: Terraform sees an empty list, Pulumi null.
-    const cleared = await b.update(T, created.id, updated.properties, { ...full, settings: null });
+    const cleared = await b.update({ token: T, id: created.id, olds: updated.properties, news: { ...full, settings: null } });
     expect(cleared.properties["settings"]).toBeNull();
     expect((await api.items())[0]!.settings).toBeUndefined();
 
-    const refreshed = await b.read(T, created.id, cleared.properties, { ...full, settings: null });
+    const refreshed = await b.read({ token: T, id: created.id, state: cleared.properties, inputs: { ...full, settings: null } });
     expect(refreshed?.properties["settings"]).toBeNull();
-    await b.delete(T, created.id, cleared.properties);
+    await b.delete({ token: T, id: created.id, olds: cleared.properties });
     expect(await api.items()).toEqual([]);
   });
 
   it("customTimeouts reach the TF timeouts block: the provider's own deadline ends a slow create and update", async () => {
     const b = await bridge();
-    const created = await b.create(T, { name: "timed" }, { timeoutSeconds: 30 });
+    const created = await b.create({ token: T, news: { name: "timed" }, timeoutSeconds: 30 });
     // SDKv2 keeps the block in state and the parsed durations (nanoseconds) in its private state.
     expect(created.properties["timeouts"]).toEqual({ create: "30s", update: null, delete: null });
     const priv = JSON.parse(Buffer.from(JSON.parse(created.properties[META_KEY] as string).private_state, "base64").toString()) as Record<string, Record<string, number>>;
@@ -97,13 +99,13 @@ describe("httpapi (SDKv2) through the bridge", () => {
     // Writes take 15 s; a deadline of 1-2 s must end them far sooner (generous bounds: these machines are shared).
     await api.setFaults({ delay_ms: 15_000 });
     let started = Date.now();
-    const slowCreate = await b.create(T, { name: "slow" }, { timeoutSeconds: 1 }).catch((e: unknown) => e);
+    const slowCreate = await b.create({ token: T, news: { name: "slow" }, timeoutSeconds: 1 }).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(slowCreate).toBeInstanceOf(BridgeError);
     expect((slowCreate as Error).message).toMatch(/creating item "slow": .*context deadline exceeded.*\(timeout 1s\)/s);
 
     started = Date.now();
-    const slowUpdate = await b.update(T, created.id, created.properties, { name: "timed", size: 5 }, { timeoutSeconds: 2 }).catch((e: unknown) => e);
+    const slowUpdate = await b.update({ token: T, id: created.id, olds: created.properties, news: { name: "timed", size: 5 }, timeoutSeconds: 2 }).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(10_000);
     // The update failed with its prior state kept (SDKv2 partial mode): a PartialFailure with the old outputs.
     expect(slowUpdate).toBeInstanceOf(PartialFailure);
@@ -114,35 +116,35 @@ describe("httpapi (SDKv2) through the bridge", () => {
     // The service never stored the abandoned create; the first item is unchanged.
     expect((await api.items()).map((i) => [i.name, i.size])).toEqual([["timed", undefined]]);
     // The program's own timeouts block wins over customTimeouts.
-    const own = await b.create(T, { name: "own", timeouts: { create: "45s" } }, { timeoutSeconds: 1 });
+    const own = await b.create({ token: T, news: { name: "own", timeouts: { create: "45s" } }, timeoutSeconds: 1 });
     expect(own.properties["timeouts"]).toMatchObject({ create: "45s" });
   }, 60_000);
 
   it("customTimeouts reach delete too: SDKv2 reads the delete deadline from its private state, and it ends a slow delete", async () => {
     const b = await bridge();
-    const created = await b.create(T, { name: "doomed" });
-    const own = await b.create(T, { name: "patient", timeouts: { delete: "45s" } });
+    const created = await b.create({ token: T, news: { name: "doomed" } });
+    const own = await b.create({ token: T, news: { name: "patient", timeouts: { delete: "45s" } } });
     await api.setFaults({ delay_ms: 15_000 });
     let started = Date.now();
-    const slowDelete = await b.delete(T, created.id, created.properties, { timeoutSeconds: 1 }).catch((e: unknown) => e);
+    const slowDelete = await b.delete({ token: T, id: created.id, olds: created.properties, timeoutSeconds: 1 }).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(slowDelete).toBeInstanceOf(BridgeError);
     expect((slowDelete as Error).message).toMatch(/deleting item .*context deadline exceeded.*\(timeout 1s\)/s);
     // The program's own timeouts.delete wins: 45 s, so the 15 s delete finishes.
     started = Date.now();
-    await b.delete(T, own.id, own.properties, { timeoutSeconds: 1 });
+    await b.delete({ token: T, id: own.id, olds: own.properties, timeoutSeconds: 1 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(14_000);
     await api.clearFaults();
     // (The previous test's abandoned slow write may land meanwhile; only this test's items count.)
     const mine = async (): Promise<string[]> => (await api.items()).map((i) => i.name).filter((n) => n === "doomed" || n === "patient");
     expect(await mine()).toEqual(["doomed"]);
-    await b.delete(T, created.id, created.properties, { timeoutSeconds: 30 });
+    await b.delete({ token: T, id: created.id, olds: created.properties, timeoutSeconds: 30 });
     expect(await mine()).toEqual([]);
   }, 60_000);
 
   it("state from schema version 0 is upgraded by the provider's StateUpgrader before planning and reading", async () => {
     const b = await bridge();
-    const created = await b.create(T, { name: "old", rules: [{ port: 22 }] });
+    const created = await b.create({ token: T, news: { name: "old", rules: [{ port: 22 }] } });
     const meta = JSON.parse(created.properties[META_KEY] as string) as Record<string, string>;
     // Version 0 stored protocols upper-case and the etag quoted.
     const v0State = (version: string): PropertyMap => ({
@@ -153,21 +155,21 @@ describe("httpapi (SDKv2) through the bridge", () => {
     });
     const inputs = { name: "old", rules: [{ port: 22, protocol: "tcp" }] };
     // Upgraded, the stored state matches the program: no changes.
-    expect(await b.diff(T, created.id, v0State("0"), inputs)).toMatchObject({ changes: "none", detailedDiff: {} });
+    expect(await b.diff({ token: T, id: created.id, olds: v0State("0"), news: inputs })).toMatchObject({ changes: "none", detailedDiff: {} });
     // The same values claimed as version 1 are not upgraded, and the provider plans the protocol change.
-    expect((await b.diff(T, created.id, v0State("1"), inputs)).detailedDiff).toMatchObject({ "rules[0].protocol": "update" });
+    expect((await b.diff({ token: T, id: created.id, olds: v0State("1"), news: inputs })).detailedDiff).toMatchObject({ "rules[0].protocol": "update" });
 
-    const refreshed = await b.read(T, created.id, v0State("0"), inputs);
+    const refreshed = await b.read({ token: T, id: created.id, state: v0State("0"), inputs });
     expect(JSON.parse(refreshed!.properties[META_KEY] as string)).toMatchObject({ schema_version: "1" });
     expect(refreshed!.properties["etag"]).toBe(created.properties["etag"]);
-    const updated = await b.update(T, created.id, v0State("0"), { ...inputs, size: 7 });
+    const updated = await b.update({ token: T, id: created.id, olds: v0State("0"), news: { ...inputs, size: 7 } });
     expect(updated.properties).toMatchObject({ size: 7, rules: [{ port: 22, protocol: "tcp", cidr: "" }] });
   });
 
   it("import: ImportResourceState (passthrough) then ReadResource, inputs derived from what the service holds", async () => {
     const b = await bridge();
-    const made = await b.create(T, full);
-    const imported = await b.read(T, made.id, undefined, undefined);
+    const made = await b.create({ token: T, news: full });
+    const imported = await b.read({ token: T, id: made.id });
     expect(imported?.id).toBe(made.id);
     expect(imported?.properties).toMatchObject({ name: "full", size: 42, settings: { mode: "fast", enabled: true, retries: 3 }, etag: made.properties["etag"] });
     expect(imported?.inputs).toMatchObject({ name: "full", size: 42, tags: { env: "test", team: "bridge" }, settings: { mode: "fast", enabled: true, retries: 3 } });
@@ -177,33 +179,33 @@ describe("httpapi (SDKv2) through the bridge", () => {
     ]);
     expect(imported?.inputs["etag"]).toBeUndefined(); // computed-only
     // The imported state plans no change against the program that describes the item.
-    expect((await b.diff(T, made.id, imported!.properties, full)).changes).toBe("none");
+    expect((await b.diff({ token: T, id: made.id, olds: imported!.properties, news: full })).changes).toBe("none");
     // An id the service does not know: the import reads nothing, so the resource does not exist.
-    expect(await b.read(T, "item-9999", undefined, undefined)).toBeUndefined();
+    expect(await b.read({ token: T, id: "item-9999" })).toBeUndefined();
   });
 
   it("refresh reports an item deleted out of band as gone, and deleting it again is success", async () => {
     const b = await bridge();
-    const made = await b.create(T, { name: "ephemeral" });
+    const made = await b.create({ token: T, news: { name: "ephemeral" } });
     await api.reset();
-    expect(await b.read(T, made.id, made.properties, { name: "ephemeral" })).toBeUndefined();
-    await b.delete(T, made.id, made.properties);
+    expect(await b.read({ token: T, id: made.id, state: made.properties, inputs: { name: "ephemeral" } })).toBeUndefined();
+    await b.delete({ token: T, id: made.id, olds: made.properties });
   });
 
   it("a failed delete is an error and keeps the item; deleting again succeeds", async () => {
     const b = await bridge();
-    const made = await b.create(T, { name: "sticky" });
+    const made = await b.create({ token: T, news: { name: "sticky" } });
     await api.setFaults({ fail_delete: 1 });
-    await expect(b.delete(T, made.id, made.properties)).rejects.toThrow(/deleting httpapi_item failed[\s\S]*injected fault fail_delete/);
+    await expect(b.delete({ token: T, id: made.id, olds: made.properties })).rejects.toThrow(/deleting httpapi_item failed[\s\S]*injected fault fail_delete/);
     expect(await api.items()).toHaveLength(1);
-    await b.delete(T, made.id, made.properties);
+    await b.delete({ token: T, id: made.id, olds: made.properties });
     expect(await api.items()).toEqual([]);
   });
 
   it("the data source lists items through invoke", async () => {
     const b = await bridge();
-    const a = await b.create(T, { name: "ds-a", size: 1 });
-    await b.create(T, { name: "other", size: 2 });
+    const a = await b.create({ token: T, news: { name: "ds-a", size: 1 } });
+    await b.create({ token: T, news: { name: "other", size: 2 } });
     const r = await b.invoke("httpapi:index/getItems:getItems", { namePrefix: "ds-" });
     expect(r.failures).toEqual([]);
     expect(r.result["ids"]).toEqual([a.id]);
@@ -212,7 +214,7 @@ describe("httpapi (SDKv2) through the bridge", () => {
 
   it("the sensitive token is sent as a bearer token: a wrong one fails with the service's 401", async () => {
     const b = await bridge({ endpoint: api.url, token: new Secret("wrong") });
-    await expect(b.create(T, { name: "nope" })).rejects.toThrow(/HTTP 401: missing or wrong bearer token/);
+    await expect(b.create({ token: T, news: { name: "nope" } })).rejects.toThrow(/HTTP 401: missing or wrong bearer token/);
     expect(await api.items()).toEqual([]);
   });
 
@@ -220,7 +222,7 @@ describe("httpapi (SDKv2) through the bridge", () => {
     it("a create that fails after the service stored the item is a PartialFailure; an update then finishes it, no duplicate", async () => {
       const b = await bridge();
       await api.setFaults({ fail_after_create: 1 });
-      const err = await b.create(T, full).catch((e: unknown) => e);
+      const err = await b.create({ token: T, news: full }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(PartialFailure);
       const pf = err as PartialFailure;
       const items = await api.items();
@@ -233,10 +235,10 @@ describe("httpapi (SDKv2) through the bridge", () => {
       expect(JSON.parse(pf.properties[META_KEY] as string)).toMatchObject({ schema_version: "1" });
 
       // What the engine does next: diff the recorded outputs against the inputs, then update.
-      const d = await b.diff(T, pf.id, pf.properties, full);
+      const d = await b.diff({ token: T, id: pf.id, olds: pf.properties, news: full });
       expect(d.changes).toBe("some");
       expect(d.replaces).toEqual([]);
-      const done = await b.update(T, pf.id, pf.properties, full);
+      const done = await b.update({ token: T, id: pf.id, olds: pf.properties, news: full });
       expect(done.properties).toMatchObject({ size: 42, settings: { mode: "fast", enabled: true, retries: 3 } });
       const after = await api.items();
       expect(after).toHaveLength(1);
@@ -247,7 +249,7 @@ describe("httpapi (SDKv2) through the bridge", () => {
     it("a create whose second step (configure) fails is a PartialFailure too", async () => {
       const b = await bridge();
       await api.setFaults({ fail_update: 1 });
-      const pf = (await b.create(T, { name: "half", size: 3 }).catch((e: unknown) => e)) as PartialFailure;
+      const pf = (await b.create({ token: T, news: { name: "half", size: 3 } }).catch((e: unknown) => e)) as PartialFailure;
       expect(pf).toBeInstanceOf(PartialFailure);
       expect(pf.reasons[0]).toMatch(/configuring the new item item-\d+ failed/);
       expect(pf.properties).toMatchObject({ name: "half", size: 0, revision: 1 });
@@ -255,9 +257,9 @@ describe("httpapi (SDKv2) through the bridge", () => {
 
     it("a failed update keeps the prior outputs (SDKv2 partial mode) and is reported as a PartialFailure", async () => {
       const b = await bridge();
-      const made = await b.create(T, { name: "upd", size: 1 });
+      const made = await b.create({ token: T, news: { name: "upd", size: 1 } });
       await api.setFaults({ fail_update: 1 });
-      const pf = (await b.update(T, made.id, made.properties, { name: "upd", size: 2 }).catch((e: unknown) => e)) as PartialFailure;
+      const pf = (await b.update({ token: T, id: made.id, olds: made.properties, news: { name: "upd", size: 2 } }).catch((e: unknown) => e)) as PartialFailure;
       expect(pf).toBeInstanceOf(PartialFailure);
       expect(pf.id).toBe(made.id);
       expect(pf.properties["size"]).toBe(1);
@@ -267,7 +269,7 @@ describe("httpapi (SDKv2) through the bridge", () => {
     it("a create that fails before anything is stored is a plain error: nothing to record", async () => {
       const b = await bridge();
       await api.setFaults({ fail_create: 1 });
-      const err = await b.create(T, { name: "never" }).catch((e: unknown) => e);
+      const err = await b.create({ token: T, news: { name: "never" } }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BridgeError);
       expect(err).not.toBeInstanceOf(PartialFailure);
       expect(await api.items()).toEqual([]);

@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { BridgeError, META_KEY, TerraformBridge } from "../../src/bridge/bridge.js";
+import { TerraformBridge } from "../../src/bridge/bridge.js";
+import { META_KEY } from "../../src/bridge/meta.js";
+import { BridgeError } from "../../src/bridge/types.js";
 import type { PropertyMap } from "../../src/bridge/property-value.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import { CallRecorder, RecordingProvider } from "../../src/terraform/recording.js";
@@ -60,19 +62,19 @@ function meta(props: PropertyMap): Record<string, unknown> {
 describe("resource identity through the bridge", () => {
   it("comes back on create, is sent on refresh, update and delete, and stays in __meta with its version", async () => {
     const { b, calls } = await bridge("1");
-    const created = await b.create(T, { name: "alpha" });
+    const created = await b.create({ token: T, news: { name: "alpha" } });
     expect(meta(created.properties)).toMatchObject({ identity: { id: created.id, name: "alpha" }, identity_schema_version: "1" });
 
-    const refreshed = await b.read(T, created.id, created.properties, { name: "alpha" });
+    const refreshed = await b.read({ token: T, id: created.id, state: created.properties, inputs: { name: "alpha" } });
     expect(meta(refreshed!.properties)).toMatchObject({ identity: { id: created.id, name: "alpha" }, identity_schema_version: "1" });
 
     // bridgetest's Update leaves the identity to the framework, which answers with the planned one: an update whose
     // apply did not carry it fails with "Missing Resource Identity After Update".
-    const updated = await b.update(T, created.id, refreshed!.properties, { name: "alpha", note: "hello" });
+    const updated = await b.update({ token: T, id: created.id, olds: refreshed!.properties, news: { name: "alpha", note: "hello" } });
     expect(updated.properties["note"]).toBe("hello");
     expect(meta(updated.properties)).toMatchObject({ identity: { id: created.id, name: "alpha" }, identity_schema_version: "1" });
 
-    await b.delete(T, created.id, updated.properties);
+    await b.delete({ token: T, id: created.id, olds: updated.properties });
     expect(existsSync(join(stateDir, `${created.id}.json`))).toBe(false);
 
     const identity = { id: created.id, name: "alpha" };
@@ -93,11 +95,11 @@ describe("resource identity through the bridge", () => {
 
   it("a resource without identity stores exactly what it did before, and its calls carry no identity", async () => {
     const { b, calls } = await bridge("1");
-    const created = await b.create(OBJECT, { name: "plain" });
+    const created = await b.create({ token: OBJECT, news: { name: "plain" } });
     expect(Object.keys(meta(created.properties))).toEqual(["schema_version", "private_state"]);
-    const refreshed = await b.read(OBJECT, created.id, created.properties, { name: "plain" });
+    const refreshed = await b.read({ token: OBJECT, id: created.id, state: created.properties, inputs: { name: "plain" } });
     expect(Object.keys(meta(refreshed!.properties))).toEqual(["schema_version", "private_state"]);
-    await b.delete(OBJECT, created.id, refreshed!.properties);
+    await b.delete({ token: OBJECT, id: created.id, olds: refreshed!.properties });
     for (const x of calls().filter((y) => y.request["typeName"] === "bridgetest_object")) {
       expect(Object.keys(x.request).filter((k) => /identity/i.test(k))).toEqual([]);
       expect(Object.keys(x.response ?? {}).filter((k) => /identity/i.test(k))).toEqual([]);
@@ -106,23 +108,23 @@ describe("resource identity through the bridge", () => {
 
   it("a state stored without identity (written before the provider had one) gets it on refresh", async () => {
     const { b, calls } = await bridge("1");
-    const created = await b.create(T, { name: "older" });
+    const created = await b.create({ token: T, news: { name: "older" } });
     const { identity: _i, identity_schema_version: _v, ...rest } = meta(created.properties);
     const old = { ...created.properties, [META_KEY]: JSON.stringify(rest) };
-    const refreshed = await b.read(T, created.id, old, { name: "older" });
+    const refreshed = await b.read({ token: T, id: created.id, state: old, inputs: { name: "older" } });
     expect(meta(refreshed!.properties)).toMatchObject({ identity: { id: created.id, name: "older" }, identity_schema_version: "1" });
     expect(calls().find((x) => x.method === "ReadResource")!.request["currentIdentity"]).toBeNull();
-    await b.delete(T, created.id, refreshed!.properties);
+    await b.delete({ token: T, id: created.id, olds: refreshed!.properties });
   });
 
   it("an identity stored at identity schema version 0 is upgraded to 1 by the provider, on refresh and before an update", async () => {
     const v0 = await bridge("0");
-    const created = await v0.b.create(T, { name: "legacy" });
+    const created = await v0.b.create({ token: T, news: { name: "legacy" } });
     expect(meta(created.properties)).toMatchObject({ identity: { object_id: created.id }, identity_schema_version: "0" });
-    const otherCreated = await v0.b.create(T, { name: "legacy-2" });
+    const otherCreated = await v0.b.create({ token: T, news: { name: "legacy-2" } });
 
     const v1 = await bridge("1");
-    const refreshed = await v1.b.read(T, created.id, created.properties, { name: "legacy" });
+    const refreshed = await v1.b.read({ token: T, id: created.id, state: created.properties, inputs: { name: "legacy" } });
     expect(meta(refreshed!.properties)).toMatchObject({ identity: { id: created.id, name: "legacy" }, identity_schema_version: "1" });
     const upgrade = v1.calls().find((x) => x.method === "UpgradeResourceIdentity")!;
     expect(upgrade.request).toEqual({ typeName: "bridgetest_identified", version: 0, rawIdentity: { object_id: created.id } });
@@ -130,32 +132,32 @@ describe("resource identity through the bridge", () => {
     expect(v1.calls().find((x) => x.method === "ReadResource")!.request["currentIdentity"]).toEqual({ id: created.id, name: "legacy" });
 
     // Straight from the v0 state to an update: the plan gets the upgraded identity, and the new state keeps it.
-    const updated = await v1.b.update(T, otherCreated.id, otherCreated.properties, { name: "legacy-2", note: "n" });
+    const updated = await v1.b.update({ token: T, id: otherCreated.id, olds: otherCreated.properties, news: { name: "legacy-2", note: "n" } });
     expect(meta(updated.properties)).toMatchObject({ identity: { id: otherCreated.id, name: "legacy-2" }, identity_schema_version: "1" });
-    await v1.b.delete(T, created.id, refreshed!.properties);
-    await v1.b.delete(T, otherCreated.id, updated.properties);
+    await v1.b.delete({ token: T, id: created.id, olds: refreshed!.properties });
+    await v1.b.delete({ token: T, id: otherCreated.id, olds: updated.properties });
   });
 
   it("an identity stored at a newer identity schema version than the provider's is an error naming both", async () => {
     const v1 = await bridge("1");
-    const created = await v1.b.create(T, { name: "future" });
+    const created = await v1.b.create({ token: T, news: { name: "future" } });
     const v0 = await bridge("0");
-    const err = await v0.b.read(T, created.id, created.properties, { name: "future" }).catch((e: unknown) => e);
+    const err = await v0.b.read({ token: T, id: created.id, state: created.properties, inputs: { name: "future" } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BridgeError);
     expect((err as Error).message).toBe(
       "the stored identity of bridgetest_identified has identity schema version 1, newer than the provider's 0: it was written by a newer version of the provider; use that version or a later one",
     );
-    await v1.b.delete(T, created.id, created.properties);
+    await v1.b.delete({ token: T, id: created.id, olds: created.properties });
   });
 });
 
 describe("import by identity", () => {
   it("takes the import id or the identity as JSON, with or without its optional attributes; both give the same state", async () => {
     const { b, calls } = await bridge("1");
-    const created = await b.create(T, { name: "adopt-me", note: "n" });
-    const byId = await b.read(T, created.id, undefined, undefined);
-    const byIdentity = await b.read(T, JSON.stringify({ id: created.id }), undefined, undefined);
-    const byFull = await b.read(T, JSON.stringify({ id: created.id, name: "adopt-me" }), undefined, undefined);
+    const created = await b.create({ token: T, news: { name: "adopt-me", note: "n" } });
+    const byId = await b.read({ token: T, id: created.id });
+    const byIdentity = await b.read({ token: T, id: JSON.stringify({ id: created.id }) });
+    const byFull = await b.read({ token: T, id: JSON.stringify({ id: created.id, name: "adopt-me" }) });
     for (const r of [byId, byIdentity, byFull]) {
       expect(r!.id).toBe(created.id);
       expect(r!.inputs).toEqual({ name: "adopt-me", note: "n" });
@@ -167,31 +169,31 @@ describe("import by identity", () => {
       { typeName: "bridgetest_identified", id: "", identity: { id: created.id, name: null } },
       { typeName: "bridgetest_identified", id: "", identity: { id: created.id, name: "adopt-me" } },
     ]);
-    await b.delete(T, created.id, byIdentity!.properties);
+    await b.delete({ token: T, id: created.id, olds: byIdentity!.properties });
   });
 
   it("an identity the provider rejects, or one with keys the resource does not know, fails with the reason", async () => {
     const { b, calls } = await bridge("1");
-    const created = await b.create(T, { name: "picky" });
-    const wrongName = await b.read(T, JSON.stringify({ id: created.id, name: "other" }), undefined, undefined).catch((e: unknown) => e);
+    const created = await b.create({ token: T, news: { name: "picky" } });
+    const wrongName = await b.read({ token: T, id: JSON.stringify({ id: created.id, name: "other" }) }).catch((e: unknown) => e);
     expect(wrongName).toBeInstanceOf(BridgeError);
     expect((wrongName as Error).message).toContain(`bridgetest: identity does not match: object "${created.id}" is named "picky", not "other"`);
 
-    const unknownKey = await b.read(T, JSON.stringify({ identifier: created.id }), undefined, undefined).catch((e: unknown) => e);
+    const unknownKey = await b.read({ token: T, id: JSON.stringify({ identifier: created.id }) }).catch((e: unknown) => e);
     expect(unknownKey).toBeInstanceOf(BridgeError);
     expect((unknownKey as Error).message).toBe(
       `cannot import bridgetest_identified {"identifier":"${created.id}"}: the import identity has an attribute bridgetest_identified does not know: "identifier"; bridgetest_identified's identity attributes are id (required), name (optional)`,
     );
     // Refused before the provider was asked.
     expect(calls().filter((x) => x.method === "ImportResourceState")).toHaveLength(1);
-    await b.delete(T, created.id, created.properties);
+    await b.delete({ token: T, id: created.id, olds: created.properties });
   });
 
   it("a resource without identity takes a JSON-looking argument as its import id", async () => {
     const { b, calls } = await bridge("1");
     const arg = JSON.stringify({ id: "nothing-here" });
     // bridgetest_object looks the id up as it is, and says it has no such object.
-    const err = await b.read(OBJECT, arg, undefined, undefined).catch((e: unknown) => e);
+    const err = await b.read({ token: OBJECT, id: arg }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BridgeError);
     expect((err as Error).message).toContain(`bridgetest: cannot import: no object ${JSON.stringify(arg)}`);
     expect(calls().find((x) => x.method === "ImportResourceState")!.request).toEqual({ typeName: "bridgetest_object", id: arg });
@@ -200,14 +202,14 @@ describe("import by identity", () => {
 
 describe("deferred reads and imports", () => {
   it("a refresh or an import the provider defers fails naming the resource and the reason", async () => {
-    const created = await (await bridge("1")).b.create(T, { name: "later" });
+    const created = await (await bridge("1")).b.create({ token: T, news: { name: "later" } });
     const { b } = await bridge("1", { BRIDGETEST_DEFER: "read:absent_prereq,import:provider_config_unknown" });
-    const refresh = await b.read(T, created.id, created.properties, { name: "later" }).catch((e: unknown) => e);
+    const refresh = await b.read({ token: T, id: created.id, state: created.properties, inputs: { name: "later" } }).catch((e: unknown) => e);
     expect(refresh).toBeInstanceOf(BridgeError);
     expect((refresh as Error).message).toBe(
       `reading bridgetest_identified "${created.id}" failed: the provider deferred the change (a prerequisite is absent); Pulumi cannot defer a resource, so make what it waits for known first`,
     );
-    const imported = await b.read(T, created.id, undefined, undefined).catch((e: unknown) => e);
+    const imported = await b.read({ token: T, id: created.id }).catch((e: unknown) => e);
     expect(imported).toBeInstanceOf(BridgeError);
     expect((imported as Error).message).toBe(
       `importing bridgetest_identified "${created.id}" failed: the provider deferred the change (provider configuration unknown); Pulumi cannot defer a resource, so make what it waits for known first`,

@@ -1,7 +1,7 @@
 // Pulumi's delete customTimeout for SDKv2 providers goes into the timeouts SDKv2 keeps in its private state (the only
 // place it reads a delete deadline from); every other private state passes through byte for byte.
 import { describe, expect, it } from "vitest";
-import { withDeleteTimeout } from "../../src/bridge/bridge.js";
+import { withDeleteTimeout } from "../../src/bridge/timeouts.js";
 
 const KEY = "e2bfb730-ecaa-11e6-8f88-34363bc7c4c0";
 const bytes = (v: unknown): Uint8Array => Buffer.from(JSON.stringify(v));

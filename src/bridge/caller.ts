@@ -1,0 +1,32 @@
+// What every bridge operation does with a Terraform provider's diagnostics: warnings to the log, errors as failures.
+import { errorDiagnostics, reportWarnings, warnThenThrow } from "../terraform/diagnostics.js";
+import type { Diagnostic, TerraformProvider } from "../terraform/types.js";
+import type { PropertyModel } from "../schema-translate/model.js";
+import { toPropertyPath } from "./convert.js";
+import { formatPath } from "../terraform/path.js";
+import { BridgeError, type CheckFailure, type LogFn } from "./types.js";
+
+/** Error diagnostics as check failures on the Pulumi property they point at. */
+export function failuresFromDiagnostics(diags: readonly Diagnostic[], props: readonly PropertyModel[]): CheckFailure[] {
+  return errorDiagnostics(diags).map((d) => ({
+    property: d.attribute ? formatPath(toPropertyPath(d.attribute, props)) : "",
+    reason: d.detail ? `${d.summary}: ${d.detail}` : d.summary,
+  }));
+}
+
+/** The base of the bridge's operation classes: one Terraform provider and where its diagnostics go. */
+export abstract class ProviderCaller {
+  constructor(
+    readonly tf: TerraformProvider,
+    protected readonly log: LogFn = () => undefined,
+  ) {}
+
+  protected warn(diags: readonly Diagnostic[], context: string): void {
+    reportWarnings(diags, { context, warn: (m) => this.log("warning", m) });
+  }
+
+  /** An RPC's diagnostics: warnings logged under `context`, errors fail it as `failure` (after `beforeErrors`). */
+  protected warnThenThrow(diags: readonly Diagnostic[], context: string, failure: string, beforeErrors?: () => void): void {
+    warnThenThrow(diags, { context, failure, warn: (m) => this.log("warning", m), makeError: (m) => new BridgeError(m), beforeErrors });
+  }
+}
