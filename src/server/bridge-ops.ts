@@ -2,7 +2,7 @@
 import { TerraformBridge } from "../bridge/bridge.js";
 import { BridgeError, PartialFailure, type DiffResult as BridgeDiff } from "../bridge/types.js";
 import { terraformConfigToken } from "../schema-translate/names.js";
-import type { PropertyDiffKind, DiffResult, ResourceOps, ResourceOpsFactory } from "./ops.js";
+import type { PropertyDiffKind, DiffResponse, ResourceOps, ResourceOpsFactory } from "./ops.js";
 import { ResourceInitError } from "./ops.js";
 
 /** The engine sends `type`/`name` since 3.x; older engines only the URN (`urn:pulumi:stack::project::[parent$]type::name`). */
@@ -13,7 +13,7 @@ function typeAndName(urn: string, type: string, name: string): { type: string; n
   return { type: type || qualified.slice(qualified.lastIndexOf("$") + 1), name: name || (parts.slice(3).join("::") ?? "") };
 }
 
-function diffResult(d: BridgeDiff): DiffResult {
+function diffResult(d: BridgeDiff): DiffResponse {
   const detailed: Record<string, { kind: PropertyDiffKind; inputDiff: boolean }> = {};
   // The bridge diffs prior state against the plan, not old inputs against new ones.
   for (const [path, kind] of Object.entries(d.detailedDiff)) detailed[path] = { kind, inputDiff: false };

@@ -11,7 +11,7 @@ import type {
   CreateResult,
   DeleteRequest,
   DiffRequest,
-  DiffResult,
+  DiffResponse,
   InvokeRequest,
   InvokeResult,
   PropertyDiffKind,
@@ -77,7 +77,7 @@ export function decodeDiff(r: pb.DiffRequest): DiffRequest {
   };
 }
 
-const DIFF_CHANGES: Record<DiffResult["changes"], pb.DiffResponse_DiffChanges> = { unknown: "DIFF_UNKNOWN", none: "DIFF_NONE", some: "DIFF_SOME" };
+const DIFF_CHANGES: Record<DiffResponse["changes"], pb.DiffResponse_DiffChanges> = { unknown: "DIFF_UNKNOWN", none: "DIFF_NONE", some: "DIFF_SOME" };
 const DIFF_KINDS: Record<PropertyDiffKind, pb.PropertyDiff_Kind> = {
   add: "ADD",
   "add-replace": "ADD_REPLACE",
@@ -87,7 +87,7 @@ const DIFF_KINDS: Record<PropertyDiffKind, pb.PropertyDiff_Kind> = {
   "update-replace": "UPDATE_REPLACE",
 };
 
-export function encodeDiff(res: DiffResult): pb.DiffResponseIn {
+export function encodeDiff(res: DiffResponse): pb.DiffResponseIn {
   const detailed: Record<string, pb.PropertyDiffIn> = {};
   for (const [path, d] of Object.entries(res.detailedDiff ?? {})) detailed[path] = { kind: DIFF_KINDS[d.kind], inputDiff: d.inputDiff };
   return {

@@ -35,7 +35,8 @@ export interface DiffRequest {
   ignoreChanges: string[];
 }
 
-export interface DiffResult {
+/** The engine-facing answer to Diff/DiffConfig (the bridge's DiffResult, or the engine's own comparison for "unknown"). */
+export interface DiffResponse {
   /** "unknown" leaves the decision to the engine's own comparison of inputs. */
   changes: "unknown" | "none" | "some";
   replaces: string[];
@@ -180,10 +181,10 @@ export class ResourceInitError extends Error {
  */
 export interface ResourceOps {
   checkConfig?(req: CheckRequest): Promise<CheckResult>;
-  diffConfig?(req: DiffRequest): Promise<DiffResult>;
+  diffConfig?(req: DiffRequest): Promise<DiffResponse>;
   configure?(req: ConfigureRequest): Promise<ConfigureResult>;
   check?(req: CheckRequest): Promise<CheckResult>;
-  diff?(req: DiffRequest): Promise<DiffResult>;
+  diff?(req: DiffRequest): Promise<DiffResponse>;
   create?(req: CreateRequest): Promise<CreateResult>;
   read?(req: ReadRequest): Promise<ReadResult>;
   update?(req: UpdateRequest): Promise<UpdateResult>;
