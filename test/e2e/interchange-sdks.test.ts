@@ -9,16 +9,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
-import { yamlProject, type ExportedResource, type YamlProject } from "../support/e2e.js";
+import { type ExportedResource } from "../support/e2e.js";
 import { decodeValue, installReference, nodeSdkFromSchema, packageSchemaText, switchToOurs, type SdkPulumiSection } from "../support/interchange-sdk.js";
 import { hostsMissing } from "../support/languages.js";
-import { isSecretEnvelope, removeScratch, scratch, TypeScriptScenario } from "../support/lifecycle.js";
+import { isSecretEnvelope, removeScratch, scratch, TypeScriptScenario, YamlScenario } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
 import { pulumiSandbox, type PulumiSandbox } from "../support/pulumi.js";
 
 let sandbox: PulumiSandbox;
 /** The YAML project whose `packages:` and sdks/ the reference's `pulumi package add` wrote. */
-let yaml: YamlProject;
+let yaml: YamlScenario;
 /** Schemas the reference gave to `pulumi package get-schema`. */
 const referenceSchemas: Record<string, string> = {};
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
   sandbox = pulumiSandbox(); // the first run builds the Pulumi CLI (minutes)
   // The reference's turn: it answers `package add` and `get-schema`.
   installReference(sandbox);
-  yaml = yamlProject(scratch("tfbridge-interchange-yaml-"), "interchange-yaml", "", sandbox.env);
+  yaml = YamlScenario.inline(scratch("tfbridge-interchange-yaml-"), "interchange-yaml", "", sandbox.env);
   for (const peer of YAML_PEERS) await yaml.ok(["package", "add", "terraform-provider", peerPath(peer)]);
   for (const peer of TS_PEERS) referenceSchemas[peer] = await packageSchemaText(sandbox, peer);
   // Ours from here on.
@@ -114,7 +114,7 @@ describe("a YAML project whose packages the reference added, run by our plugin",
       values[peer] = value!;
     }
 
-    yaml.setProgram(program);
+    yaml.program(program);
     await yaml.ok(["stack", "init", "dev"]);
     await yaml.ok(["up", "--yes"]);
 

@@ -2,9 +2,10 @@
 // loopback HTTP service that stores an item and then fails the request. The stack must record the item (with its id,
 // as a partial failure) and the next `pulumi up`, with the fault removed, must finish it without a duplicate. The same
 // against bridgetest_failing (plugin framework, protocol 6). No fakes: the fault is a switch in the real service.
+import { YamlScenario } from "../support/lifecycle.js";
 import { readdirSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxWithPlugin, waitNoSandboxProcesses, yamlProject, type ExportedResource, type YamlProject } from "../support/e2e.js";
+import { sandboxWithPlugin, waitNoSandboxProcesses, type ExportedResource } from "../support/e2e.js";
 import { startHttpApi, type HttpApiServer } from "../support/httpapi.js";
 import { peerPath } from "../support/peers.js";
 import { tempDir, type PulumiSandbox } from "../support/pulumi.js";
@@ -54,10 +55,10 @@ const ITEM_PROGRAM = [
 ].join("\n");
 
 describe("partial failure with a real SDKv2 provider and a real HTTP service", () => {
-  let project: YamlProject;
+  let project: YamlScenario;
 
   beforeAll(async () => {
-    project = yamlProject(newDir("tfbridge-partial-"), "httpapi-partial", ITEM_PROGRAM, sandbox.env);
+    project = YamlScenario.inline(newDir("tfbridge-partial-"), "httpapi-partial", ITEM_PROGRAM, sandbox.env);
     const added = await project.ok(["package", "add", "terraform-provider", peerPath("httpapi")]);
     expect(added.stderr).toMatch(/Added package httpapi/);
     await project.ok(["stack", "init", "dev"]);
@@ -119,7 +120,7 @@ describe("partial failure with a real SDKv2 provider and a real HTTP service", (
   }, 300_000);
 
   it("an update that fails keeps the old outputs recorded; the next up applies the change", async () => {
-    project.setProgram(ITEM_PROGRAM.replace("size: 42", "size: 43"));
+    project.program(ITEM_PROGRAM.replace("size: 42", "size: 43"));
     await api.setFaults({ fail_update: true });
     let item: ExportedResource | undefined;
     try {
@@ -139,7 +140,7 @@ describe("partial failure with a real SDKv2 provider and a real HTTP service", (
     expect(item!.outputs).toMatchObject({ size: 43 });
     expect(item!.initErrors ?? []).toEqual([]);
     expect(await api.items()).toEqual([expect.objectContaining({ id: item!.id, size: 43 })]);
-    project.setProgram(ITEM_PROGRAM);
+    project.program(ITEM_PROGRAM);
   }, 300_000);
 
   it("refresh picks up an out-of-band change, the next up reverts it, and destroy deletes the item", async () => {
@@ -155,7 +156,7 @@ describe("partial failure with a real SDKv2 provider and a real HTTP service", (
 
     // customTimeouts.delete reaches the provider (SDKv2 reads it from its private state): a destroy whose DELETE the
     // service holds for 15 s ends at the 2 s deadline, with the item still in the stack; without the fault it goes.
-    project.setProgram(ITEM_PROGRAM.replace("    type: httpapi:index/item:Item\n", "    type: httpapi:index/item:Item\n    options:\n      customTimeouts:\n        delete: 2s\n"));
+    project.program(ITEM_PROGRAM.replace("    type: httpapi:index/item:Item\n", "    type: httpapi:index/item:Item\n    options:\n      customTimeouts:\n        delete: 2s\n"));
     await project.ok(["up", "--yes", "--skip-preview"]);
     await api.setFaults({ delay_ms: 15_000 });
     const started = Date.now();
@@ -175,7 +176,7 @@ describe("partial failure with a real SDKv2 provider and a real HTTP service", (
 describe("partial failure with bridgetest_failing (protocol 6, provider config failOn=create)", () => {
   it("records the half-created object, and the next `pulumi up` completes it without a second file", async () => {
     const stateDir = newDir("tfbridge-failing-state-");
-    const project = yamlProject(
+    const project = YamlScenario.inline(
       newDir("tfbridge-failing-"),
       "bridgetest-partial",
       ["resources:", "  half:", "    type: bridgetest:index/failing:Failing", "    properties:", "      name: half", "      value: v1", ""].join("\n"),

@@ -1,17 +1,18 @@
 // Debugging a provider through the real Pulumi CLI: bridgetest runs in debug mode (as under a debugger), TF_REATTACH_PROVIDERS
 // carries the line it printed, and `pulumi package add`, `up` and `destroy` of a YAML program use that process: nothing is
 // downloaded or launched, and it is still running afterwards.
+import { YamlScenario } from "../support/lifecycle.js";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxProcesses, sandboxWithPlugin, yamlProject, type YamlProject } from "../support/e2e.js";
+import { sandboxProcesses, sandboxWithPlugin } from "../support/e2e.js";
 import { startDebugProvider, type DebugProvider } from "../support/debug-provider.js";
 import { processAlive } from "../support/processes.js";
 import { tempDir, type PulumiSandbox } from "../support/pulumi.js";
 
 let sandbox: PulumiSandbox;
 let provider: DebugProvider;
-let project: YamlProject;
+let project: YamlScenario;
 const scratch = tempDir("tfbridge-reattach-e2e-");
 const stateDir = join(scratch, "state");
 const cache = join(scratch, "plugin-cache");
@@ -36,7 +37,7 @@ beforeAll(async () => {
   provider = await startDebugProvider("bridgetest", { BRIDGETEST_STATE_DIR: stateDir });
   // The engine hands its environment to the plugin: the variable set where `pulumi` runs is all it takes.
   const env = { ...sandbox.env, TF_REATTACH_PROVIDERS: provider.reattach, PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR: cache };
-  project = yamlProject(scratch, "reattached", PROGRAM, env);
+  project = YamlScenario.inline(scratch, "reattached", PROGRAM, env);
 }, 1_200_000);
 
 afterAll(async () => {

@@ -6,10 +6,10 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { extractPlugin, installPlugin, yamlProject } from "../support/e2e.js";
+import { extractPlugin, installPlugin } from "../support/e2e.js";
 import { peerPath } from "../support/peers.js";
 import { pulumiBinDir, pulumiSandbox, startPluginProcess, tempDir, type PulumiSandbox } from "../support/pulumi.js";
-import { removeScratch, scratch } from "../support/lifecycle.js";
+import { removeScratch, scratch, YamlScenario } from "../support/lifecycle.js";
 import { CURRENT_PLATFORM } from "../support/registry-server.js";
 
 let sandbox: PulumiSandbox;
@@ -34,10 +34,10 @@ describe("the single executable", () => {
     const which = spawnSync("/bin/sh", ["-c", "command -v node npm npx || true"], { env: sandbox.env, encoding: "utf8" });
     expect(which.stdout.trim(), "node must not be on the test's PATH").toBe("");
 
-    const project = yamlProject(scratch("tfbridge-sea-yaml-"), "sea-yaml", "", sandbox.env);
+    const project = YamlScenario.inline(scratch("tfbridge-sea-yaml-"), "sea-yaml", "", sandbox.env);
     const added = await project.ok(["package", "add", "terraform-provider", peerPath("random")]);
     expect(added.stdout + added.stderr).toMatch(/Added package random/);
-    project.setProgram(
+    project.program(
       ["resources:", "  pet:", "    type: random:index/pet:Pet", "    properties:", "      length: 3", "outputs:", "  name: ${pet.id}", ""].join("\n"),
     );
     await project.ok(["stack", "init", "dev"]);

@@ -1,13 +1,13 @@
-// Shared steps of the end-to-end scenarios with the real Pulumi CLI: install the packaged plugin into a sandbox, lay
-// out YAML projects, read stack exports, find leftover processes and the plugin's peak-RSS reports.
+// Shared steps of the end-to-end scenarios with the real Pulumi CLI: install the packaged plugin into a sandbox,
+// find leftover processes and read the plugin's peak-RSS reports (YAML projects: lifecycle.ts YamlScenario).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { VERSION } from "../../src/version.js";
 import { repoRoot } from "./peers.js";
 import { processAlive } from "./processes.js";
-import { expectSuccess, pulumiBinDir, pulumiSandbox, runPulumi, tempDir, type PulumiSandbox, type RunResult } from "./pulumi.js";
+import { pulumiBinDir, pulumiSandbox, tempDir, type PulumiSandbox } from "./pulumi.js";
 
 /** What the package is built from: a change to any of these makes packagePlugin() build a new one. */
 const PACKAGE_INPUTS = ["src", "proto", "bin", "scripts/package.sh", "scripts/sea-pack.cjs", "package.json", "package-lock.json"];
@@ -86,20 +86,6 @@ export function sandboxWithPlugin(): PulumiSandbox {
   return sandbox;
 }
 
-/** A YAML project driven through the real CLI. */
-export interface YamlProject {
-  dir: string;
-  env: NodeJS.ProcessEnv;
-  /** Runs `pulumi ARGS` in the project; never throws. */
-  pulumi(args: string[], timeoutMs?: number): Promise<RunResult>;
-  /** Runs `pulumi ARGS` and throws with the whole output unless it exits 0. */
-  ok(args: string[], timeoutMs?: number): Promise<RunResult>;
-  /** `pulumi stack export`: the deployment's resources. */
-  resources(): Promise<ExportedResource[]>;
-  /** Rewrites the program part of Pulumi.yaml, keeping the `packages` section `pulumi package add` wrote. */
-  setProgram(program: string): void;
-}
-
 /** One resource of `pulumi stack export`. */
 export interface ExportedResource {
   urn: string;
@@ -111,29 +97,6 @@ export interface ExportedResource {
   initErrors?: string[];
   provider?: string;
   protect?: boolean;
-}
-
-/** Creates `dir/Pulumi.yaml` with `name`, `runtime: yaml` and the given program text (resources:, outputs:, …). */
-export function yamlProject(dir: string, name: string, program: string, env: NodeJS.ProcessEnv): YamlProject {
-  const file = join(dir, "Pulumi.yaml");
-  writeFileSync(file, `name: ${name}\nruntime: yaml\n${program}`);
-  const pulumi = (args: string[], timeoutMs?: number): Promise<RunResult> => runPulumi(args, { cwd: dir, env, timeoutMs });
-  const ok = async (args: string[], timeoutMs?: number): Promise<RunResult> => expectSuccess(await pulumi(args, timeoutMs), `pulumi ${args.join(" ")}`);
-  return {
-    dir,
-    env,
-    pulumi,
-    ok,
-    resources: async () => {
-      const exported = JSON.parse((await ok(["stack", "export"])).stdout) as { deployment: { resources?: ExportedResource[] } };
-      return exported.deployment.resources ?? [];
-    },
-    setProgram: (next) => {
-      const current = readFileSync(file, "utf8");
-      const packages = /^packages:\n(?:[ \t]+.*\n?)*/m.exec(current)?.[0] ?? "";
-      writeFileSync(file, `name: ${name}\nruntime: yaml\n${packages}${packages.endsWith("\n") || packages === "" ? "" : "\n"}${next}`);
-    },
-  };
 }
 
 /** Live processes started under this sandbox (their environment names its PULUMI_HOME) whose command line has `needle`. */

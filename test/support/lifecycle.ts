@@ -174,8 +174,28 @@ export class Scenario {
   }
 }
 
-/** A YAML project on its own stack `dev`; the program is Main.yaml, which Pulumi YAML reads beside Pulumi.yaml. */
+/**
+ * The one YAML project helper. `create` makes a project on its own stack `dev` whose program is Main.yaml (which Pulumi
+ * YAML reads beside Pulumi.yaml); `inline` one whose program sits in Pulumi.yaml itself, for tests that run `pulumi
+ * package add` and `stack init` themselves.
+ */
 export class YamlScenario extends Scenario {
+  /** The project name, when the program lives in Pulumi.yaml. */
+  private inlineName?: string;
+
+  /** Creates `dir/Pulumi.yaml` with `name`, `runtime: yaml` and the given program text (resources:, outputs:, …). */
+  static inline(dir: string, name: string, program: string, env: NodeJS.ProcessEnv): YamlScenario {
+    writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: yaml\n${program}`);
+    const scenario = new YamlScenario(dir, env);
+    scenario.inlineName = name;
+    return scenario;
+  }
+
+  /** `pulumi stack export`: the deployment's resources. */
+  async resources(): Promise<ExportedResource[]> {
+    return (await this.deployment()).resources ?? [];
+  }
+
   /**
    * A project using the given peers as packages. The first project of a sandbox runs the real `pulumi package add`
    * for each peer; later ones copy what it wrote (the `packages:` entry and `sdks/<peer>`), which is all it writes.
@@ -195,9 +215,15 @@ export class YamlScenario extends Scenario {
     return scenario;
   }
 
-  /** Replaces the program (Main.yaml). */
+  /** Replaces the program: Main.yaml, or for an inline project the program part of Pulumi.yaml, keeping its `packages`. */
   program(text: string): void {
-    writeFileSync(join(this.dir, "Main.yaml"), text.endsWith("\n") ? text : `${text}\n`);
+    if (this.inlineName === undefined) {
+      writeFileSync(join(this.dir, "Main.yaml"), text.endsWith("\n") ? text : `${text}\n`);
+      return;
+    }
+    const file = join(this.dir, "Pulumi.yaml");
+    const packages = /^packages:\n(?:[ \t]+.*\n?)*/m.exec(readFileSync(file, "utf8"))?.[0] ?? "";
+    writeFileSync(file, `name: ${this.inlineName}\nruntime: yaml\n${packages}${packages.endsWith("\n") || packages === "" ? "" : "\n"}${text}`);
   }
 }
 

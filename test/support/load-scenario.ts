@@ -1,9 +1,10 @@
 // The load scenario, shared by test/e2e/load.test.ts (which asserts) and bench/load.bench.ts (which only prints): one
 // YAML program with hundreds of random_id, random_string and httpapi_item resources, `pulumi up --parallel N`, then
 // `pulumi destroy`, through the real CLI, the packaged plugin and real providers; the httpapi service runs on loopback.
+import { YamlScenario } from "./lifecycle.js";
 import { readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { installPlugin, readRssReports, sandboxProcesses, waitNoSandboxProcesses, yamlProject, type ExportedResource, type RssReport } from "./e2e.js";
+import { installPlugin, readRssReports, sandboxProcesses, waitNoSandboxProcesses, type ExportedResource, type RssReport } from "./e2e.js";
 import { startHttpApi } from "./httpapi.js";
 import { peerPath } from "./peers.js";
 import { pulumiBinDir, pulumiSandbox, tempDir } from "./pulumi.js";
@@ -152,11 +153,11 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
       for (const r of readRssReports(rssFile).slice(reports.length)) reports.push({ ...r, phase });
     };
     sampler = startSampler(sandbox);
-    const project = yamlProject(dir, "load", "", sandbox.env);
+    const project = YamlScenario.inline(dir, "load", "", sandbox.env);
     await project.ok(["package", "add", "terraform-provider", peerPath("random")]);
     await project.ok(["package", "add", "terraform-provider", peerPath("httpapi")]);
     collectReports("package add");
-    project.setProgram(loadProgram(o));
+    project.program(loadProgram(o));
     await project.ok(["stack", "init", "load"]);
     await project.ok(["config", "set", "httpapi:endpoint", api.url]);
     await project.ok(["config", "set", "--secret", "httpapi:token", api.token]);
