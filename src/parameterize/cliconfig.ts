@@ -4,7 +4,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
-import type { ProviderAddress } from "./address.js";
 import { comparisonHost } from "./credentials.js";
 import { ParameterizeError } from "./errors.js";
 import { scanHclBlocks } from "./hcl-blocks.js";
@@ -73,17 +72,6 @@ export function parseProviderPattern(given: string, defaultHost: string, file = 
   const h = host === "*" ? "*" : comparisonHost(host);
   if (h === undefined) throw configError(file, `invalid provider pattern "${given}": "${host}" is not a host name`);
   return { host: h, namespace: namespace.toLowerCase(), type: type.toLowerCase() };
-}
-
-export function patternMatches(p: ProviderPattern, a: ProviderAddress): boolean {
-  const host = comparisonHost(a.host) ?? a.host;
-  return (p.host === "*" || p.host === host) && (p.namespace === "*" || p.namespace === a.namespace) && (p.type === "*" || p.type === a.type);
-}
-
-/** Does a method apply to this provider? Exclusions win over inclusions; no include list means everything. */
-export function methodApplies(m: InstallationMethod, a: ProviderAddress): boolean {
-  if (m.exclude.some((p) => patternMatches(p, a))) return false;
-  return m.include.length === 0 || m.include.some((p) => patternMatches(p, a));
 }
 
 export function describeMethod(m: InstallationMethod): string {

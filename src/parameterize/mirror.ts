@@ -7,14 +7,13 @@ import type { ProviderAddress } from "./address.js";
 import { hostDirName } from "./cache.js";
 import { comparisonHost } from "./credentials.js";
 import { HttpFailure, type Http } from "./http.js";
-import { RegistryProtocolError } from "./registry.js";
-import { progressReporter, unpackArchive, type AvailableVersion, type InstallContext, type PackageSource } from "./source.js";
+import { progressReporter, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
 import { hashV1, hashZh } from "./verify.js";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export class NetworkMirrorSource implements PackageSource {
+export class NetworkMirrorSource implements Source {
   readonly description: string;
 
   constructor(
@@ -62,8 +61,8 @@ export class NetworkMirrorSource implements PackageSource {
     const archiveUrl = new URL(entry["url"], final);
     const archive = join(scratch, "package.zip");
     const label = `Downloading terraform-provider-${a.type} ${version} (${ctx.platform}) from ${archiveUrl.host}`;
-    ctx.status(`${label}…`);
-    const got = await this.http.download(archiveUrl, archive, `downloading ${a.type} ${version}`, progressReporter(label, ctx.status));
+    ctx.events.status(`${label}…`);
+    const got = await this.http.download(archiveUrl, archive, `downloading ${a.type} ${version}`, progressReporter(label, ctx.events.status));
     // A zh: match settles it before anything is unpacked; an h1: hash can only be checked on the unpacked files.
     const zh = hashZh(got.sha256);
     const what = `the package of ${a.type} ${version} from ${this.description}`;
@@ -73,7 +72,7 @@ export class NetworkMirrorSource implements PackageSource {
     }
     await unpackArchive(archive, dest, ctx, `the archive ${archiveUrl.href}`, this.description);
     if (hashes.length === 0) {
-      ctx.warn(`${this.description} gives no hashes for ${a.type} ${version}: the package is not verified`);
+      ctx.events.warn(`${this.description} gives no hashes for ${a.type} ${version}: the package is not verified`);
       return "not verified: the mirror gives no hashes";
     }
     if (hashes.includes(zh)) return `matches the mirror's ${zh.slice(0, 16)}…`;
@@ -93,7 +92,7 @@ interface FsPackage {
  * or unpacked `HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/`. Filesystem mirrors carry no checksums, so (as in Terraform)
  * their packages are trusted as they are.
  */
-export class FilesystemMirrorSource implements PackageSource {
+export class FilesystemMirrorSource implements Source {
   readonly description: string;
 
   constructor(private readonly path: string) {
@@ -151,10 +150,10 @@ export class FilesystemMirrorSource implements PackageSource {
     const pkg = (await this.scan(a)).get(version)?.get(ctx.platform);
     if (pkg === undefined) throw new RegistryProtocolError(`${this.description} has no package of ${a.namespace}/${a.type} ${version} for ${ctx.platform}`);
     if (pkg.unpacked !== undefined) {
-      ctx.status(`Copying terraform-provider-${a.type} ${version} from ${pkg.unpacked}…`);
+      ctx.events.status(`Copying terraform-provider-${a.type} ${version} from ${pkg.unpacked}…`);
       await cp(pkg.unpacked, dest, { recursive: true, preserveTimestamps: true, dereference: true });
     } else {
-      ctx.status(`Unpacking ${pkg.packed}…`);
+      ctx.events.status(`Unpacking ${pkg.packed}…`);
       await unpackArchive(pkg.packed!, dest, ctx, `the archive ${pkg.packed!}`, this.description);
     }
     return "from a filesystem mirror (mirrors carry no signatures)";

@@ -9,13 +9,13 @@ import {
   expandEnv,
   impliedMirrorDirs,
   loadCliConfig,
-  methodApplies,
   parseCliConfig,
   parseProviderPattern,
   type InstallationMethod,
 } from "../../src/parameterize/cliconfig.js";
 import { comparisonHost, credentialsFromEnv, hostFromTokenEnvVarName, tokenEnvVarName, tokenForHost } from "../../src/parameterize/credentials.js";
 import { ParameterizeError } from "../../src/parameterize/errors.js";
+import { methodApplies } from "../../src/parameterize/multi-source.js";
 
 const dirs: string[] = [];
 const tmp = (): string => {
