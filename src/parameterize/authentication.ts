@@ -1,12 +1,13 @@
-// Package verification as a chain of steps composed into one (as Terraform's PackageAuthenticationAll composes
-// its checks): a registry package's SHA256SUMS signature, the SHA256SUMS entry, the archive's SHA-256, and for every
-// install path the unpacked package against the lock hashes an SDK's value pinned.
+// Package verification as chains of steps composed into one (as Terraform's PackageAuthenticationAll composes its
+// checks): a registry package's SHA256SUMS signature, SHA256SUMS entry and archive SHA-256; a network mirror's
+// package against the hashes the mirror lists; and for every install path the unpacked package against the lock
+// hashes an SDK's value pinned.
 import { readFileSync } from "node:fs";
 import { DEFAULT_REGISTRY_HOST, formatAddress, type ProviderAddress } from "./address.js";
 import { ParameterizeError } from "./errors.js";
 import type { AcquireEventSink } from "./events.js";
 import { formatBytes, RegistryProtocolError } from "./source.js";
-import { hashV1, parseSha256Sums, SignatureError, verifyDetachedSignature, type SignatureProblem } from "./verify.js";
+import { hashV1, hashZh, parseSha256Sums, SignatureError, verifyDetachedSignature, type SignatureProblem } from "./verify.js";
 
 /**
  * One check of a package: throws, with a message for the user, when the package fails it; otherwise returns a
@@ -120,6 +121,58 @@ export const archiveChecksumStep: AuthenticationStep<RegistryPackage> = async (p
 /** A registry package's whole chain; the signature comes first so a forged listing never costs a download. */
 export function registryAuthentication(events: AcquireEventSink): (p: RegistryPackage) => Promise<string[]> {
   return authenticateAll(signatureStep(events), sha256SumsStep, archiveChecksumStep);
+}
+
+// ---- A network mirror's package: the archive's zh:, else the unpacked package's h1: ----
+
+/** A package downloaded from a network mirror, unpacked only when a step needs it. */
+export interface MirrorPackage {
+  /** "the package of random 3.6.0 from network mirror https://…", for messages. */
+  what: string;
+  /** "random 3.6.0", for the warning about an unverified package. */
+  short: string;
+  /** The mirror's description. */
+  mirror: string;
+  /** The hashes the mirror lists for this platform's package (`zh:`, `h1:`); may be empty. */
+  hashes: readonly string[];
+  /** The downloaded archive's SHA-256 (hex). */
+  sha256: string;
+  /** Unpacks the archive (once) and tells the directory. */
+  unpack: () => Promise<string>;
+}
+
+const DAMAGED = ": it was altered or damaged on the way; try again, and if it persists tell the mirror's operator";
+
+/**
+ * A `zh:` match settles it before anything is unpacked; a mismatch fails here only when the mirror lists no `h1:`,
+ * since an `h1:` can only be checked on the unpacked files.
+ */
+export const mirrorArchiveStep: AuthenticationStep<MirrorPackage> = async (p) => {
+  const zh = hashZh(p.sha256);
+  if (p.hashes.includes(zh)) return `matches the mirror's ${zh.slice(0, 16)}…`;
+  if (p.hashes.length > 0 && !p.hashes.some((h) => h.startsWith("h1:"))) throw new RegistryProtocolError(`${p.what} matches none of its hashes (got ${zh})${DAMAGED}`);
+  return undefined;
+};
+
+/** Unpacks, then (unless the archive's zh: already matched) the package's h1: must be listed; no hashes at all is a warning. */
+export function mirrorPackageStep(events: AcquireEventSink): AuthenticationStep<MirrorPackage> {
+  return async (p) => {
+    const dir = await p.unpack();
+    if (p.hashes.length === 0) {
+      events.warn(`${p.mirror} gives no hashes for ${p.short}: the package is not verified`);
+      return "not verified: the mirror gives no hashes";
+    }
+    const zh = hashZh(p.sha256);
+    if (p.hashes.includes(zh)) return undefined;
+    const h1 = await hashV1(dir);
+    if (p.hashes.includes(h1)) return `matches the mirror's ${h1}`;
+    throw new RegistryProtocolError(`${p.what} matches none of its hashes (got ${h1} and ${zh})${DAMAGED}`);
+  };
+}
+
+/** A network mirror package's whole chain. */
+export function mirrorAuthentication(events: AcquireEventSink): (p: MirrorPackage) => Promise<string[]> {
+  return authenticateAll(mirrorArchiveStep, mirrorPackageStep(events));
 }
 
 // ---- An installed package against the value's lock hashes ----

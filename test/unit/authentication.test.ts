@@ -1,5 +1,5 @@
-// The verification chain: each step's pass and failure (with the message the user reads), the chain stopping at the
-// first failure so a forged listing never costs a download, and the lock-hash check of an installed package.
+// The verification chains: each step's pass and failure (with the message the user reads), a chain stopping at the
+// first failure so a forged listing never costs a download, a mirror's hashes, and the lock-hash check.
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,9 +12,11 @@ import {
   authenticateAll,
   authenticateInstalled,
   lockHashStep,
+  mirrorAuthentication,
   registryAuthentication,
   sha256SumsStep,
   signatureStep,
+  type MirrorPackage,
   type RegistryPackage,
 } from "../../src/parameterize/authentication.js";
 import { ParameterizeError } from "../../src/parameterize/errors.js";
@@ -151,6 +153,60 @@ describe("the registry chain: signature → SHA256SUMS → archive", () => {
         "The archive was altered or damaged on the way from cdn.example: try again, and if it persists tell the operator of registry.example",
     );
     expect(await failure(registryAuthentication(collect().events)(p))).toBeInstanceOf(RegistryProtocolError);
+  });
+});
+
+describe("the network mirror chain: archive zh: → package h1:", () => {
+  let dir: string;
+  let h1: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "tfbridge-auth-mirror-"));
+    writeFileSync(join(dir, "terraform-provider-random_v3.6.0"), "#!/bin/sh\n");
+    h1 = await hashV1(dir);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const mirrored = (hashes: string[]) => {
+    const unpacks = { count: 0 };
+    const p: MirrorPackage = {
+      what: "the package of random 3.6.0 from network mirror https://m/",
+      short: "random 3.6.0",
+      mirror: "network mirror https://m/",
+      hashes,
+      sha256: SHA,
+      unpack: async () => {
+        unpacks.count++;
+        return dir;
+      },
+    };
+    return { p, unpacks };
+  };
+  const DAMAGED = ": it was altered or damaged on the way; try again, and if it persists tell the mirror's operator";
+
+  it("a listed zh: settles it (the package is still unpacked, once)", async () => {
+    const { p, unpacks } = mirrored([`zh:${SHA}`, "h1:whatever="]);
+    expect(await mirrorAuthentication(collect().events)(p)).toEqual([`matches the mirror's zh:${SHA.slice(0, 13)}…`]);
+    expect(unpacks.count).toBe(1);
+  });
+
+  it("a zh: mismatch with no h1: to fall back on fails before unpacking", async () => {
+    const { p, unpacks } = mirrored([`zh:${OTHER}`]);
+    expect((await failure(mirrorAuthentication(collect().events)(p))).message).toBe(
+      `the package of random 3.6.0 from network mirror https://m/ matches none of its hashes (got zh:${SHA})${DAMAGED}`,
+    );
+    expect(unpacks.count).toBe(0);
+  });
+
+  it("otherwise the unpacked package's h1: must be listed", async () => {
+    expect(await mirrorAuthentication(collect().events)(mirrored([`zh:${OTHER}`, h1]).p)).toEqual([`matches the mirror's ${h1}`]);
+    expect((await failure(mirrorAuthentication(collect().events)(mirrored(["h1:other="]).p))).message).toBe(
+      `the package of random 3.6.0 from network mirror https://m/ matches none of its hashes (got ${h1} and zh:${SHA})${DAMAGED}`,
+    );
+  });
+
+  it("no hashes at all is a warning, and the package is used unverified", async () => {
+    const { events, warnings } = collect();
+    expect(await mirrorAuthentication(events)(mirrored([]).p)).toEqual(["not verified: the mirror gives no hashes"]);
+    expect(warnings).toEqual(["network mirror https://m/ gives no hashes for random 3.6.0: the package is not verified"]);
   });
 });
 
