@@ -53,12 +53,23 @@ describe("include and exclude", () => {
   it("asks only the sources whose patterns admit the provider, exclusions winning", async () => {
     const onlyAcme = new FakeSource("acme mirror", versions("9.9.9"));
     const notRandom = new FakeSource("everything but random", versions("9.9.8"));
+    const includedButExcluded = new FakeSource("hashicorp but not random", versions("9.9.7"));
     const hashicorp = new FakeSource("hashicorp registry", versions("3.6.0"));
-    const multi = new MultiSource([selector(onlyAcme, ["acme/*"]), selector(notRandom, [], ["hashicorp/random"]), selector(hashicorp, ["hashicorp/*"])]);
+    const multi = new MultiSource([
+      selector(onlyAcme, ["acme/*"]),
+      selector(notRandom, [], ["hashicorp/random"]),
+      selector(includedButExcluded, ["hashicorp/*"], ["hashicorp/random"]),
+      selector(hashicorp, ["hashicorp/*"]),
+    ]);
     expect(multi.applicable(random).map((s) => s.source.description)).toEqual(["hashicorp registry"]);
+    expect(multi.applicable(parseProviderAddress("hashicorp/tls")).map((s) => s.source.description)).toEqual([
+      "everything but random",
+      "hashicorp but not random",
+      "hashicorp registry",
+    ]);
     const r = await multi.resolve(random, parseVersionConstraint(""), context().ctx);
     expect(r.chosen?.version).toBe("3.6.0");
-    expect([onlyAcme.asked, notRandom.asked, hashicorp.asked]).toEqual([[], [], ["hashicorp/random"]]);
+    expect([onlyAcme.asked, notRandom.asked, includedButExcluded.asked, hashicorp.asked]).toEqual([[], [], [], ["hashicorp/random"]]);
   });
 
   it("fails naming the configuration files when no method admits the provider, before asking anything", async () => {
