@@ -117,7 +117,8 @@ async function remoteBinary(
 ): Promise<RemoteBinary & { attach?: ReattachEntry }> {
   const attach = findReattach({ kind: "remote", address: source });
   if (attach === undefined) {
-    return acquireRemote(source, constraint, { status: options.status, warn: options.warn, debug: options.debug, ...(lockHashes !== undefined ? { lockHashes } : {}) });
+    const events = { status: options.status, warn: options.warn, debug: options.debug };
+    return acquireRemote(source, constraint, { events, ...(lockHashes !== undefined ? { lockHashes } : {}) });
   }
   // No registry says which version runs: an exactly pinned one is kept, so an SDK made for it runs unchanged; otherwise
   // 0.0.0, the version the reference reports for a reattached provider.

@@ -1,20 +1,19 @@
-// Mirrors: the provider network mirror protocol (index.json, <version>.json, archives checked against their
-// h1:/zh: hashes) and filesystem mirrors in Terraform's packed and unpacked layouts.
+// Mirrors as Sources: the provider network mirror protocol (index.json, <version>.json, archives verified by
+// authentication.ts's mirror chain) and filesystem mirrors in Terraform's packed and unpacked layouts.
 import { cp, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import semver from "semver";
 import type { ProviderAddress } from "./address.js";
+import { mirrorAuthentication } from "./authentication.js";
 import { hostDirName } from "./cache.js";
 import { comparisonHost } from "./credentials.js";
 import { HttpFailure, type Http } from "./http.js";
-import { RegistryProtocolError } from "./registry.js";
-import { progressReporter, unpackArchive, type AvailableVersion, type InstallContext, type PackageSource } from "./source.js";
-import { hashV1, hashZh } from "./verify.js";
+import { progressReporter, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export class NetworkMirrorSource implements PackageSource {
+export class NetworkMirrorSource implements Source {
   readonly description: string;
 
   constructor(
@@ -62,24 +61,18 @@ export class NetworkMirrorSource implements PackageSource {
     const archiveUrl = new URL(entry["url"], final);
     const archive = join(scratch, "package.zip");
     const label = `Downloading terraform-provider-${a.type} ${version} (${ctx.platform}) from ${archiveUrl.host}`;
-    ctx.status(`${label}…`);
-    const got = await this.http.download(archiveUrl, archive, `downloading ${a.type} ${version}`, progressReporter(label, ctx.status));
-    // A zh: match settles it before anything is unpacked; an h1: hash can only be checked on the unpacked files.
-    const zh = hashZh(got.sha256);
-    const what = `the package of ${a.type} ${version} from ${this.description}`;
-    const damaged = `: it was altered or damaged on the way; try again, and if it persists tell the mirror's operator`;
-    if (hashes.length > 0 && !hashes.includes(zh) && !hashes.some((h) => h.startsWith("h1:"))) {
-      throw new RegistryProtocolError(`${what} matches none of its hashes (got ${zh})${damaged}`);
-    }
-    await unpackArchive(archive, dest, ctx, `the archive ${archiveUrl.href}`, this.description);
-    if (hashes.length === 0) {
-      ctx.warn(`${this.description} gives no hashes for ${a.type} ${version}: the package is not verified`);
-      return "not verified: the mirror gives no hashes";
-    }
-    if (hashes.includes(zh)) return `matches the mirror's ${zh.slice(0, 16)}…`;
-    const h1 = await hashV1(dest);
-    if (hashes.includes(h1)) return `matches the mirror's ${h1}`;
-    throw new RegistryProtocolError(`${what} matches none of its hashes (got ${h1} and ${zh})${damaged}`);
+    ctx.events.status(`${label}…`);
+    const got = await this.http.download(archiveUrl, archive, `downloading ${a.type} ${version}`, progressReporter(label, ctx.events.status));
+    let unpacked: Promise<string> | undefined;
+    const [note] = await mirrorAuthentication(ctx.events)({
+      what: `the package of ${a.type} ${version} from ${this.description}`,
+      short: `${a.type} ${version}`,
+      mirror: this.description,
+      hashes,
+      sha256: got.sha256,
+      unpack: () => (unpacked ??= unpackArchive(archive, dest, ctx, `the archive ${archiveUrl.href}`, this.description).then(() => dest)),
+    });
+    return note!;
   }
 }
 
@@ -93,7 +86,7 @@ interface FsPackage {
  * or unpacked `HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/`. Filesystem mirrors carry no checksums, so (as in Terraform)
  * their packages are trusted as they are.
  */
-export class FilesystemMirrorSource implements PackageSource {
+export class FilesystemMirrorSource implements Source {
   readonly description: string;
 
   constructor(private readonly path: string) {
@@ -151,10 +144,10 @@ export class FilesystemMirrorSource implements PackageSource {
     const pkg = (await this.scan(a)).get(version)?.get(ctx.platform);
     if (pkg === undefined) throw new RegistryProtocolError(`${this.description} has no package of ${a.namespace}/${a.type} ${version} for ${ctx.platform}`);
     if (pkg.unpacked !== undefined) {
-      ctx.status(`Copying terraform-provider-${a.type} ${version} from ${pkg.unpacked}…`);
+      ctx.events.status(`Copying terraform-provider-${a.type} ${version} from ${pkg.unpacked}…`);
       await cp(pkg.unpacked, dest, { recursive: true, preserveTimestamps: true, dereference: true });
     } else {
-      ctx.status(`Unpacking ${pkg.packed}…`);
+      ctx.events.status(`Unpacking ${pkg.packed}…`);
       await unpackArchive(pkg.packed!, dest, ctx, `the archive ${pkg.packed!}`, this.description);
     }
     return "from a filesystem mirror (mirrors carry no signatures)";

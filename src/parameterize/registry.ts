@@ -1,17 +1,16 @@
-// The provider registry protocol (the `direct` installation method): service discovery, the version list, a
-// version's download metadata, then SHA256SUMS checked against the registry's OpenPGP keys and the archive's SHA-256.
+// The provider registry protocol as a Source (the `direct` installation method): service discovery, the version
+// list, a version's download metadata and package, verified by authentication.ts's registry chain.
 import { join } from "node:path";
 import type { ProviderAddress } from "./address.js";
 import { HttpFailure, type Http } from "./http.js";
-import { formatBytes, progressReporter, protocolsSupported, unpackArchive, type AvailableVersion, type InstallContext, type PackageSource } from "./source.js";
-import { hashZh, parseSha256Sums, SignatureError, verifyDetachedSignature, type SignatureProblem } from "./verify.js";
+import { registryAuthentication } from "./authentication.js";
+import { progressReporter, protocolsSupported, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
+import { hashZh } from "./verify.js";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export class RegistryProtocolError extends Error {
-  override name = "RegistryProtocolError";
-}
+export { RegistryProtocolError };
 
 /** Where a host serves `providers.v1`, from `https://<host>/.well-known/terraform.json`. */
 export async function discoverProvidersApi(http: Http, host: string): Promise<URL> {
@@ -50,17 +49,7 @@ function stringList(v: unknown): string[] | undefined {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined;
 }
 
-/** What to do about each way a signature fails; none of them is safe to ignore. */
-const SIGNATURE_ADVICE: Record<SignatureProblem, (host: string) => string> = {
-  "unknown-key": (host) =>
-    `The registry's keys and the key that signed disagree: do not use this package; tell the operator of ${host}, or choose another version`,
-  "expired-key": () =>
-    `Ask the provider's publisher to sign with a current key, or choose a version signed before the key expired`,
-  mismatch: (host) => `SHA256SUMS or its signature was altered: do not use this package; try again, and if it persists tell the operator of ${host}`,
-  unreadable: (host) => `${host} serves a signature or key that cannot be read: tell its operator, or choose another version`,
-};
-
-export class RegistrySource implements PackageSource {
+export class RegistrySource implements Source {
   readonly description: string;
   private base: Promise<URL> | undefined;
 
@@ -87,7 +76,7 @@ export class RegistrySource implements PackageSource {
       throw e;
     }
     if (!isObject(json) || !Array.isArray(json["versions"])) throw new RegistryProtocolError(`${url.href} returned no "versions" list`);
-    for (const w of stringList(json["warnings"]) ?? []) ctx.warn(`${this.host}: ${w}`);
+    for (const w of stringList(json["warnings"]) ?? []) ctx.events.warn(`${this.host}: ${w}`);
     const out: AvailableVersion[] = [];
     for (const v of json["versions"]) {
       if (!isObject(v) || typeof v["version"] !== "string") continue;
@@ -150,59 +139,31 @@ export class RegistrySource implements PackageSource {
         `${a.type} ${version} speaks plugin protocol ${meta.protocols!.join(", ")}; terraform-provider speaks 5 and 6 (choose another version)`,
       );
     }
-    // The signature is checked before the (possibly large) archive is fetched.
-    const shasums = await this.http.getBytes(meta.shasumsUrl, `SHA256SUMS of ${a.type} ${version}`);
-    let verified: string;
-    if (meta.keys.length === 0) {
-      ctx.warn(
-        `${this.host} publishes no signing keys for ${a.namespace}/${a.type} ${version}: its SHA256SUMS signature cannot be checked. ` +
-          `The archive is still checked against SHA256SUMS.`,
-      );
-      verified = "checksum only: the registry gives no signing keys";
-    } else {
-      const signature = await this.http.getBytes(meta.signatureUrl, `the SHA256SUMS signature of ${a.type} ${version}`);
-      try {
-        const { keyId, expired } = await verifyDetachedSignature(shasums, signature, meta.keys);
-        verified = `signed by key ${keyId}`;
-        if (expired !== undefined) {
-          const when = (d: Date): string => d.toISOString().slice(0, 10);
-          ctx.warn(
-            `the SHA256SUMS of ${a.namespace}/${a.type} ${version} is signed by key ${keyId}, which expired on ${when(expired.at)}; ` +
-              `the signature was made${expired.signedAt !== undefined ? ` on ${when(expired.signedAt)}` : ""} while the key was valid, so it is accepted ` +
-              `(as Terraform accepts it). Its publisher should sign new releases with a current key.`,
-          );
-          verified += `, expired ${when(expired.at)}`;
-        }
-      } catch (e) {
-        const problem: SignatureProblem = e instanceof SignatureError ? e.problem : "mismatch";
-        throw new RegistryProtocolError(
-          `the SHA256SUMS of ${a.type} ${version} failed signature verification: ${(e as Error).message}. ${SIGNATURE_ADVICE[problem](this.host)}`,
-          { cause: e },
-        );
-      }
-    }
-    const listed = parseSha256Sums(Buffer.from(shasums).toString("utf8")).get(meta.filename);
-    if (listed === undefined) throw new RegistryProtocolError(`the signed SHA256SUMS of ${a.type} ${version} does not list ${meta.filename}`);
-    if (listed !== meta.shasum) {
-      throw new RegistryProtocolError(
-        `checksum mismatch for ${meta.filename}: the registry says ${meta.shasum} but the signed SHA256SUMS says ${listed}. ` +
-          `Do not use this package: tell the operator of ${this.host}`,
-      );
-    }
     const archive = join(scratch, meta.filename);
     const label = `Downloading terraform-provider-${a.type} ${version} (${ctx.platform}) from ${meta.downloadUrl.host}`;
-    ctx.status(`${label}…`);
-    const got = await this.http.download(meta.downloadUrl, archive, `downloading ${meta.filename}`, progressReporter(label, ctx.status));
-    if (got.sha256 !== meta.shasum) {
-      throw new RegistryProtocolError(
-        `checksum mismatch for ${meta.filename} (${formatBytes(got.bytes)}): expected SHA-256 ${meta.shasum} (signed SHA256SUMS), got ${got.sha256}. ` +
-          `The archive was altered or damaged on the way from ${meta.downloadUrl.host}: try again, and if it persists tell the operator of ${this.host}`,
-      );
-    }
+    let download: Promise<{ sha256: string; bytes: number; from: string }> | undefined;
+    const fetchArchive = (): Promise<{ sha256: string; bytes: number; from: string }> =>
+      (download ??= (async () => {
+        ctx.events.status(`${label}…`);
+        const got = await this.http.download(meta.downloadUrl, archive, `downloading ${meta.filename}`, progressReporter(label, ctx.events.status));
+        return { ...got, from: meta.downloadUrl.host };
+      })());
+    const [verified] = await registryAuthentication(ctx.events)({
+      address: a,
+      version,
+      host: this.host,
+      filename: meta.filename,
+      shasum: meta.shasum,
+      shasums: await this.http.getBytes(meta.shasumsUrl, `SHA256SUMS of ${a.type} ${version}`),
+      keys: meta.keys,
+      signature: () => this.http.getBytes(meta.signatureUrl, `the SHA256SUMS signature of ${a.type} ${version}`),
+      archive: fetchArchive,
+    });
+    const got = await fetchArchive();
     ctx.registryArchive?.(hashZh(got.sha256));
-    ctx.status(`Unpacking ${meta.filename}…`);
+    ctx.events.status(`Unpacking ${meta.filename}…`);
     await unpackArchive(archive, dest, ctx, meta.filename, this.host);
-    return verified;
+    return verified!;
   }
 }
 

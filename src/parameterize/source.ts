@@ -1,8 +1,15 @@
-// What every place a provider can come from offers: a version listing and an install of one version into a directory.
+// The one interface every place a provider can come from implements (registry, network and filesystem mirrors, the
+// caches): a version listing and an install of one version into a directory.
 import type { ProviderAddress } from "./address.js";
 import { ArchiveTooLargeError, extractZip, UnsafeArchiveError } from "./archive.js";
+import type { AcquireEventSink } from "./events.js";
 import type { Http } from "./http.js";
 import { MAX_UNPACKED_BYTES_ENV } from "./settings.js";
+
+/** A source answered, but not as its protocol says (or not with what was asked for); the message says which. */
+export class RegistryProtocolError extends Error {
+  override name = "RegistryProtocolError";
+}
 
 export interface AvailableVersion {
   version: string;
@@ -15,20 +22,21 @@ export interface AvailableVersion {
 export interface InstallContext {
   http: Http;
   platform: string;
-  /** Ephemeral progress lines. */
-  status: (message: string) => void;
-  /** Lasting notes for the user. */
-  warn: (message: string) => void;
+  /** Where progress lines and lasting notes go. */
+  events: AcquireEventSink;
   /** The most an archive may unpack to. */
   maxUnpackedBytes: number;
   /** Told the `zh:` hash of the archive a registry served and its SHA256SUMS lists, so the SDK's value can record it. */
   registryArchive?: (zh: string) => void;
 }
 
-export interface PackageSource {
+export interface Source {
   /** For messages: "the registry at registry.opentofu.org", "network mirror https://…". */
   readonly description: string;
-  /** The versions this source has, or undefined when it does not have the provider at all. */
+  /**
+   * The versions this source has, or undefined when it does not have the provider at all (Terraform's "provider not
+   * known", which lets another source answer). A source that cannot be asked throws.
+   */
   versions(a: ProviderAddress, ctx: InstallContext): Promise<AvailableVersion[] | undefined>;
   /**
    * Writes the unpacked, verified package of `version` for ctx.platform into `dest`; `scratch` is for downloads.

@@ -14,9 +14,7 @@ const started = performance.now();
 const ms = (): number => Math.round(performance.now() - started);
 try {
   const r = await acquireRemote(parseProviderAddress(address), parseVersionConstraint(constraint ?? ""), {
-    status: (m) => statuses.push(m),
-    warn: (m) => warnings.push(m),
-    debug: (m) => debugs.push(m),
+    events: { status: (m) => statuses.push(m), warn: (m) => warnings.push(m), debug: (m) => debugs.push(m) },
     ...(lockHashes !== undefined ? { lockHashes } : {}),
   });
   process.stdout.write(JSON.stringify({ ok: true, path: r.path, version: r.version, hashes: r.hashes, statuses, warnings, debugs, ms: ms() }) + "\n");

@@ -1,5 +1,5 @@
 // Terraform CLI configuration and credentials: TF_TOKEN_<host> names, credentials precedence, provider_installation
-// (order, patterns, include/exclude), plugin_cache_dir, the files Terraform reads, and the HCL block scanner.
+// (order, patterns, include/exclude), plugin_cache_dir and the files Terraform reads.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,14 +9,13 @@ import {
   expandEnv,
   impliedMirrorDirs,
   loadCliConfig,
-  methodApplies,
   parseCliConfig,
   parseProviderPattern,
-  scanHclBlocks,
   type InstallationMethod,
 } from "../../src/parameterize/cliconfig.js";
 import { comparisonHost, credentialsFromEnv, hostFromTokenEnvVarName, tokenEnvVarName, tokenForHost } from "../../src/parameterize/credentials.js";
 import { ParameterizeError } from "../../src/parameterize/errors.js";
+import { methodApplies } from "../../src/parameterize/multi-source.js";
 
 const dirs: string[] = [];
 const tmp = (): string => {
@@ -217,34 +216,5 @@ describe("include and exclude patterns", () => {
     expect(applies(m, "registry.terraform.io/hashicorp/random")).toBe(false);
     expect(applies(method([], []), "anything/at/all")).toBe(true);
     expect(applies(method(["*/*/*"], ["127.0.0.1:8443/*/*"]), "127.0.0.1:8443/a/b")).toBe(false);
-  });
-});
-
-describe("the HCL block scanner", () => {
-  it("finds blocks in order, skipping strings, comments, heredocs and object values", () => {
-    const text = [
-      'a = "provider_installation { fake }"',
-      "# provider_installation { commented }",
-      "obj = {",
-      "  nested = { x = 1 }",
-      "}",
-      "doc = <<EOT",
-      "provider_installation {",
-      "EOT",
-      'provider_installation {',
-      '  direct { exclude = ["x/y"] }',
-      '  network_mirror {',
-      '    url = "https://m/"',
-      "  }",
-      "}",
-      'credentials "h" { token = "t" }',
-    ].join("\n");
-    const blocks = scanHclBlocks(text);
-    expect(blocks.map((b) => [b.type, b.labels])).toEqual([
-      ["provider_installation", []],
-      ["credentials", ["h"]],
-    ]);
-    expect(blocks[0]!.children.map((c) => c.type)).toEqual(["direct", "network_mirror"]);
-    expect(text.slice(blocks[0]!.start, blocks[0]!.end)).toMatch(/^provider_installation \{[\s\S]*\}$/);
   });
 });
