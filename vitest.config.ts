@@ -11,12 +11,12 @@ export default defineConfig({
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     projects: [
       { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
-      // Only the tiers that start real providers build them (idempotent; a warm cache takes a second).
+      // Only the tiers that start real providers build them and the Pulumi tools (idempotent; a warm cache takes seconds).
       {
         extends: true,
         test: { name: "integration", include: ["test/integration/**/*.test.ts"], globalSetup: ["test/support/global-setup.ts"] },
       },
-      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], globalSetup: ["test/support/global-setup-e2e.ts"] } },
+      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], globalSetup: ["test/support/global-setup.ts"] } },
     ],
   },
 });

@@ -1,7 +1,7 @@
 // `pulumi package gen-sdk` through Pulumi's real Node.js, Python and Go language hosts for every real peer, each SDK then
 // compiled strictly: tsc with the strictest options a generated package can meet, a virtualenv install plus an import
 // that touches every resource and function, `go build` and `go vet`. Prints gen-sdk and compile times per peer and language.
-import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -22,15 +22,37 @@ interface Schema {
   functions?: Record<string, { outputs?: { type?: string; properties?: unknown } }>;
 }
 
-function timed<T>(f: () => T): [T, number] {
+async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   const start = performance.now();
-  const r = f();
+  const r = await f();
   return [r, Math.round(performance.now() - start)];
 }
 
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to its end without blocking the test worker: a compile or an install can take minutes on a loaded
+ * machine, and a worker blocked that long misses vitest's own calls (its RPC gives up after 60 s).
+ */
+function spawnAsync(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.once("error", reject);
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 /** Runs a command and fails the test with its whole output unless it exits 0. */
-function run(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): SpawnSyncReturns<string> {
-  const r = spawnSync(cmd, args, { ...options, encoding: "utf8", maxBuffer: 64 << 20 });
+async function run(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
+  const r = await spawnAsync(cmd, args, options);
   expect(r.status, `${cmd} ${args.join(" ")} in ${options.cwd ?? "."}:\n${r.stdout}\n${r.stderr}`).toBe(0);
   return r;
 }
@@ -39,15 +61,15 @@ function run(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.
  * A virtualenv with `pulumi==3.248.0` from PyPI and what generated SDKs need to install (parver, semver, setuptools),
  * made once into ~/.cache/pulumi-tf-bridge-ts/python-sdk/<version>/venv (built beside it and renamed into place).
  */
-function pythonBase(): string {
+async function pythonBase(): Promise<string> {
   const root = join(homedir(), ".cache/pulumi-tf-bridge-ts/python-sdk", PULUMI_SDK);
   const venv = join(root, "venv");
   if (existsSync(join(venv, ".complete"))) return venv;
   mkdirSync(root, { recursive: true });
   const tmp = mkdtempSync(join(root, ".tmp-venv-"));
   try {
-    run("python3", ["-m", "venv", tmp]);
-    run(join(tmp, "bin", "python"), ["-m", "pip", "install", "-q", "--disable-pip-version-check", `pulumi==${PULUMI_SDK}`, "parver>=0.2.1", "semver>=2.8.1", "setuptools>=61", "wheel"]);
+    await run("python3", ["-m", "venv", tmp]);
+    await run(join(tmp, "bin", "python"), ["-m", "pip", "install", "-q", "--disable-pip-version-check", `pulumi==${PULUMI_SDK}`, "parver>=0.2.1", "semver>=2.8.1", "setuptools>=61", "wheel"]);
     writeFileSync(join(tmp, ".complete"), "");
     rmSync(venv, { recursive: true, force: true });
     renameSync(tmp, venv);
@@ -57,17 +79,17 @@ function pythonBase(): string {
   return venv;
 }
 
-const sitePackages = (python: string): string => run(python, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.trim();
+const sitePackages = async (python: string): Promise<string> => (await run(python, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])).stdout.trim();
 
 /**
  * A fresh virtualenv of this run whose site-packages sees the cached base's through a .pth file: the SDKs are really
  * installed (pip, non-editable) into it, and the cache stays clean.
  */
-function pythonVenv(base: string): string {
+async function pythonVenv(base: string): Promise<string> {
   const venv = join(scratch("tfbridge-pyvenv-"), "venv");
-  run("python3", ["-m", "venv", "--without-pip", venv]);
+  await run("python3", ["-m", "venv", "--without-pip", venv]);
   const python = join(venv, "bin", "python");
-  writeFileSync(join(sitePackages(python), "_pulumi_base.pth"), `${sitePackages(join(base, "bin", "python"))}\n`);
+  writeFileSync(join(await sitePackages(python), "_pulumi_base.pth"), `${await sitePackages(join(base, "bin", "python"))}\n`);
   return python;
 }
 
@@ -135,10 +157,10 @@ describe.skipIf(hostsMissing())("pulumi package gen-sdk for every real peer, com
   let python = "";
   const schemas = new Map<string, Schema>();
 
-  beforeAll(() => {
+  beforeAll(async () => {
     sandbox = languageSandbox();
     nodeModules = sdkDeps();
-    python = pythonVenv(pythonBase());
+    python = await pythonVenv(await pythonBase());
   }, 900_000);
 
   afterAll(() => {
@@ -201,21 +223,21 @@ describe.skipIf(hostsMissing())("pulumi package gen-sdk for every real peer, com
         skipLibCheck: false,
       };
       writeFileSync(join(dir, "tsconfig.strict.json"), JSON.stringify({ extends: "./tsconfig.json", compilerOptions: strict }, null, 2));
-      const [, tscMs] = timed(() => run(join(nodeModules, ".bin", "tsc"), ["-p", join(dir, "tsconfig.strict.json")], { cwd: dir }));
+      const [, tscMs] = await timed(() => run(join(nodeModules, ".bin", "tsc"), ["-p", join(dir, "tsconfig.strict.json")], { cwd: dir }));
       writeFileSync(join(dir, "bin", "package.json"), JSON.stringify(pkg, null, 2));
       const classes = Object.keys(schema.resources ?? {}).map((t) => t.split(":")[2]!);
       const load = `const m = require(${JSON.stringify(join(dir, "bin"))}); const missing = ${JSON.stringify(classes)}.filter((c) => typeof m[c] !== "function"); if (missing.length || typeof m.Provider !== "function") { console.error("missing:", missing); process.exit(1); }`;
-      run(process.execPath, ["-e", load], { cwd: dir });
+      await run(process.execPath, ["-e", load], { cwd: dir });
       record(peer, "nodejs", genMs, tscMs);
     }, 300_000);
 
     it("python: installs into a virtualenv with pulumi 3.248.0, imports with every resource and function touched, and byte-compiles", async () => {
       const schema = await schemaOf(peer);
       const [dir, genMs] = await genSdk(peer, "python");
-      const [touched, pyMs] = timed(() => {
-        run(python, ["-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index", "--disable-pip-version-check", dir]);
-        const r = run(python, ["-c", PY_TOUCH, peer, JSON.stringify(schema)]);
-        run(python, ["-m", "compileall", "-q", join(dir, `pulumi_${peer}`)]);
+      const [touched, pyMs] = await timed(async () => {
+        await run(python, ["-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index", "--disable-pip-version-check", dir]);
+        const r = await run(python, ["-c", PY_TOUCH, peer, JSON.stringify(schema)]);
+        await run(python, ["-m", "compileall", "-q", join(dir, `pulumi_${peer}`)]);
         return JSON.parse(r.stdout.trim().split("\n").pop()!) as string[];
       });
       expect(touched.length).toBeGreaterThanOrEqual(Object.keys(schema.resources ?? {}).length);
@@ -226,20 +248,20 @@ describe.skipIf(hostsMissing())("pulumi package gen-sdk for every real peer, com
       const schema = await schemaOf(peer);
       const [dir, genMs] = await genSdk(peer, "go");
       const env = { ...process.env, ...goEnv() };
-      const [, goMs] = timed(() => {
+      const [, goMs] = await timed(async () => {
         const gomod = join(dir, "go.mod");
         writeFileSync(gomod, readFileSync(gomod, "utf8").replace(/(github\.com\/pulumi\/pulumi\/sdk\/v3) v\S+/, `$1 v${PULUMI_SDK}`));
-        run("go", ["mod", "tidy"], { cwd: dir, env });
+        await run("go", ["mod", "tidy"], { cwd: dir, env });
         const expected = scalarFunctionFiles(schema, peer);
         if (expected.length > 0) {
-          const broken = spawnSync("go", ["build", "./..."], { cwd: dir, env, encoding: "utf8" });
+          const broken = await spawnAsync("go", ["build", "./..."], { cwd: dir, env });
           const failures = [...broken.stderr.matchAll(/^(\S+\.go):\d+:\d+: cannot use nil as \w+ value in return statement$/gm)].map((m) => m[1]!).sort();
           const other = broken.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("#") && !/cannot use nil as \w+ value in return statement$/.test(l));
           expect({ failures, other }, broken.stderr).toEqual({ failures: expected, other: [] });
           for (const f of expected) patchScalarReturn(join(dir, f));
         }
-        run("go", ["build", "./..."], { cwd: dir, env });
-        run("go", ["vet", "./..."], { cwd: dir, env });
+        await run("go", ["build", "./..."], { cwd: dir, env });
+        await run("go", ["vet", "./..."], { cwd: dir, env });
       });
       record(peer, "go", genMs, goMs);
     }, 900_000);

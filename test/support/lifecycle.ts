@@ -273,7 +273,9 @@ export function genSdkDiagnostics(output: string): string[] {
     .filter((l) => l !== "")
     .filter((l) => !/^warning: using pulumi-language-\w+ from \$PATH at /.test(l))
     .filter((l) => !/^warning: <nil>: #\/functions\/pulumi:providers:\w+%2FterraformConfig\/inputs\/properties\/__self__\/\$ref: reference to provider resource '\/resources\/pulumi:providers:\w+' is deprecated, use '#\/provider' instead;$/.test(l))
-    .filter((l) => !/^SDK has been written to /.test(l));
+    .filter((l) => !/^SDK has been written to /.test(l))
+    // The plugin's progress line when Parameterize takes over half a second (a loaded machine): status, not a diagnostic.
+    .filter((l) => !/^(Launching|Resolving|Unpacking|Copying|Downloading) .*…$/.test(l));
 }
 
 /**
