@@ -22,9 +22,11 @@ for (const name of benches) {
   });
 }
 
-const fmt = (n: number | undefined): string => (n === undefined ? "-" : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(3));
+// A figure not measured arrives as undefined, or as null where a bench had NaN (JSON has no NaN): both print "-".
+const known = (n: number | null | undefined): n is number => typeof n === "number" && Number.isFinite(n);
+const fmt = (n: number | null | undefined): string => (!known(n) ? "-" : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(3));
 // A median with its min–max over the repeated runs, when there were several.
-const withRange = (n: number | undefined, r: [number, number] | undefined): string => (n === undefined || r === undefined ? fmt(n) : `${fmt(n)} (${fmt(r[0])}–${fmt(r[1])})`);
+const withRange = (n: number | null | undefined, r: [number, number] | undefined): string => (!known(n) || r === undefined ? fmt(n) : `${fmt(n)} (${fmt(r[0])}–${fmt(r[1])})`);
 // "added" is what the bridge costs on top of the provider's own work, the figure the per-op and start-up targets name.
 const rows = [["scenario", "bridge", "reference", "direct", "added", "÷ reference", "÷ direct", "unit", "target"]];
 for (const r of results) {
@@ -35,9 +37,9 @@ for (const r of results) {
     withRange(r.bridge, r.bridgeRange),
     withRange(ref, r.referenceRange),
     withRange(d, r.directRange),
-    d === undefined ? "-" : fmt(r.bridge - d),
-    ref ? (r.bridge / ref).toFixed(2) : "-",
-    d ? (r.bridge / d).toFixed(2) : "-",
+    known(d) && known(r.bridge) ? fmt(r.bridge - d) : "-",
+    known(ref) && ref !== 0 && known(r.bridge) ? (r.bridge / ref).toFixed(2) : "-",
+    known(d) && d !== 0 && known(r.bridge) ? (r.bridge / d).toFixed(2) : "-",
     r.unit,
     r.target ?? "",
   ]);
