@@ -1,11 +1,13 @@
-// Per-operation overhead: create+delete of N resources through our plugin's gRPC server (the calls the engine makes:
-// Check, Create, Delete) versus the same plan/apply calls sent straight to the Terraform provider. Medians per op.
+// Per-operation overhead: Check, Create, Update, Read and Delete of N resources through our plugin's gRPC server (the
+// calls the engine makes for `pulumi up`, `pulumi refresh` and `pulumi destroy`) versus the same validate/plan/apply/read
+// calls sent straight to the Terraform provider, and versus the reference bridge. Medians per op, with the min–max of
+// the rounds' medians.
 // The engine's side of the hop is the engine's own stack: pulumi-engineclient (grpc-go + the pulumirpc stubs of the
 // pinned SDK, test/peers/pulumi/engineclient) sends the calls. The same cycle from a Node.js gRPC client is shown too:
 // that client costs more per call than Pulumi's, so its figure bounds the overhead from above. The reference bridge
 // (Pulumi's Go implementation) runs the same cycles from the same engine client, for the reference column.
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
-import { completeObject } from "../src/terraform/values.js";
+import { completeObject, proposedNewState } from "../src/terraform/values.js";
 import type { CtyValue } from "../src/terraform/cty/index.js";
 import { propertyMapToStruct } from "../src/server/struct.js";
 import { execFile } from "node:child_process";
@@ -16,7 +18,7 @@ import { extractPlugin } from "../test/support/e2e.js";
 import { peerPath, referenceBin, repoRoot } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, type Msg, type PluginProcess } from "../test/support/pulumi.js";
 import { pulumiBin } from "../test/support/pulumi-tools.js";
-import { median, report } from "./report.js";
+import { median, range, report } from "./report.js";
 
 const N = Number(process.env["BENCH_OPS"] ?? 1_000);
 // The cycles run in rounds, each round doing direct, grpc-go and grpc-js in turn on the same long-lived processes, so
@@ -28,7 +30,10 @@ const WARMUP = 50;
 const installed = extractPlugin();
 const launcher = join(installed, "pulumi-resource-terraform-provider");
 
-type Cycles = { create: number[]; del: number[] };
+/** Milliseconds per cycle of each operation; create includes its Check, update its Check and Diff (engine steps). */
+type Cycles = { check: number[]; create: number[]; update: number[]; read: number[]; del: number[] };
+const OPS = ["check", "create", "update", "read", "del"] as const;
+const none = (): Cycles => ({ check: [], create: [], update: [], read: [], del: [] });
 
 interface Case {
   peer: string;
@@ -37,6 +42,9 @@ interface Case {
   inputs: (i: number) => Record<string, CtyValue>;
   /** Pulumi inputs of cycle i; "%d" in a string stands for i (the Go client fills it in the same way). */
   pulumiInputs: Record<string, string | number | boolean>;
+  /** An in-place change made by each cycle's update (Terraform inputs, and the same as Pulumi inputs); none when every
+   * attribute forces replacement. */
+  update?: { inputs: (i: number) => Record<string, CtyValue>; pulumiInputs: Case["pulumiInputs"] };
   /** The reference's token where it differs from ours (test/interchange/schema-differences.json). */
   referenceToken?: string;
   env?: Record<string, string>;
@@ -51,12 +59,13 @@ const cases: Case[] = [
     referenceToken: "bridgetest:index/object:Object",
     inputs: (i) => ({ name: `o${i}` }),
     pulumiInputs: { name: "o%d" },
+    update: { inputs: (i) => ({ name: `o${i}`, int_value: 2 }), pulumiInputs: { name: "o%d", intValue: 2 } },
     env: { BRIDGETEST_STATE_DIR: `/tmp/tfbridge-overhead-${process.pid}` },
   },
 ];
 
 
-/** A session runs n create+delete cycles at a time, on processes started once (so rounds interleave, warm). */
+/** A session runs n create[+update][+read]+delete cycles at a time, on processes started once (so rounds interleave, warm). */
 interface Session {
   run(n: number): Promise<Cycles>;
   close(): Promise<void>;
@@ -69,29 +78,48 @@ async function directSession(c: Case): Promise<Session> {
   await tf.configureProvider(completeObject(schema.provider.block, {}));
   const resource = schema.resources.get(c.tfType)!;
   const run = async (n: number): Promise<Cycles> => {
-    const create: number[] = [];
-    const del: number[] = [];
+    const out = none();
     for (let i = 0; i < n; i++) {
       const config = completeObject(resource.block, c.inputs(i));
       let t = performance.now();
       // Terraform validates a resource's configuration before planning it, as the bridge's Check does.
       await tf.validateResourceConfig(c.tfType, config);
+      out.check.push(performance.now() - t);
       const plan = await tf.planResourceChange({ typeName: c.tfType, priorState: null, proposedNewState: config, config });
       const applied = await tf.applyResourceChange({ typeName: c.tfType, priorState: null, plannedState: plan.plannedState, config, plannedPrivate: plan.plannedPrivate });
-      create.push(performance.now() - t);
-      t = performance.now();
+      out.create.push(performance.now() - t);
+      let state = applied.newState;
+      let priv = applied.private;
       // Terraform upgrades stored state before using it; the bridge does the same, so the direct path does too.
-      const up = await tf.upgradeResourceState({ typeName: c.tfType, version: resource.version, rawStateJson: JSON.stringify(applied.newState) });
+      const upgrade = async () => (await tf.upgradeResourceState({ typeName: c.tfType, version: resource.version, rawStateJson: JSON.stringify(state) })).upgradedState;
+      if (c.update) {
+        const next = completeObject(resource.block, c.update.inputs(i));
+        t = performance.now();
+        await tf.validateResourceConfig(c.tfType, next);
+        const prior = await upgrade();
+        const uplan = await tf.planResourceChange({ typeName: c.tfType, priorState: prior, proposedNewState: proposedNewState(resource.block, prior, next), config: next, priorPrivate: priv });
+        const updated = await tf.applyResourceChange({ typeName: c.tfType, priorState: prior, plannedState: uplan.plannedState, config: next, plannedPrivate: uplan.plannedPrivate });
+        out.update.push(performance.now() - t);
+        state = updated.newState;
+        priv = updated.private;
+      }
+      t = performance.now();
+      const read = await tf.readResource({ typeName: c.tfType, currentState: await upgrade(), private: priv });
+      out.read.push(performance.now() - t);
+      state = read.newState;
+      priv = read.private;
+      t = performance.now();
+      const up = await upgrade();
       // Terraform plans a deletion only with providers that declare the plan_destroy capability; so does the bridge.
-      let plannedPrivate = applied.private;
+      let plannedPrivate = priv;
       if (schema.serverCapabilities.planDestroy) {
-        const dplan = await tf.planResourceChange({ typeName: c.tfType, priorState: up.upgradedState, proposedNewState: null, config: null, priorPrivate: applied.private });
+        const dplan = await tf.planResourceChange({ typeName: c.tfType, priorState: up, proposedNewState: null, config: null, priorPrivate: priv });
         plannedPrivate = dplan.plannedPrivate;
       }
-      await tf.applyResourceChange({ typeName: c.tfType, priorState: up.upgradedState, plannedState: null, config: null, plannedPrivate });
-      del.push(performance.now() - t);
+      await tf.applyResourceChange({ typeName: c.tfType, priorState: up, plannedState: null, config: null, plannedPrivate });
+      out.del.push(performance.now() - t);
     }
-    return { create, del };
+    return out;
   };
   return { run, close: () => tf.close() };
 }
@@ -124,62 +152,86 @@ async function bridgeSession(c: Case, client: (plugin: PluginProcess, n: number)
   return { run: (n) => client(plugin, n), close: () => plugin.stop() };
 }
 
-/** Check+Create and Delete from the engine's own gRPC client stack (grpc-go), as `pulumi up` sends them. */
+/** Check+Create, Check+Diff+Update, Read and Delete from the engine's own gRPC client stack (grpc-go), as `pulumi up`,
+ * `pulumi refresh` and `pulumi destroy` send them. */
 const goEngine = (c: Case) => async (plugin: PluginProcess, n: number): Promise<Cycles> => {
-  const { stdout } = await promisify(execFile)(
-    join(pulumiBin(), "pulumi-engineclient"),
-    ["-port", String(plugin.port), "-token", c.token, "-inputs", JSON.stringify(c.pulumiInputs), "-n", String(n)],
-    { maxBuffer: 64 * 1024 * 1024 },
-  );
-  const out = JSON.parse(stdout) as { create: number[]; delete: number[] };
-  return { create: out.create, del: out.delete };
+  const args = ["-port", String(plugin.port), "-token", c.token, "-inputs", JSON.stringify(c.pulumiInputs), "-n", String(n), "-read"];
+  if (c.update) args.push("-update", JSON.stringify(c.update.pulumiInputs));
+  const { stdout } = await promisify(execFile)(join(pulumiBin(), "pulumi-engineclient"), args, { maxBuffer: 64 * 1024 * 1024 });
+  const out = JSON.parse(stdout) as { check: number[]; create: number[]; update?: number[]; read?: number[]; delete: number[] };
+  return { check: out.check, create: out.create, update: out.update ?? [], read: out.read ?? [], del: out.delete };
 };
 
-/** The same cycle from a Node.js gRPC client (@grpc/grpc-js), whose own per-call cost is higher than the engine's. */
+/** Create and delete from a Node.js gRPC client (@grpc/grpc-js), whose own per-call cost is higher than the engine's. */
 const nodeClient = (c: Case) => async (plugin: PluginProcess, n: number): Promise<Cycles> => {
-  const create: number[] = [];
-  const del: number[] = [];
+  const { check, create, del } = none();
   for (let i = 0; i < n; i++) {
     const urn = `urn:pulumi:bench::bench::${c.token}::r${i}`;
     const news = propertyMapToStruct(fill(c.pulumiInputs, i));
     let t = performance.now();
     const checked = await plugin.call("Check", { urn, type: c.token, name: `r${i}`, olds: propertyMapToStruct({}), news, randomSeed: Buffer.alloc(0) });
+    check.push(performance.now() - t);
     const created = await plugin.call("Create", { urn, type: c.token, name: `r${i}`, properties: checked["inputs"] as Msg, preview: false, timeout: 0 });
     create.push(performance.now() - t);
     t = performance.now();
     await plugin.call("Delete", { urn, type: c.token, name: `r${i}`, id: created["id"], properties: created["properties"] as Msg, timeout: 0 });
     del.push(performance.now() - t);
   }
-  return { create, del };
+  return { ...none(), check, create, del };
 };
 
 const rows = [["resource", "op", "engine client", "direct ms", "bridge ms", "added ms", "ratio"]];
+const opName = { check: "check", create: "create", update: "update", read: "read", del: "delete" } as const;
+const opWhat = {
+  check: "Check; direct: ValidateResourceConfig",
+  create: "Check+Create; direct: validate, plan, apply",
+  update: "Check+Diff+Update; direct: validate, upgrade, plan, apply",
+  read: "Read; direct: upgrade, ReadResource",
+  del: "Delete; direct: upgrade, plan, apply",
+} as const;
 // BENCH_CASES=random_id,… limits the run to some of the cases (by Terraform type).
 const only = process.env["BENCH_CASES"]?.split(",");
 for (const c of cases.filter((x) => only === undefined || only.includes(x.tfType))) {
   const sessions = [await directSession(c), await bridgeSession(c, goEngine(c)), await bridgeSession(c, nodeClient(c)), await referenceSession(c)];
-  const [d, viaGo, viaNode, viaRef] = sessions.map((): Cycles => ({ create: [], del: [] })) as [Cycles, Cycles, Cycles, Cycles];
+  // Every sample, and each round's median (whose spread is the range the summary shows).
+  const all = sessions.map(none);
+  const rounds = sessions.map(none);
   // Unrecorded warm-up: the first cycles of a process pay for JIT compilation and connection set-up.
   for (const s of sessions) await s.run(WARMUP);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [s, into] of [[sessions[0]!, d], [sessions[1]!, viaGo], [sessions[2]!, viaNode], [sessions[3]!, viaRef]] as const) {
+    for (const [k, s] of sessions.entries()) {
       const got = await s.run(PER_ROUND);
-      into.create.push(...got.create);
-      into.del.push(...got.del);
+      for (const op of OPS) {
+        all[k]![op].push(...got[op]);
+        if (got[op].length) rounds[k]![op].push(median(got[op]));
+      }
     }
   }
   for (const s of sessions) await s.close();
-  for (const [op, dx, gx, nx, rx] of [["create", d.create, viaGo.create, viaNode.create, viaRef.create], ["delete", d.del, viaGo.del, viaNode.del, viaRef.del]] as const) {
-    const dm = median(dx);
-    for (const [client, bx] of [["grpc-go (engine)", gx], ["grpc-js", nx], ["reference, grpc-go", rx]] as const) {
+  const [d, viaGo, viaNode, viaRef] = all as [Cycles, Cycles, Cycles, Cycles];
+  for (const op of OPS) {
+    if (d[op].length === 0) continue;
+    const dm = median(d[op]);
+    for (const [client, bx] of [["grpc-go (engine)", viaGo[op]], ["grpc-js", viaNode[op]], ["reference, grpc-go", viaRef[op]]] as const) {
+      if (bx.length === 0) continue;
       const bm = median(bx);
-      rows.push([c.tfType, op, client, dm.toFixed(3), bm.toFixed(3), (bm - dm).toFixed(3), (bm / dm).toFixed(2)]);
+      rows.push([c.tfType, opName[op], client, dm.toFixed(3), bm.toFixed(3), (bm - dm).toFixed(3), (bm / dm).toFixed(2)]);
     }
-    report({ scenario: `${op} ${c.tfType} (per op)`, bridge: median(gx), reference: median(rx), direct: dm, unit: "ms", target: "< direct + 1 ms" });
+    report({
+      scenario: `${opName[op]} ${c.tfType} (per op: ${opWhat[op]})`,
+      bridge: median(viaGo[op]),
+      reference: median(viaRef[op]),
+      direct: dm,
+      bridgeRange: range(rounds[1]![op]),
+      referenceRange: range(rounds[3]![op]),
+      directRange: range(rounds[0]![op]),
+      unit: "ms",
+      target: "< direct + 1 ms",
+    });
   }
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-console.log(`per-operation overhead: medians over ${PER_ROUND * ROUNDS} create+delete cycles in ${ROUNDS} rounds (bridge: Check+Create and Delete over gRPC, as the engine calls them)`);
+console.log(`per-operation overhead: medians over ${PER_ROUND * ROUNDS} cycles in ${ROUNDS} rounds (bridge: Check+Create, Check+Diff+Update, Read and Delete over gRPC, as the engine calls them)`);
 for (const r of rows) console.log(r.map((x, i) => x.padEnd(widths[i]!)).join("  "));
 rmSync(installed, { recursive: true, force: true });
 for (const c of cases) if (c.env?.["BRIDGETEST_STATE_DIR"]) rmSync(c.env["BRIDGETEST_STATE_DIR"], { recursive: true, force: true });

@@ -11,6 +11,10 @@ export interface BenchResult {
   unit: string;
   /** The target, in words. */
   target?: string;
+  /** [min, max] over the runs behind each median, where the work was repeated (runs, or rounds of operations). */
+  bridgeRange?: [number, number];
+  referenceRange?: [number, number];
+  directRange?: [number, number];
 }
 
 export const REPORT_PREFIX = "BENCH-RESULT ";
@@ -23,4 +27,8 @@ export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export function range(xs: readonly number[]): [number, number] | undefined {
+  return xs.length > 1 ? [Math.min(...xs), Math.max(...xs)] : undefined;
 }

@@ -22,7 +22,11 @@ for (const name of benches) {
   });
 }
 
-const fmt = (n: number | undefined): string => (n === undefined ? "-" : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(3));
+// A figure not measured arrives as undefined, or as null where a bench had NaN (JSON has no NaN): both print "-".
+const known = (n: number | null | undefined): n is number => typeof n === "number" && Number.isFinite(n);
+const fmt = (n: number | null | undefined): string => (!known(n) ? "-" : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(3));
+// A median with its min–max over the repeated runs, when there were several.
+const withRange = (n: number | null | undefined, r: [number, number] | undefined): string => (!known(n) || r === undefined ? fmt(n) : `${fmt(n)} (${fmt(r[0])}–${fmt(r[1])})`);
 // "added" is what the bridge costs on top of the provider's own work, the figure the per-op and start-up targets name.
 const rows = [["scenario", "bridge", "reference", "direct", "added", "÷ reference", "÷ direct", "unit", "target"]];
 for (const r of results) {
@@ -30,16 +34,16 @@ for (const r of results) {
   const ref = r.reference;
   rows.push([
     r.scenario,
-    fmt(r.bridge),
-    fmt(ref),
-    fmt(d),
-    d === undefined ? "-" : fmt(r.bridge - d),
-    ref ? (r.bridge / ref).toFixed(2) : "-",
-    d ? (r.bridge / d).toFixed(2) : "-",
+    withRange(r.bridge, r.bridgeRange),
+    withRange(ref, r.referenceRange),
+    withRange(d, r.directRange),
+    known(d) && known(r.bridge) ? fmt(r.bridge - d) : "-",
+    known(ref) && ref !== 0 && known(r.bridge) ? (r.bridge / ref).toFixed(2) : "-",
+    known(d) && d !== 0 && known(r.bridge) ? (r.bridge / d).toFixed(2) : "-",
     r.unit,
     r.target ?? "",
   ]);
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-console.log("\n== summary (medians; reference = Pulumi's Go bridge doing the same; direct = the same work sent straight to the Terraform provider)");
+console.log("\n== summary (medians, min–max over runs in brackets; reference = Pulumi's Go bridge doing the same; direct = the same work sent straight to the Terraform provider)");
 for (const r of rows) console.log(r.map((c, i) => (i >= 1 && i <= 6 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  "));

@@ -1,12 +1,13 @@
 // Plugin startup as the engine sees it: spawn → port printed → Parameterize answered → GetSchema answered (medians of
-// BENCH_RUNS, default 10).
+// BENCH_RUNS, default 10), ours beside the reference's and the Terraform provider's own start.
+// BENCH_PROVIDERS=random,tls,big and BENCH_VARIANTS=packaged,reference,… (prefixes of the names below) run a subset.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { extractPlugin } from "../test/support/e2e.js";
 import { peerPath, referenceBin, repoRoot } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, PLUGIN_BIN } from "../test/support/pulumi.js";
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
-import { median, report } from "./report.js";
+import { median, range, report } from "./report.js";
 
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 10);
 
@@ -49,7 +50,7 @@ const installed = extractPlugin();
 // The warm-up run of each variant writes the packaged plugin's code cache (src/server/boot.ts) that later runs use;
 // "no code cache" is the same bundle compiled from scratch at every start, as on the first start after installing.
 const packaged = join(installed, "pulumi-resource-terraform-provider");
-const variants: { name: string; bin: string; args?: string[]; env?: NodeJS.ProcessEnv }[] = [
+const allVariants: { name: string; bin: string; args?: string[]; env?: NodeJS.ProcessEnv }[] = [
   { name: "packaged (bundle)", bin: packaged },
   // The same bundle as the plugin ran before it was a single executable: the `node` on PATH running dist/boot.cjs.
   { name: "node dist/boot.cjs", bin: process.execPath, args: [join(repoRoot, "dist", "boot.cjs")] },
@@ -57,20 +58,28 @@ const variants: { name: string; bin: string; args?: string[]; env?: NodeJS.Proce
   { name: "checkout (tsx)", bin: PLUGIN_BIN },
   { name: "reference (Go)", bin: referenceBin() },
 ];
+const wantedVariants = process.env["BENCH_VARIANTS"]?.split(",");
+// The packaged plugin and the reference always run: the summary rows compare those two.
+const variants = allVariants.filter(
+  (v) => wantedVariants === undefined || v.name === "packaged (bundle)" || v.name === "reference (Go)" || wantedVariants.some((w) => v.name.startsWith(w)),
+);
 
 // The cached providers users start most, and one with the largest schema there is (AWS-sized: bridgetest serving 1,600
 // schema-only resources and 650 data sources from a real provider process), where Parameterize also decodes and models
 // that schema; for it only the packaged plugin is timed.
-const providers: { label: string; peer: string; env?: Record<string, string>; onlyPackaged?: boolean }[] = [
-  { label: "random", peer: "random" },
-  { label: "tls", peer: "tls" },
+const allProviders: { key: string; label: string; peer: string; env?: Record<string, string>; onlyPackaged?: boolean }[] = [
+  { key: "random", label: "random", peer: "random" },
+  { key: "tls", label: "tls", peer: "tls" },
   {
+    key: "big",
     label: "1,600-resource provider",
     peer: "bridgetest",
     env: { BRIDGETEST_SYNTHETIC_RESOURCES: "1600", BRIDGETEST_SYNTHETIC_DATA_SOURCES: "650" },
     onlyPackaged: true,
   },
 ];
+const wantedProviders = process.env["BENCH_PROVIDERS"]?.split(",");
+const providers = allProviders.filter((p) => wantedProviders === undefined || wantedProviders.includes(p.key));
 
 const rows: string[][] = [];
 for (const p of providers) {
@@ -96,8 +105,17 @@ for (const p of providers) {
   for (let i = 0; i < RUNS; i++) directs.push(await direct(p.peer, p.env));
   const d = median(directs);
   const at = (xs: Sample[], k: keyof Sample): number => median(xs.map((s) => s[k]));
-  report({ scenario: `start → Parameterize answered (${p.label}, packaged)`, bridge: at(ours, "parameterize"), reference: at(ref, "parameterize"), direct: d, unit: "ms", target: "< direct + 300 ms" });
-  report({ scenario: `start → GetSchema answered (${p.label}, packaged)`, bridge: at(ours, "schema"), reference: at(ref, "schema"), direct: d, unit: "ms" });
+  const span = (xs: Sample[], k: keyof Sample): [number, number] | undefined => range(xs.map((s) => s[k]));
+  const figures = (k: "parameterize" | "schema") => ({
+    bridge: at(ours, k),
+    reference: at(ref, k),
+    direct: d,
+    bridgeRange: span(ours, k),
+    referenceRange: span(ref, k),
+    directRange: range(directs),
+  });
+  report({ scenario: `start → Parameterize answered (${p.label}, packaged)`, ...figures("parameterize"), unit: "ms", target: "< direct + 300 ms" });
+  report({ scenario: `start → GetSchema answered (${p.label}, packaged)`, ...figures("schema"), unit: "ms" });
 }
 
 const header = ["provider", "plugin", "port printed ms", "Parameterize answered ms", "GetSchema answered ms", "schema KiB"];

@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # Builds the real Pulumi CLI and the language hosts that the Go module proxy serves, for
 # end-to-end tests, into a cache outside the clone:
-#   ${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}/<pulumi version>/bin/
+#   ${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}/<pulumi version>/bin-<stamp>/
 # Versions are pinned by the wrapper modules in test/peers/pulumi (see its README.md):
 #   pulumi                          github.com/pulumi/pulumi/pkg/v3 (test/peers/pulumi/go.mod)
 #   pulumi-language-yaml            github.com/pulumi/pulumi-yaml   (test/peers/pulumi/yaml/go.mod)
 #   pulumi-resource-pulumi-nodejs   shell shim from the sdk/v3 module (dynamic providers)
-#   pulumi-engineclient             test/peers/pulumi/engineclient: Check/Create/Delete over the engine's own gRPC
+#   pulumi-engineclient             test/peers/pulumi/engineclient: Check/Create/Diff/Update/Read/Delete over the engine's own gRPC
 #                                   stack (grpc-go, pulumirpc), for the per-operation benchmark
 # pulumi-language-nodejs is not built here: the module proxy serves no version of its module
 # (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3); scripts/build-language-hosts.sh
 # provides it (and the Python and Go hosts) from PATH or ../shared/pulumi-language-hosts.
 #
-# Idempotent: when the bin directory exists and was built from the current wrapper modules,
-# nothing is done. The bin directory is built in a temporary directory and renamed into place.
-# Prints the bin directory on its last line.
+# Idempotent: <stamp> hashes the wrapper modules and engineclient/main.go, so each bin directory
+# is never changed once made, and worktrees whose engineclients differ keep one each instead of
+# rebuilding each other's. When only engineclient/main.go differs from an existing bin directory,
+# its pulumi and language host are linked from there and only the engine client is built
+# (seconds, not minutes). A bin directory is built in a temporary directory and renamed into
+# place. Prints the bin directory on its last line.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 wrap="$root/test/peers/pulumi"
@@ -34,10 +37,13 @@ yamlversion="$(modversion "$wrap/yaml/go.mod" github.com/pulumi/pulumi-yaml)"
 
 cache="${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}"
 dir="$cache/$version"
-bin="$dir/bin"
 tools=(pulumi pulumi-language-yaml pulumi-resource-pulumi-nodejs pulumi-engineclient)
+heavy=(pulumi pulumi-language-yaml pulumi-resource-pulumi-nodejs)
 # Rebuild when the wrapper modules change (e.g. a new pulumi-yaml pin), not only when a binary is missing.
-stamp="$(cat "$wrap/go.mod" "$wrap/go.sum" "$wrap/yaml/go.mod" "$wrap/yaml/go.sum" "$wrap/engineclient/main.go" | sha256sum | cut -c1-16)"
+# The heavy stamp covers what the slow tools are built from; the stamp adds the engine client's source.
+heavystamp="$(cat "$wrap/go.mod" "$wrap/go.sum" "$wrap/yaml/go.mod" "$wrap/yaml/go.sum" | sha256sum | cut -c1-16)"
+stamp="$( (cat "$wrap/go.mod" "$wrap/go.sum" "$wrap/yaml/go.mod" "$wrap/yaml/go.sum" "$wrap/engineclient/main.go") | sha256sum | cut -c1-16)"
+bin="$dir/bin-$stamp"
 
 complete() { # bindir
   local t
@@ -65,36 +71,44 @@ trap 'rm -rf "$tmp"' EXIT
 export CGO_ENABLED=0
 start=$SECONDS
 
-log "building pulumi $version (first build takes a few minutes)"
-(cd "$wrap" && go build -trimpath \
-  -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version" \
-  -o "$tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
+# A finished bin directory built from the same wrapper modules, whose slow tools can be shared (hard links: each bin
+# directory is immutable, and removing one leaves the others' links intact).
+donor=""
+for d in "$dir"/bin-*; do
+  [ -d "$d" ] && [ "$(cat "$d/.heavy-stamp" 2>/dev/null)" = "$heavystamp" ] || continue
+  ok=1
+  for t in "${heavy[@]}"; do [ -x "$d/$t" ] || ok=0; done
+  [ "$ok" = 1 ] && donor="$d" && break
+done
+
+if [ -n "$donor" ]; then
+  log "reusing pulumi and pulumi-language-yaml from $donor"
+  for t in "${heavy[@]}"; do cp -l "$donor/$t" "$tmp/$t" 2>/dev/null || cp -p "$donor/$t" "$tmp/$t"; done
+else
+  log "building pulumi $version (first build takes a few minutes)"
+  (cd "$wrap" && go build -trimpath \
+    -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version" \
+    -o "$tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
+  log "building pulumi-language-yaml $yamlversion"
+  (cd "$wrap/yaml" && go build -trimpath \
+    -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=$yamlversion" \
+    -o "$tmp/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml)
+  # The dynamic-provider shim that ships in pulumi's release archives (sdk/nodejs/dist); the
+  # module cache holds it read-only and without the executable bit.
+  sdkdir="$(cd "$wrap" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
+  install -m 0755 "$sdkdir/nodejs/dist/pulumi-resource-pulumi-nodejs" "$tmp/pulumi-resource-pulumi-nodejs"
+fi
 
 log "building pulumi-engineclient"
 (cd "$wrap" && go build -trimpath -ldflags "-s -w" -o "$tmp/pulumi-engineclient" ./engineclient)
-log "building pulumi-language-yaml $yamlversion"
-(cd "$wrap/yaml" && go build -trimpath \
-  -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=$yamlversion" \
-  -o "$tmp/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml)
-
-# The dynamic-provider shim that ships in pulumi's release archives (sdk/nodejs/dist); the
-# module cache holds it read-only and without the executable bit.
-sdkdir="$(cd "$wrap" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
-install -m 0755 "$sdkdir/nodejs/dist/pulumi-resource-pulumi-nodejs" "$tmp/pulumi-resource-pulumi-nodejs"
 
 "$tmp/pulumi" version >/dev/null || die "the freshly built pulumi does not run"
+echo "$heavystamp" >"$tmp/.heavy-stamp"
 echo "$stamp" >"$tmp/.stamp"
 
-# Swap the new bin directory into place: rename the old one aside first, so the new one
-# appears with a single rename. If a concurrent run got there first, keep its result.
-old=""
-if [ -e "$bin" ]; then
-  old="$(mktemp -u "$dir/.old-bin-XXXXXX")"
-  mv -T "$bin" "$old" 2>/dev/null || old=""
-fi
+# One rename puts the bin directory in place; if a concurrent run got there first, keep its result.
 if ! mv -T "$tmp" "$bin" 2>/dev/null; then
   complete "$bin" || die "could not move the new binaries into $bin"
 fi
-[ -z "$old" ] || rm -rf "$old"
 log "built in $((SECONDS - start))s"
 echo "$bin"

@@ -1,11 +1,13 @@
 // The load scenario, shared by test/e2e/load.test.ts (which asserts) and bench/load.bench.ts (which only prints): one
 // YAML program with hundreds of random_id, random_string and httpapi_item resources, `pulumi up --parallel N`, then
-// `pulumi destroy`, through the real CLI, the packaged plugin and real providers; the httpapi service runs on loopback.
+// `pulumi destroy`, through the real CLI, the packaged plugin (or the reference bridge, installed as the same plugin) and
+// real providers; the httpapi service runs on loopback.
 import { YamlScenario } from "./lifecycle.js";
 import { readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { installPlugin, readRssReports, sandboxProcesses, waitNoSandboxProcesses, type ExportedResource, type RssReport } from "./e2e.js";
 import { startHttpApi } from "./httpapi.js";
+import { usePlugin, type PluginKind } from "./interchange.js";
 import { peerPath } from "./peers.js";
 import { pulumiBinDir, pulumiSandbox, tempDir } from "./pulumi.js";
 
@@ -17,6 +19,8 @@ export interface LoadOptions {
   parallel: number;
   /** Progress lines (phase timings); defaults to stderr. */
   log?: (line: string) => void;
+  /** Which `terraform-provider` plugin the engine runs: our packaged plugin (the default) or the reference bridge. */
+  plugin?: PluginKind;
 }
 
 export interface ProcessPeak {
@@ -29,6 +33,7 @@ export interface ProcessPeak {
 }
 
 export interface LoadResult {
+  plugin: PluginKind;
   resources: number;
   parallel: number;
   upMs: number;
@@ -139,15 +144,19 @@ function startSampler(sandbox: ReturnType<typeof pulumiSandbox>): {
 
 export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
   const log = o.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const kind = o.plugin ?? "ours";
   pulumiBinDir();
   const sandbox = pulumiSandbox();
+  // The reference is installed as the same plugin name and version; no executable on PATH may stand in for either.
+  if (kind === "reference") sandbox.env["PULUMI_IGNORE_AMBIENT_PLUGINS"] = "true";
   const dir = tempDir("tfbridge-load-");
   const rssFile = join(dir, "plugin-rss.jsonl");
   sandbox.env["TF_BRIDGE_RSS_REPORT"] = rssFile;
   const api = await startHttpApi();
   let sampler: ReturnType<typeof startSampler> | undefined;
   try {
-    installPlugin(sandbox);
+    if (kind === "reference") await usePlugin(sandbox, "reference");
+    else installPlugin(sandbox);
     const reports: LoadResult["pluginReports"] = [];
     const collectReports = (phase: string): void => {
       for (const r of readRssReports(rssFile).slice(reports.length)) reports.push({ ...r, phase });
@@ -167,14 +176,14 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
     let started = Date.now();
     const up = await project.ok(["up", "--yes", "--skip-preview", "--parallel", String(o.parallel)], 1_800_000);
     const upMs = Date.now() - started;
-    log(`load: up of ${resources} resources with --parallel ${o.parallel}: ${(upMs / 1000).toFixed(1)} s`);
+    log(`load (${kind}): up of ${resources} resources with --parallel ${o.parallel}: ${(upMs / 1000).toFixed(1)} s`);
     collectReports("up");
 
     // A second look must find nothing to do: no perpetual diffs at scale.
     started = Date.now();
     await project.ok(["preview", "--expect-no-changes", "--parallel", String(o.parallel)], 1_800_000);
     const previewMs = Date.now() - started;
-    log(`load: no-change preview: ${(previewMs / 1000).toFixed(1)} s`);
+    log(`load (${kind}): no-change preview: ${(previewMs / 1000).toFixed(1)} s`);
     collectReports("preview");
 
     const exported: ExportedResource[] = (await project.resources()).filter((r) => OUR_TYPES.has(r.type));
@@ -185,10 +194,13 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
     started = Date.now();
     await project.ok(["destroy", "--yes", "--skip-preview", "--parallel", String(o.parallel)], 1_800_000);
     const destroyMs = Date.now() - started;
-    log(`load: destroy: ${(destroyMs / 1000).toFixed(1)} s`);
+    log(`load (${kind}): destroy: ${(destroyMs / 1000).toFixed(1)} s`);
     collectReports("destroy");
     const afterDestroy = (await project.resources()).filter((r) => OUR_TYPES.has(r.type)).length;
     const leftovers = await waitNoSandboxProcesses(sandbox, "terraform-provider", 10_000);
+    // The reference leaves its Terraform providers running when the engine stops it; they are counted, then ended so
+    // that runs do not pile up processes.
+    if (kind === "reference") for (const p of leftovers) try { process.kill(p.pid, "SIGKILL"); } catch { /* gone already */ }
     const peaks = sampler.stop();
     collectReports("after destroy");
     // Which Terraform provider each plugin process ran: its child's executable.
@@ -197,6 +209,7 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
       if (child) r.provider = basename(child.cmd.split(" ")[0] ?? "").replace(/^terraform-provider-/, "");
     }
     return {
+      plugin: kind,
       resources,
       parallel: o.parallel,
       upMs,
@@ -229,11 +242,12 @@ export function describeLoad(r: LoadResult): string[] {
   const reported = r.pluginReports.map((x) => x.maxRssKiB);
   const sampled = r.pluginPeaks.map((x) => x.peakKiB);
   return [
+    `plugin: ${r.plugin === "ours" ? "ours (packaged)" : "the reference bridge"}`,
     `resources: ${r.resources} (stack export after up: ${r.exportedAfterUp}, after destroy: ${r.exportedAfterDestroy}; service items after up: ${r.serviceItemsAfterUp}, after destroy: ${r.serviceItemsAfterDestroy})`,
     `wall time: up ${(r.upMs / 1000).toFixed(1)} s, no-change preview ${(r.previewMs / 1000).toFixed(1)} s, destroy ${(r.destroyMs / 1000).toFixed(1)} s (--parallel ${r.parallel})`,
-    `bridge plugin peak RSS (VmHWM at stop, TF_BRIDGE_RSS_REPORT): max ${reported.length ? mib(Math.max(...reported)) : "n/a"} over ${reported.length} plugin processes`,
+    `plugin peak RSS (VmHWM at stop, TF_BRIDGE_RSS_REPORT; ours only): max ${reported.length ? mib(Math.max(...reported)) : "n/a"} over ${reported.length} plugin processes`,
     ...r.pluginReports.map((x) => `  ${x.phase}: ${x.provider ?? "?"} ${mib(x.maxRssKiB)} (pid ${x.pid}, ran ${(x.uptimeMs / 1000).toFixed(1)} s)`),
-    `bridge plugin peak RSS (/proc VmHWM, sampled): max ${sampled.length ? mib(Math.max(...sampled)) : "n/a"} over ${sampled.length} processes`,
+    `plugin peak RSS (/proc VmHWM, sampled): max ${sampled.length ? mib(Math.max(...sampled)) : "n/a"} over ${sampled.length} processes`,
     `terraform providers peak RSS (/proc VmHWM): ${r.providerPeaks.map((p) => `${p.cmd.split("/").pop()} ${mib(p.peakKiB)}`).join(", ") || "n/a"}`,
     `CPU time (s): ${Object.entries(r.cpuSeconds).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ")}`,
     `leftover processes: ${r.leftovers.length}`,
