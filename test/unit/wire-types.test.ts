@@ -1,13 +1,14 @@
 // The generated wire types (src/wire/*.gen.ts): current with proto/, and describing what src/proto.ts really decodes.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
-import { generate, PROTO_FILES } from "../../scripts/gen-wire-types.js";
+import { DESCRIPTOR_SETS, generate, PROTO_FILES } from "../../scripts/gen-wire-types.js";
 import { loadProtos, protoRoot } from "../../src/proto.js";
 import type { Lean } from "../../src/wire/shape.js";
+import { DESCRIPTORS } from "../../src/wire/descriptors.gen.js";
 import type * as tf5 from "../../src/wire/tfplugin5.gen.js";
 import type * as tf6 from "../../src/wire/tfplugin6.gen.js";
 
@@ -17,7 +18,7 @@ describe("generated wire types", () => {
   it("are current: scripts/gen-wire-types.ts produces exactly the committed src/wire/*.gen.ts", () => {
     const files = generate();
     expect([...files.keys()].sort()).toEqual(
-      ["google.protobuf", "google.rpc", "plugin", "pulumirpc", "tfplugin5", "tfplugin6"].map((p) => `src/wire/${p}.gen.ts`),
+      ["descriptors", "google.protobuf", "google.rpc", "plugin", "pulumirpc", "tfplugin5", "tfplugin6"].map((p) => `src/wire/${p}.gen.ts`),
     );
     for (const [path, text] of files) {
       // On failure: run `npx tsx scripts/gen-wire-types.ts` and commit the result.
@@ -121,5 +122,36 @@ describe("generated wire types", () => {
     // @ts-expect-error old_input is not a field of pulumirpc.DiffRequest (old_inputs is)
     const misspelled: import("../../src/wire/pulumirpc.gen.js").DiffRequestIn = { old_input: null };
     expect(misspelled).toBeDefined();
+  });
+});
+
+describe("pre-built descriptors (src/wire/descriptors.gen.ts)", () => {
+  // Every proto file set src/ loads, read from its source: a set missing from DESCRIPTOR_SETS would silently fall back
+  // to parsing .proto text at every start.
+  const loaded = new Set<string>();
+  for (const file of readdirSync(join(root, "src"), { recursive: true }) as string[]) {
+    if (!file.endsWith(".ts") || file.endsWith(".gen.ts")) continue;
+    const text = readFileSync(join(root, "src", file), "utf8");
+    for (const m of text.matchAll(/(?:loadProtos|protoRoot)\(\[([^\]]*)\]/g)) {
+      const items = [...m[1]!.matchAll(/["`]([^"`]+)["`]/g)].map((x) => x[1]!);
+      for (const v of items.some((i) => i.includes("${")) ? ["5", "6"] : [""]) {
+        loaded.add(items.map((i) => i.replace(/\$\{[^}]+\}/g, v)).join("\n"));
+      }
+    }
+  }
+
+  it("cover every proto file set src/ loads", () => {
+    expect(loaded.size).toBeGreaterThanOrEqual(6);
+    for (const key of loaded) expect(Object.keys(DESCRIPTORS), key).toContain(key);
+  });
+
+  it("build the same Root as parsing the .proto files", () => {
+    for (const files of DESCRIPTOR_SETS) {
+      const parsed = new protobuf.Root();
+      parsed.resolvePath = (_origin, target) => (target.startsWith("/") ? target : join(root, "proto", target));
+      parsed.loadSync(files.map((f) => join(root, "proto", f)), { keepCase: true });
+      parsed.resolveAll();
+      expect(protoRoot(files).toJSON(), files.join(", ")).toEqual(parsed.toJSON());
+    }
   });
 });
