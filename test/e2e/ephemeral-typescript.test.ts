@@ -59,8 +59,8 @@ describe.skipIf(hostsMissing())("ephemeral resources and write-only inputs from 
     removeScratch();
   });
 
-  it("index.ts type-checks against the generated SDKs (ephemeral functions under `ephemeral`, write-only inputs)", () => {
-    project.typeCheck();
+  it("index.ts type-checks against the generated SDKs (ephemeral functions under `ephemeral`, write-only inputs)", async () => {
+    await project.typeCheck();
   }, 120_000);
 
   it("up: results secret, write-only values stored nowhere, every open closed; only the version moves them", async () => {

@@ -42,8 +42,8 @@ describe.skipIf(hostsMissing())("resource identity from a TypeScript project (ge
     removeScratch();
   });
 
-  it("index.ts type-checks against the generated SDK", () => {
-    project.typeCheck();
+  it("index.ts type-checks against the generated SDK", async () => {
+    await project.typeCheck();
   }, 120_000);
 
   it("create and update keep the identity; the `import` option adopts an object by its identity JSON; refresh; destroy", async () => {

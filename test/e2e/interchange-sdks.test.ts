@@ -205,7 +205,8 @@ describe.skipIf(hostsMissing())("a TypeScript project with Node.js SDKs generate
   let sdks: Record<string, { dir: string; pulumi: SdkPulumiSection }>;
 
   beforeAll(async () => {
-    sdks = Object.fromEntries(TS_PEERS.map((peer) => [peer, nodeSdkFromSchema(peer, referenceSchemas[peer]!)]));
+    sdks = {};
+    for (const peer of TS_PEERS) sdks[peer] = await nodeSdkFromSchema(peer, referenceSchemas[peer]!);
     project = await TypeScriptScenario.create(sandbox, "interchange-ts", PROGRAM, Object.fromEntries(TS_PEERS.map((peer) => [`@pulumi/${peer}`, sdks[peer]!.dir])));
     await project.config("phase", "main");
   }, 600_000);
@@ -224,8 +225,8 @@ describe.skipIf(hostsMissing())("a TypeScript project with Node.js SDKs generate
     }
   });
 
-  it("index.ts type-checks against the reference's SDKs (tsc --noEmit, strict)", () => {
-    project.typeCheck();
+  it("index.ts type-checks against the reference's SDKs (tsc --noEmit, strict)", async () => {
+    await project.typeCheck();
   }, 120_000);
 
   it("`pulumi preview` (our plugin parses each SDK's value), `up` (a data source, a function), no changes, `destroy`", async () => {

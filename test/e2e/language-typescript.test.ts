@@ -12,6 +12,7 @@ import { installPlugin, type ExportedResource } from "../support/e2e.js";
 import { hostsMissing, languageSandbox, typescriptProject } from "../support/languages.js";
 import { OUR_STACK, isSecretEnvelope, removeScratch, scratch, type PreviewJson } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
+import { execAsync } from "../support/processes.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
 
@@ -166,7 +167,7 @@ describe.skipIf(hostsMissing())("a TypeScript project through the real Node.js l
     outFile = join(work, "written-by-local.txt");
     typescriptProject(project, "tfbridge-lang-ts", PROGRAM);
     await timed("npm install (project)", async () => {
-      execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project, env, stdio: ["ignore", "ignore", "inherit"] });
+      await execAsync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project, env });
     });
   }, 1_200_000);
 

@@ -74,8 +74,8 @@ describe.skipIf(hostsMissing())("a TypeScript project with generated SDKs (bridg
 
   const step = TypeScriptScenario.step;
 
-  it("index.ts type-checks against the generated SDKs (tsc --noEmit, strict)", () => {
-    project.typeCheck();
+  it("index.ts type-checks against the generated SDKs (tsc --noEmit, strict)", async () => {
+    await project.typeCheck();
   }, 120_000);
 
   it("`pulumi preview`, `up`, `refresh`, `destroy` of index.ts: create, update in place, replace, drift, import, bad input", async () => {

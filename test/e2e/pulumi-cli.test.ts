@@ -136,8 +136,8 @@ describe("a TypeScript SDK", () => {
     expect(r.stdout + r.stderr).toMatch(/no language plugin 'pulumi-language-nodejs'/);
   });
 
-  it("generated from our plugin by `pulumi package gen-sdk` through the Node.js language host, compiles with tsc", () => {
-    const { sdk, pkg } = generateNodeSdk(["terraform-provider", random()], tempDir("tfbridge-sdk-"), sandbox.env);
+  it("generated from our plugin by `pulumi package gen-sdk` through the Node.js language host, compiles with tsc", async () => {
+    const { sdk, pkg } = await generateNodeSdk(["terraform-provider", random()], tempDir("tfbridge-sdk-"), sandbox.env);
     expect(pkg["name"]).toBe("@pulumi/random");
     expect(pkg["pulumi"]).toMatchObject({ resource: true, name: "terraform-provider", version: VERSION, parameterization: { name: "random", version: "0.0.0" } });
     const value = (pkg["pulumi"] as { parameterization: { value: string } }).parameterization.value;

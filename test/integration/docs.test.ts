@@ -168,7 +168,7 @@ describe.skipIf(hostsMissing())("a TypeScript SDK generated from a full-docs sch
     const dir = tmp("tfbridge-docs-sdk-");
     writeFileSync(join(dir, "schema.json"), run.text);
     const env = { ...process.env, PULUMI_HOME: join(dir, "home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", NO_COLOR: "1" };
-    const { sdk } = generateNodeSdk([join(dir, "schema.json")], dir, env);
+    const { sdk } = await generateNodeSdk([join(dir, "schema.json")], dir, env);
     const password = readFileSync(join(sdk, "password.ts"), "utf8");
     expect(password).toContain(" * This resource *does* use a cryptographic random number generator.");
     expect(password).toContain(" * ```sh\n * pulumi import random:index/password:Password password securepassword\n * ```");

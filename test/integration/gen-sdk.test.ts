@@ -1,7 +1,6 @@
 // `pulumi package gen-sdk` through Pulumi's real Node.js, Python and Go language hosts for every real peer, each SDK then
 // compiled strictly: tsc with the strictest options a generated package can meet, a virtualenv install plus an import
 // that touches every resource and function, `go build` and `go vet`. Prints gen-sdk and compile times per peer and language.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +9,7 @@ import { goEnv, hostsMissing, languageSandbox } from "../support/languages.js";
 import { genSdkDiagnostics, removeScratch, scratch } from "../support/lifecycle.js";
 import { peerPath, pins } from "../support/peers.js";
 import { PULUMI_NODE_SDK, sdkDeps } from "../support/pulumi-tools.js";
+import { spawnAsync, type Ran } from "../support/processes.js";
 import { expectSuccess, runPulumi, type PulumiSandbox } from "../support/pulumi.js";
 
 /** The Pulumi SDK version every generated SDK is compiled against: the CLI's and the language hosts' own. */
@@ -26,28 +26,6 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   const start = performance.now();
   const r = await f();
   return [r, Math.round(performance.now() - start)];
-}
-
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs a command to its end without blocking the test worker: a compile or an install can take minutes on a loaded
- * machine, and a worker blocked that long misses vitest's own calls (its RPC gives up after 60 s).
- */
-function spawnAsync(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.once("error", reject);
-    child.once("close", (status) => resolve({ status, stdout, stderr }));
-  });
 }
 
 /** Runs a command and fails the test with its whole output unless it exits 0. */

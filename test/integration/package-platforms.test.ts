@@ -9,17 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
 import { isOurExecutable } from "../support/e2e.js";
 import { peerPath, repoRoot } from "../support/peers.js";
+import { execAsync } from "../support/processes.js";
 import { argsRequest, startPluginProcess, tempDir } from "../support/pulumi.js";
 
 const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-arm64", "windows-amd64"];
 let out: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   out = tempDir("tfbridge-platforms-");
   // Under the lock the other test files package under: the build rewrites the esbuild outputs it shares with them.
-  execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", join(repoRoot, "scripts/package.sh")], {
+  await execAsync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", join(repoRoot, "scripts/package.sh")], {
     env: { ...process.env, PLATFORMS: PLATFORMS.join(","), NODE_FROM_WHEEL: "1", PACKAGE_OUT: out },
-    stdio: ["ignore", "ignore", "inherit"],
   });
 }, 900_000);
 

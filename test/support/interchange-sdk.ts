@@ -72,12 +72,12 @@ export interface SdkPulumiSection {
  * schema text given (here: the reference's) rather than from our plugin. Returns the compiled package folder (bin/ with
  * package.json) and the generated package.json's `pulumi` section.
  */
-export function nodeSdkFromSchema(peer: string, schemaText: string): { dir: string; pulumi: SdkPulumiSection } {
+export async function nodeSdkFromSchema(peer: string, schemaText: string): Promise<{ dir: string; pulumi: SdkPulumiSection }> {
   const dir = scratch(`tfbridge-refsdk-${peer}-`);
   writeFileSync(join(dir, "schema.json"), schemaText);
   // A Pulumi home of its own: generating from a file needs no plugin, and nothing is written to the user's ~/.pulumi.
   const env = { ...process.env, PULUMI_HOME: join(dir, "home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", NO_COLOR: "1" };
-  const { sdk, pkg } = generateNodeSdk([join(dir, "schema.json")], dir, env);
+  const { sdk, pkg } = await generateNodeSdk([join(dir, "schema.json")], dir, env);
   return { dir: join(sdk, "bin"), pulumi: pkg["pulumi"] as SdkPulumiSection };
 }
 

@@ -1,5 +1,37 @@
-// Answers whether a process still exists, so tests can prove no provider outlives its client.
+// Answers whether a process still exists, so tests can prove no provider outlives its client; runs commands without
+// blocking the test worker.
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+
+export interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to its end without blocking the test worker (a build, an install or a compile can take minutes on a
+ * loaded machine, and a worker blocked that long misses vitest's own calls, whose RPC gives up after 60 s). Never
+ * rejects for a non-zero exit; `execAsync` does.
+ */
+export function spawnAsync(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.once("error", reject);
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** spawnAsync that fails with the command and its whole output unless it exits 0. */
+export async function execAsync(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
+  const r = await spawnAsync(cmd, args, options);
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited with ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
 
 /** True while the pid names a live (non-zombie) process. */
 export function processAlive(pid: number): boolean {
