@@ -1,5 +1,6 @@
 // Every attribute and block name of every real peer's Terraform schema inflects as the Go pulumi/inflector (run live) does.
 import { execFileSync } from "node:child_process";
+import { execAsync } from "../support/processes.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,9 +20,9 @@ interface Vector {
 const scratch = mkdtempSync(join(tmpdir(), "tfbridge-inflector-"));
 const generator = join(scratch, "inflectorvectors");
 
-beforeAll(() => {
-  // Built once; `go run` would relink for every peer.
-  execFileSync("go", ["build", "-o", generator, "."], { cwd: join(repoRoot, "test/peers/inflectorvectors"), stdio: ["ignore", "ignore", "inherit"] });
+beforeAll(async () => {
+  // Built once; `go run` would relink for every peer. Asynchronously: a cold Go cache takes minutes.
+  await execAsync("go", ["build", "-o", generator, "."], { cwd: join(repoRoot, "test/peers/inflectorvectors") });
 }, 300_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
