@@ -31,7 +31,8 @@ function packageInputsHash(): string {
 
 /**
  * Packages the plugin (scripts/package.sh) once per state of its inputs and returns the tarball: every test file (and
- * every test run) with the same sources gets the same file, kept under dist/packages/<hash>/. package.sh rewrites
+ * every test run) with the same sources gets the same file, kept under dist/packages/<hash>/ (the three newest are
+ * kept). package.sh rewrites
  * dist/ in place, so concurrent test files serialize on a lock file, and the one that finds the package already made
  * under the lock uses it. `TF_BRIDGE_PLUGIN_TARBALL=<file>` names a tarball to use instead (e.g. to benchmark another
  * build).
@@ -43,7 +44,10 @@ export function packagePlugin(): string {
   const kept = join(repoRoot, "dist", "packages", packageInputsHash(), name);
   if (existsSync(kept)) return kept;
   mkdirSync(join(repoRoot, "dist"), { recursive: true });
-  const script = `[ -f '${kept}' ] || { t="$(bash '${join(repoRoot, "scripts/package.sh")}' | tail -1)" && mkdir -p '${dirname(kept)}' && cp "$t" '${kept}.tmp' && mv '${kept}.tmp' '${kept}'; }`;
+  // A new package also prunes all but the three newest (37 MB each), so a long-lived checkout does not fill up.
+  const packages = join(repoRoot, "dist", "packages");
+  const prune = `ls -1dt '${packages}'/*/ | tail -n +4 | xargs -r rm -rf`;
+  const script = `[ -f '${kept}' ] || { t="$(bash '${join(repoRoot, "scripts/package.sh")}' | tail -1)" && mkdir -p '${dirname(kept)}' && cp "$t" '${kept}.tmp' && mv '${kept}.tmp' '${kept}' && ${prune}; }`;
   execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", "-c", script], { stdio: ["ignore", "ignore", "inherit"] });
   return kept;
 }
