@@ -83,6 +83,18 @@ const clientCapabilities: tf6.ClientCapabilitiesIn = { deferral_allowed: false, 
 
 
 /** How long after a failed call we wait to see whether the process died, to report a crash rather than a transport error. */
+/** The RPCs that do work a stop must end; refused once stopProvider was called (closing an ephemeral resource is not). */
+const AFTER_STOP_REFUSED: ReadonlySet<string> = new Set([
+  "PlanResourceChange",
+  "ApplyResourceChange",
+  "ReadResource",
+  "ImportResourceState",
+  "ReadDataSource",
+  "OpenEphemeralResource",
+  "RenewEphemeralResource",
+  "CallFunction",
+]);
+
 const CRASH_SETTLE_MS = 1_000;
 
 export class GrpcTerraformProvider implements TerraformProvider {
@@ -116,11 +128,17 @@ export class GrpcTerraformProvider implements TerraformProvider {
     return this.process.protocolVersion;
   }
 
+  /** Set by stopProvider: work RPCs are refused from then on. */
+  private stopped = false;
+
   /** Calls an RPC by its tfplugin6 name (the tfplugin5 name when the provider speaks 5), typed by the generated types. */
   private async call<M extends keyof Tf>(rpc: M, request: Tf[M]["requestIn"]): Promise<Lean<Tf[M]["response"]>> {
     const method = this.protocolVersion === 5 ? (TF5_NAMES[rpc] ?? rpc) : rpc;
     if (!hasUnary(this.stub, method)) throw new TerraformProviderError(`protocol ${this.protocolVersion} has no RPC ${method}`);
     if (this.process.exit !== undefined) throw this.crashError(method);
+    if (this.stopped && AFTER_STOP_REFUSED.has(rpc)) {
+      throw new ProviderCallError(`${method} was not sent: the operation was cancelled (the provider was asked to stop)`, method, grpc.status.CANCELLED);
+    }
     try {
       return await new Promise<Lean<Tf[M]["response"]>>((resolve, reject) => {
         const c = callUnary<Lean<Tf[M]["response"]>>(this.stub, method, request ?? {}, (err, res) => {
@@ -457,6 +475,10 @@ export class GrpcTerraformProvider implements TerraformProvider {
   }
 
   async stopProvider(): Promise<string | undefined> {
+    // A provider's StopProvider cancels only the calls in flight (terraform-plugin-go makes a fresh stop context
+    // after it); one sent a moment later, such as the apply of a create the engine had already begun, would run to
+    // its end. Terraform starts no work after a stop, so neither does this client.
+    this.stopped = true;
     const res = await this.call("StopProvider", {});
     return res.Error !== undefined && res.Error !== "" ? res.Error : undefined;
   }

@@ -67,6 +67,18 @@ afterEach(async () => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("random (protocol 5)", () => {
+  it("after StopProvider, work is refused without reaching the provider (a stop cancels only calls in flight)", async () => {
+    const { p, schema } = await configured("random");
+    const { state, priv } = await create(p, schema, "random_string", { length: 8, special: false });
+    expect(await p.stopProvider()).toBeUndefined();
+    await expect(p.planResourceChange({ typeName: "random_string", priorState: state, proposedNewState: null, config: null, priorPrivate: priv })).rejects.toThrow(
+      /PlanResourceChange was not sent: the operation was cancelled/,
+    );
+    await expect(p.readResource({ typeName: "random_string", currentState: state, private: priv })).rejects.toThrow(/was not sent/);
+    // Still answering what a stop does not end: the schema.
+    expect((await p.getProviderSchema()).resources.has("random_string")).toBe(true);
+  });
+
   it("random_string: plan → apply → read → replace-plan → delete", async () => {
     const { p, schema } = await configured("random");
     expect(p.protocolVersion).toBe(5);
