@@ -180,7 +180,7 @@ describe("ephemeral resources through invoke", () => {
     expect(ephemeralCalls(calls)).toEqual(["validateEphemeralResourceConfig", "openEphemeralResource"]);
   });
 
-  it("cancelled while opening (StopProvider, as the engine's Cancel sends it), the Invoke still closes what opened", async () => {
+  it("cancelled before its open reaches the provider (StopProvider, as the engine's Cancel sends it): nothing opens, so nothing is left to close", async () => {
     let tfRef: TerraformProvider | undefined;
     let stopped!: () => void;
     const stop = new Promise<void>((r) => (stopped = r));
@@ -193,10 +193,9 @@ describe("ephemeral resources through invoke", () => {
     const invoked = b.invoke("random:ephemeral/getPassword:getPassword", { length: 8 });
     await b.cancel();
     stopped();
-    // The plugin framework still answers after StopProvider; what it opened is closed before the Invoke answers, and
-    // the service shuts the provider down only once every call in flight has answered.
-    expect((await invoked).failures).toEqual([]);
-    expect(calls).toEqual(["validateEphemeralResourceConfig", "stopProvider", "openEphemeralResource", "closeEphemeralResource"]);
+    // A provider's stop ends only calls in flight; the client sends no new work after it, as Terraform starts none.
+    await expect(invoked).rejects.toThrow(/OpenEphemeralResource was not sent: the operation was cancelled/);
+    expect(calls).toEqual(["validateEphemeralResourceConfig", "stopProvider", "openEphemeralResource"]);
   });
 
   it("a close that fails fails an otherwise good Invoke, naming the resource", async () => {
