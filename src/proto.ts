@@ -17,6 +17,31 @@ import { DESCRIPTORS } from "./wire/descriptors.gen.js";
 protobuf.util.recursionLimit = 3_000;
 protobuf.Reader.recursionLimit = 3_000;
 
+// protobufjs gives every message type a constructor when its definitions load, and makes each one by generating and
+// compiling source text (`new Function`), which V8's code cache cannot keep: about a third of loading the tfplugin and
+// Pulumi definitions at every start. messageConstructor builds the same constructor from a closure instead.
+type ConstructorFactory = (type: protobuf.Type) => () => protobuf.Constructor<object>;
+const typeStatics = protobuf.Type as unknown as { generateConstructor: ConstructorFactory };
+/** protobufjs's own generated constructor, kept for the test that compares the two. */
+export const generatedConstructor: ConstructorFactory = typeStatics.generateConstructor;
+
+/** A message constructor by protobufjs's rules: map fields start as {}, repeated ones as [], then the given
+ * properties that are not null are copied. */
+export function messageConstructor(type: protobuf.Type): protobuf.Constructor<object> {
+  const maps: string[] = [];
+  const lists: string[] = [];
+  for (const f of type.fieldsArray) {
+    if (f.map) maps.push(f.name);
+    else if (f.repeated) lists.push(f.name);
+  }
+  return function Message(this: Record<string, unknown>, properties?: Record<string, unknown>): void {
+    for (const k of maps) this[k] = {};
+    for (const k of lists) this[k] = [];
+    if (properties) for (const k of Object.keys(properties)) if (properties[k] != null && k !== "__proto__") this[k] = properties[k];
+  } as unknown as protobuf.Constructor<object>;
+}
+typeStatics.generateConstructor = (type) => () => messageConstructor(type);
+
 let foundDir: string | undefined;
 
 /** The `proto/` directory: beside the sources in a checkout, beside the bundle in a packaged plugin. */

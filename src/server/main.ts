@@ -3,6 +3,7 @@ import { appendFileSync, fstatSync } from "node:fs";
 import { bridgeOps } from "./bridge-ops.js";
 import { startPlugin, type RunningPlugin } from "./plugin.js";
 import { peakRssKiB } from "./rss.js";
+import { prepareClientCertificate } from "../terraform/mtls.js";
 
 /**
  * True when stdin is a pipe (the engine's os.Pipe) or a socket pair (how Node spawns with stdio "pipe"): the parent
@@ -49,6 +50,9 @@ async function main(): Promise<void> {
   }
   // The engine reads exactly this line; nothing else may ever go to stdout.
   process.stdout.write(`${plugin.port}\n`);
+  // The engine's first call takes a while to arrive; the certificate of the Terraform provider launch it will ask for
+  // is made in the meantime.
+  setImmediate(prepareClientCertificate);
 
   process.once("exit", reportPeakRss);
   const exit = (reason: string, code: number): void => {

@@ -83,6 +83,12 @@ const clientCapabilities: tf6.ClientCapabilitiesIn = { deferral_allowed: false, 
 
 
 /** How long after a failed call we wait to see whether the process died, to report a crash rather than a transport error. */
+/** The tfplugin definitions of a protocol version, loaded once per process. wire.ts defaults every absent schema field
+ * itself (providerSchemaFromPb), so the schema decodes lean. */
+function tfpluginProtos(version: 5 | 6): grpc.GrpcObject {
+  return loadProtos([`tfplugin${version}/tfplugin${version}.proto`], { leanResponses: ["GetProviderSchema", "GetSchema"] });
+}
+
 /** The RPCs that do work a stop must end; refused once stopProvider was called (closing an ephemeral resource is not). */
 const AFTER_STOP_REFUSED: ReadonlySet<string> = new Set([
   "PlanResourceChange",
@@ -109,14 +115,29 @@ export class GrpcTerraformProvider implements TerraformProvider {
     // fail the streams of the connection the process took with it. Once the exit is known, what is still open is cut,
     // and call() reports the crash for it like for the others.
     void process.exited.then(() => setTimeout(() => [...this.open].forEach((c) => c.cancel()), CRASH_SETTLE_MS).unref());
-    // wire.ts defaults every absent schema field itself (providerSchemaFromPb), so the schema decodes lean.
-    const protos = loadProtos([`tfplugin${process.protocolVersion}/tfplugin${process.protocolVersion}.proto`], { leanResponses: ["GetProviderSchema", "GetSchema"] });
-    this.stub = process.client(serviceConstructor(protos, `tfplugin${process.protocolVersion}.Provider`));
+    this.stub = process.client(serviceConstructor(tfpluginProtos(process.protocolVersion), `tfplugin${process.protocolVersion}.Provider`));
   }
 
-  /** Launches the binary and returns a client for it. */
+  /**
+   * Launches the binary and returns a client for it. The protocol definitions are loaded while the provider process
+   * starts, as the provider says which protocol it speaks only in its handshake: protocol 5 first (every SDKv2
+   * provider and many framework ones speak it), then the others only if the handshake has not arrived by then.
+   */
   static async launch(options: LaunchOptions): Promise<GrpcTerraformProvider> {
-    return new GrpcTerraformProvider(await launchProvider(options));
+    let handshakeDone = false;
+    const [first, ...rest] = [...(options.protocolVersions ?? [5, 6])].sort();
+    const whileStarting = (): void => {
+      options.whileStarting?.();
+      if (first !== undefined) tfpluginProtos(first);
+      setImmediate(() => {
+        if (!handshakeDone) for (const version of rest) tfpluginProtos(version);
+      });
+    };
+    try {
+      return new GrpcTerraformProvider(await launchProvider({ ...options, whileStarting }));
+    } finally {
+      handshakeDone = true;
+    }
   }
 
   /** Connects to a provider already serving in debug mode (TF_REATTACH_PROVIDERS); close() leaves it running. */

@@ -4,7 +4,7 @@ import { accessSync, constants as fsConstants, existsSync, statSync } from "node
 import { createInterface } from "node:readline";
 import * as grpc from "@grpc/grpc-js";
 import { LaunchError } from "./errors.js";
-import { generateClientCertificate, serverCertificatePem } from "./mtls.js";
+import { serverCertificatePem, takeClientCertificate } from "./mtls.js";
 import { loadProtos, serviceConstructor } from "../proto.js";
 import { callServerStream, callUnary } from "../wire/shape.js";
 import type * as goplugin from "../wire/plugin.gen.js";
@@ -34,6 +34,12 @@ export interface LaunchOptions {
   handshakeTimeoutMs?: number;
   /** Where provider log lines go. */
   onLog?: (entry: ProviderLogEntry) => void;
+  /**
+   * Work to do while the provider process starts: it runs once the process is spawned, before the handshake is
+   * awaited, so it uses time otherwise spent idle (tens of milliseconds for a Go binary to start). A failure in it is
+   * ignored here; the work is done again where it is needed.
+   */
+  whileStarting?: () => void;
 }
 
 export interface Handshake {
@@ -307,7 +313,7 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
   const offered = options.protocolVersions ?? [5, 6];
   const timeoutMs = options.handshakeTimeoutMs ?? 60_000;
   const onLog = options.onLog ?? (() => undefined);
-  const clientCert = await generateClientCertificate();
+  const clientCert = takeClientCertificate();
 
   installExitHook();
   const { command, args } = spawnCommand(path);
@@ -353,6 +359,12 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
       }
     });
   });
+
+  try {
+    options.whileStarting?.();
+  } catch {
+    // only a head start; the caller repeats what failed
+  }
 
   let timer: NodeJS.Timeout | undefined;
   const fail = (message: string): never => {

@@ -13,6 +13,28 @@ export interface ClientCertificate {
  * so it must be its own CA and allowed for client auth; a new key per launch means no secret outlives the provider.
  */
 export async function generateClientCertificate(): Promise<ClientCertificate> {
+  return makeClientCertificate();
+}
+
+let spare: ClientCertificate | undefined;
+
+/**
+ * Makes the next launch's certificate now. The plugin calls this once its port is printed, while it waits for the
+ * engine's first call, so the key generation and signing (a few milliseconds on a cold process) are off the path of
+ * Parameterize.
+ */
+export function prepareClientCertificate(): void {
+  spare ??= makeClientCertificate();
+}
+
+/** The certificate prepared ahead if there is one, else a new one; either way it serves one launch only. */
+export function takeClientCertificate(): ClientCertificate {
+  const taken = spare ?? makeClientCertificate();
+  spare = undefined;
+  return taken;
+}
+
+function makeClientCertificate(): ClientCertificate {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const serial = randomBytes(16);
   serial[0] = serial[0]! & 0x7f; // serial numbers must be positive

