@@ -127,7 +127,7 @@ wheel_node() {
 
 # The preparation blob for a given Node (run here, so it must be a Node for this machine). execArgv caps V8's young
 # generation at 8 MB per semi-space: Node 24's default lets it grow past that under load, and with the cap the plugin's
-# peak over `pulumi up`/preview/destroy of 1,000 resources went from 178 to 144 MiB with no slower start or run
+# peak over `pulumi up`/preview/destroy of 1,000 resources went from 178 to 126–144 MiB with no slower start or run
 # (bench/load.bench.ts; 4 MB gave 128 MiB but slower runs). NODE_OPTIONS still extends these flags.
 prepare_blob() {
   local node="$1" blob="$2"

@@ -7,7 +7,9 @@
 // into a directory named by the tree's hash under the user's cache; every later start of the same build finds it
 // complete and only runs it. Unpacking goes to a temporary sibling renamed into place, so a process killed half-way
 // leaves nothing a later start would trust, and two plugins starting at once both end with the same complete tree.
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// Every start touches its tree's marker; a start that unpacks removes the trees of other builds that no start has
+// touched for PRUNE_AFTER_MS (a plugin version not run for that long is not running), so upgrades do not pile up.
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import Module from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -17,6 +19,10 @@ interface Manifest {
   hash: string;
   files: { path: string; mode: number; offset: number; size: number }[];
 }
+
+const PRUNE_AFTER_MS = 30 * 24 * 3600_000;
+const STAGING_PRUNE_AFTER_MS = 24 * 3600_000;
+const MARKER = ".complete";
 
 /** Where unpacked builds live: TF_BRIDGE_SEA_DIR, else the user's cache (the plugin cache's parent), else the temp dir. */
 function baseDir(): string {
@@ -35,13 +41,39 @@ function unpack(dir: string, manifest: Manifest, payload: Buffer): void {
     writeFileSync(target, payload.subarray(f.offset, f.offset + f.size), { mode: f.mode });
   }
   // The marker is written last: a tree without it was never finished.
-  writeFileSync(join(staging, ".complete"), manifest.hash);
+  writeFileSync(join(staging, MARKER), manifest.hash);
   try {
     renameSync(staging, dir);
   } catch (e) {
     // Another start of the same build got there first; its tree is the same.
     rmSync(staging, { recursive: true, force: true });
-    if (!existsSync(join(dir, ".complete"))) throw e;
+    if (!existsSync(join(dir, MARKER))) throw e;
+  }
+}
+
+function touch(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // a read-only cache: the tree is only never pruned
+  }
+}
+
+/** Removes the trees of other builds under `base` whose marker no start has touched for PRUNE_AFTER_MS. */
+function pruneStale(base: string, keep: string): void {
+  try {
+    for (const name of readdirSync(base)) {
+      if (name === keep) continue;
+      // A tree is judged by its marker; a staging directory (of a start killed while unpacking) by its own age.
+      const staging = name.includes(".unpacking-");
+      const stamp = staging ? join(base, name) : join(base, name, MARKER);
+      if (existsSync(stamp) && Date.now() - statSync(stamp).mtimeMs > (staging ? STAGING_PRUNE_AFTER_MS : PRUNE_AFTER_MS)) {
+        rmSync(join(base, name), { recursive: true, force: true });
+      }
+    }
+  } catch {
+    // pruning is housekeeping; it never stops a start
   }
 }
 
@@ -52,10 +84,14 @@ function unpacked(): string {
   const manifest = JSON.parse(Buffer.from(sea.getAsset("manifest.json")).toString("utf8")) as Manifest;
   for (const base of [baseDir(), join(tmpdir(), "pulumi-tf-bridge-ts-plugin")]) {
     const dir = join(base, manifest.hash);
-    if (existsSync(join(dir, ".complete"))) return dir;
+    if (existsSync(join(dir, MARKER))) {
+      touch(join(dir, MARKER));
+      return dir;
+    }
     try {
       mkdirSync(base, { recursive: true });
       unpack(dir, manifest, Buffer.from(sea.getAsset("payload.bin")));
+      pruneStale(base, manifest.hash);
       return dir;
     } catch {
       // An unwritable cache (a read-only home): try the next place.

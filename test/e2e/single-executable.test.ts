@@ -3,7 +3,7 @@
 // answers Parameterize and GetSchema for a provider it installs from a filesystem mirror named in an HCL CLI
 // configuration, which it parses with the HCL parser it carries (WebAssembly, unpacked with the rest by src/server/sea.ts).
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { extractPlugin, installPlugin } from "../support/e2e.js";
@@ -76,4 +76,42 @@ describe("the single executable", () => {
     // Its files were unpacked once, into the directory named by TF_BRIDGE_SEA_DIR.
     expect(readdirSync(join(home, "unpacked")).filter((d) => !d.includes(".unpacking-"))).toHaveLength(1);
   }, 300_000);
+
+  it("touches its unpacked tree at each start, and removes other builds' trees unused for 30 days when it unpacks", async () => {
+    const exe = join(extractPlugin(), "pulumi-resource-terraform-provider");
+    const base = tempDir("tfbridge-sea-prune-");
+    const daysAgo = (days: number): Date => new Date(Date.now() - days * 24 * 3600_000);
+    const tree = (name: string, age: number, marker = true): void => {
+      mkdirSync(join(base, name), { recursive: true });
+      if (marker) {
+        writeFileSync(join(base, name, ".complete"), name);
+        utimesSync(join(base, name, ".complete"), daysAgo(age), daysAgo(age));
+      } else {
+        utimesSync(join(base, name), daysAgo(age), daysAgo(age));
+      }
+    };
+    tree("build-unused-40-days", 40);
+    tree("build-used-2-days-ago", 2);
+    tree("killed.unpacking-123", 2, false); // a staging directory left by a start killed while unpacking
+    tree("other.unpacking-456", 0, false); // one being unpacked right now
+    const start = async (): Promise<void> => {
+      const plugin = await startPluginProcess({ bin: exe, env: { PATH: "/nonexistent", HOME: tempDir("tfbridge-sea-prune-home-"), TF_BRIDGE_SEA_DIR: base } });
+      await plugin.stop();
+    };
+    await start();
+    const after = readdirSync(base).sort();
+    const own = after.filter((d) => !["build-used-2-days-ago", "other.unpacking-456"].includes(d));
+    expect(own, `left: ${after.join(", ")}`).toHaveLength(1);
+    expect(after).toEqual(expect.arrayContaining(["build-used-2-days-ago", "other.unpacking-456"]));
+    expect(after).not.toContain("build-unused-40-days");
+    expect(after).not.toContain("killed.unpacking-123");
+    const marker = join(base, own[0]!, ".complete");
+    expect(existsSync(marker)).toBe(true);
+
+    // A later start of the same build only touches its marker.
+    utimesSync(marker, daysAgo(10), daysAgo(10));
+    await start();
+    expect(Date.now() - statSync(marker).mtimeMs).toBeLessThan(3600_000);
+    expect(readdirSync(base).sort()).toEqual(after);
+  }, 120_000);
 });
