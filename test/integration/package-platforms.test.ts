@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
-import { isOurExecutable } from "../support/e2e.js";
+import { isOurExecutable, packagedNode } from "../support/e2e.js";
 import { peerPath, repoRoot } from "../support/peers.js";
 import { execAsync } from "../support/processes.js";
 import { argsRequest, startPluginProcess, tempDir } from "../support/pulumi.js";
@@ -39,8 +39,7 @@ describe("a single executable per platform (PLATFORMS)", () => {
     const exe = unpack("linux-amd64");
     expect(isOurExecutable(exe)).toBe(true);
     // The pinned Node, not the one running this build (the executable carries its version string).
-    const pinned = /^wheel_version=(\S+)$/m.exec(readFileSync(join(repoRoot, "scripts/package.sh"), "utf8"))![1]!;
-    expect(readFileSync(exe).includes(`v${pinned}`)).toBe(true);
+    expect(readFileSync(exe).includes(`v${packagedNode().version}`)).toBe(true);
     const plugin = await startPluginProcess({ bin: exe, env: { ...process.env, PATH: "/nonexistent", TF_BRIDGE_SEA_DIR: join(out, "unpacked") } });
     try {
       expect(await plugin.call("Parameterize", argsRequest(peerPath("random")))).toMatchObject({ name: "random" });
