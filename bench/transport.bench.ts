@@ -10,7 +10,7 @@ import * as net from "node:net";
 import { createInterface } from "node:readline";
 import * as grpc from "@grpc/grpc-js";
 import { encodeMessage, loadProtos, protoRoot, serviceConstructor } from "../src/proto.js";
-import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../src/terraform/launch.js";
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, parseHandshake, providerLogEnv } from "../src/terraform/launch.js";
 import { impliedType } from "../src/terraform/schema.js";
 import { completeObject } from "../src/terraform/values.js";
 import { providerSchemaFromPb, toDynamic } from "../src/terraform/wire.js";
@@ -25,12 +25,12 @@ const FILE = "tfplugin5/tfplugin5.proto";
 
 const child = spawn(peerPath("random"), [], {
   stdio: ["ignore", "pipe", "ignore"],
-  env: { ...process.env, [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "5", TF_LOG_PROVIDER: "warn", TF_LOG_SDK: "warn", TF_LOG_SDK_PROTO: "warn", TF_LOG_SDK_FRAMEWORK: "warn" },
+  // The provider's logging as the plugin sets it (warnings and errors only, unless TF_LOG says otherwise).
+  env: { ...process.env, ...providerLogEnv(process.env), [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "5" },
 });
 try {
-  // go-plugin's handshake: core|protocol|network|address|grpc
-  const handshake = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
-  const socket = handshake.split("|")[3]!;
+  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
+  const socket = parseHandshake(line, [5]).address;
 
   const Stub = serviceConstructor(loadProtos([FILE], { leanResponses: ["GetSchema"] }), "tfplugin5.Provider");
   const stub = new Stub(`unix://${socket}`, grpc.credentials.createInsecure(), { "grpc.enable_channelz": 0, "grpc.enable_retries": 0 });

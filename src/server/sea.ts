@@ -56,7 +56,7 @@ function touch(file: string): void {
     const now = new Date();
     utimesSync(file, now, now);
   } catch {
-    // a read-only cache: the tree is only never pruned
+    // a read-only cache: the tree then looks unused and may be pruned, and is unpacked again when next needed
   }
 }
 

@@ -3,7 +3,7 @@ import * as grpc from "@grpc/grpc-js";
 import { CtyDynamic, type CtyType, type CtyValue } from "./cty/index.js";
 import { errorDiagnostics, formatDiagnostics } from "./diagnostics.js";
 import { ProviderCallError, ProviderCrashedError, TerraformProviderError } from "./errors.js";
-import { launchProvider, type LaunchedProvider, type LaunchOptions } from "./launch.js";
+import { DEFAULT_PROTOCOL_VERSIONS, launchProvider, type LaunchedProvider, type LaunchOptions } from "./launch.js";
 import { AttachedProvider, attachProvider, type ReattachTarget } from "./reattach.js";
 import { identityType, impliedType } from "./schema.js";
 import type {
@@ -81,8 +81,6 @@ const TF5_NAMES: Partial<Record<keyof Tf, string>> = Object.fromEntries(
 
 const clientCapabilities: tf6.ClientCapabilitiesIn = { deferral_allowed: false, write_only_attributes_allowed: true };
 
-
-/** How long after a failed call we wait to see whether the process died, to report a crash rather than a transport error. */
 /** The tfplugin definitions of a protocol version, loaded once per process. wire.ts defaults every absent schema field
  * itself (providerSchemaFromPb), so the schema decodes lean. */
 function tfpluginProtos(version: 5 | 6): grpc.GrpcObject {
@@ -101,6 +99,7 @@ const AFTER_STOP_REFUSED: ReadonlySet<string> = new Set([
   "CallFunction",
 ]);
 
+/** How long after a failed call we wait to see whether the process died, to report a crash rather than a transport error. */
 const CRASH_SETTLE_MS = 1_000;
 
 export class GrpcTerraformProvider implements TerraformProvider {
@@ -125,7 +124,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
    */
   static async launch(options: LaunchOptions): Promise<GrpcTerraformProvider> {
     let handshakeDone = false;
-    const [first, ...rest] = [...(options.protocolVersions ?? [5, 6])].sort();
+    const [first, ...rest] = [...(options.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS)].sort((a, b) => a - b);
     const whileStarting = (): void => {
       options.whileStarting?.();
       if (first !== undefined) tfpluginProtos(first);

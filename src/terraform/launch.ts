@@ -12,6 +12,9 @@ import type * as goplugin from "../wire/plugin.gen.js";
 export const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
 export const MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
 
+/** The plugin protocol versions offered when the caller names none; the provider picks the highest it speaks. */
+export const DEFAULT_PROTOCOL_VERSIONS: readonly (5 | 6)[] = [5, 6];
+
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error";
 
 /** One line the provider logged, from its stderr (hclog JSON or `[LEVEL]` text) or its redirected stdio. */
@@ -63,7 +66,7 @@ export interface ExitInfo {
  */
 const LOG_SUBSYSTEMS = ["TF_LOG_PROVIDER", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_SDK_HELPER_SCHEMA", "TF_LOG_SDK_HELPER_RESOURCE", "TF_LOG_SDK_MUX"];
 
-function providerLogEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+export function providerLogEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const level = env["TF_LOG_PROVIDER"] ?? env["TF_LOG"] ?? "WARN";
   const out: Record<string, string> = {};
   for (const key of LOG_SUBSYSTEMS) if (env[key] === undefined) out[key] = level;
@@ -310,7 +313,7 @@ function goPluginProtos(): grpc.GrpcObject {
 export async function launchProvider(options: LaunchOptions): Promise<LaunchedProvider> {
   const { path } = options;
   checkBinary(path);
-  const offered = options.protocolVersions ?? [5, 6];
+  const offered = options.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
   const timeoutMs = options.handshakeTimeoutMs ?? 60_000;
   const onLog = options.onLog ?? (() => undefined);
   const clientCert = takeClientCertificate();
