@@ -1,7 +1,8 @@
-// What the gRPC library itself costs per provider call: the same unary call (ValidateResourceTypeConfig of a complete
-// random_id configuration) sent to the same Terraform provider process through @grpc/grpc-js, as the plugin sends it,
-// and as a bare HTTP/2 request from node:http2 (the 5-byte gRPC frame, grpc-status from the trailers). Both run in
-// plaintext (the provider is started without PLUGIN_CLIENT_CERT), so the difference is the library, not TLS. Medians
+// What the gRPC transport itself costs per provider call: the same unary call (ValidateResourceTypeConfig of a complete
+// random_id configuration) sent to the same Terraform provider process through the plugin's own transport
+// (src/wire/rpc.ts), through @grpc/grpc-js (which the plugin used before), and as a bare HTTP/2 request from
+// node:http2 (the 5-byte gRPC frame, grpc-status from the trailers: the floor). All run in plaintext (the provider is
+// started without PLUGIN_CLIENT_CERT), so the difference is the library, not TLS. Medians
 // of latency, and this process's CPU per call. `BENCH_CALLS` (default 3,000), `BENCH_ROUNDS` (default 3). Not part of
 // `npm run bench`'s default set: `BENCHES=transport npm run bench`.
 import { spawn } from "node:child_process";
@@ -9,12 +10,13 @@ import * as http2 from "node:http2";
 import * as net from "node:net";
 import { createInterface } from "node:readline";
 import * as grpc from "@grpc/grpc-js";
-import { encodeMessage, loadProtos, protoRoot, serviceConstructor } from "../src/proto.js";
+import { encodeMessage, loadProtos, protoRoot, serviceOf } from "../src/proto.js";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, parseHandshake, providerLogEnv } from "../src/terraform/launch.js";
 import { impliedType } from "../src/terraform/schema.js";
 import { completeObject } from "../src/terraform/values.js";
 import { providerSchemaFromPb, toDynamic } from "../src/terraform/wire.js";
-import { callUnary } from "../src/wire/shape.js";
+import { Channel } from "../src/wire/rpc.js";
+import { grpcClientConstructor } from "../test/support/grpc-peer.js";
 import type * as tf5 from "../src/wire/tfplugin5.gen.js";
 import { peerPath } from "../test/support/peers.js";
 import { median } from "./report.js";
@@ -32,13 +34,18 @@ try {
   const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
   const socket = parseHandshake(line, [5]).address;
 
-  const Stub = serviceConstructor(loadProtos([FILE], { leanResponses: ["GetSchema"] }), "tfplugin5.Provider");
+  const service = serviceOf(loadProtos([FILE], { leanResponses: ["GetSchema"] }), "tfplugin5.Provider");
+  const channel = new Channel(`unix://${socket}`);
+  const ours = <Res>(method: string, request: object): Promise<Res> => channel.unary(service[method]!, request) as Promise<Res>;
+  const Stub = grpcClientConstructor([FILE], "tfplugin5.Provider");
   const stub = new Stub(`unix://${socket}`, grpc.credentials.createInsecure(), { "grpc.enable_channelz": 0, "grpc.enable_retries": 0 });
-  const grpcJs = <Res>(method: string, request: object): Promise<Res> =>
-    new Promise((resolve, reject) => callUnary<Res>(stub, method, request, (err, res) => (err ? reject(err) : resolve(res))));
+  const grpcJs = (method: string, request: object): Promise<object> =>
+    new Promise((resolve, reject) =>
+      (stub as unknown as Record<string, (req: object, cb: (err: Error | null, res?: object) => void) => void>)[method]!.call(stub, request, (err, res) => (err ? reject(err) : resolve(res!))),
+    );
 
   // tfplugin5 calls it GetSchema; its answer has the shape of tfplugin6's GetProviderSchema.
-  const schema = providerSchemaFromPb(await grpcJs("GetSchema", {}));
+  const schema = providerSchemaFromPb(await ours("GetSchema", {}));
   const block = schema.resources.get("random_id")!.block;
   const request: tf5.ValidateResourceTypeConfig_RequestIn = { type_name: "random_id", config: toDynamic(completeObject(block, { byte_length: 8 }), impliedType(block)) };
 
@@ -70,7 +77,11 @@ try {
       stream.end(frame);
     });
 
-  const clients = { "@grpc/grpc-js": () => grpcJs<object>("ValidateResourceTypeConfig", request), "node:http2 (bare)": bare };
+  const clients = {
+    "src/wire/rpc.ts": () => ours<object>("ValidateResourceTypeConfig", request),
+    "@grpc/grpc-js": () => grpcJs("ValidateResourceTypeConfig", request),
+    "node:http2 (bare)": bare,
+  };
   // Both must get the same answer: a valid configuration, no diagnostics.
   for (const call of Object.values(clients)) {
     const answer = (await call()) as { diagnostics?: unknown[] };
@@ -97,6 +108,7 @@ try {
   console.log("client               latency ms   client CPU ms per call");
   for (const name of Object.keys(clients)) console.log(`${name.padEnd(20)} ${median(latency[name]!).toFixed(3).padStart(10)}   ${median(cpu[name]!).toFixed(3).padStart(22)}`);
   session.close();
+  channel.close();
   stub.close();
 } finally {
   child.kill();

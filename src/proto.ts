@@ -1,15 +1,14 @@
 // Finds and loads the project's .proto definitions (proto/) into gRPC service constructors, once per file set.
 //
-// protobufjs parses the files and does the (de)serialization; this module only shapes its services into grpc-js
-// method definitions. @grpc/proto-loader would do the same and more: it also builds a FileDescriptorProto of every
-// file for gRPC reflection, which we never serve. Skipping that halves the time to load the protos (about 25 ms of
-// the plugin's start-up; bench/startup.bench.ts). The message shapes are proto-loader's, with the options below.
+// protobufjs parses the files and does the (de)serialization; this module only shapes its services into the method
+// tables src/wire/rpc.ts calls and serves. The message shapes are @grpc/proto-loader's, with the options below (the
+// project was first written against it; test/unit/proto-loader.test.ts keeps the two alike).
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { DESCRIPTORS } from "./wire/descriptors.gen.js";
+import type { Method, Service } from "./wire/rpc.js";
 
 // protobufjs refuses messages nested more than 100 deep, which a property value reaches at about 33 levels of maps (a
 // Helm values document can); the engine's Go protobuf allows 10,000. 3,000 carries any value the Struct decoder
@@ -77,7 +76,10 @@ export interface LoadOptions {
   leanResponses?: readonly string[];
 }
 
-const cache = new Map<string, grpc.GrpcObject>();
+/** The services of a file set by full name (`tfplugin6.Provider`). */
+export type Services = Readonly<Record<string, Service>>;
+
+const cache = new Map<string, Services>();
 
 /** Encodes a message given in the shape this project decodes messages into (see TO_OBJECT). */
 export function encodeMessage(type: protobuf.Type, value: object): Buffer {
@@ -85,8 +87,8 @@ export function encodeMessage(type: protobuf.Type, value: object): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** A grpc-js method definition whose messages are (de)serialized by protobufjs. */
-function methodDefinition(service: protobuf.Service, method: protobuf.Method, lean: boolean): grpc.MethodDefinition<object, object> {
+/** A method whose messages are (de)serialized by protobufjs. */
+function methodDefinition(service: protobuf.Service, method: protobuf.Method, lean: boolean): Method<object, object> {
   method.resolve();
   const request = method.resolvedRequestType!;
   const response = method.resolvedResponseType!;
@@ -104,16 +106,15 @@ function methodDefinition(service: protobuf.Service, method: protobuf.Method, le
   };
 }
 
-/** Every service under `ns`, as client constructors nested by package (`tfplugin6.Provider` → root.tfplugin6.Provider). */
-function collectServices(ns: protobuf.NamespaceBase, into: grpc.GrpcObject, lean: ReadonlySet<string>): void {
+/** Every service under `ns`, by full name. */
+function collectServices(ns: protobuf.NamespaceBase, into: Record<string, Service>, lean: ReadonlySet<string>): void {
   for (const child of ns.nestedArray) {
     if (child instanceof protobuf.Service) {
-      const methods: Record<string, grpc.MethodDefinition<object, object>> = {};
+      const methods: Record<string, Method<object, object>> = {};
       for (const m of child.methodsArray) methods[m.name] = methodDefinition(child, m, lean.has(m.name));
-      into[child.name] = grpc.makeGenericClientConstructor(methods, child.fullName.slice(1));
+      into[child.fullName.slice(1)] = methods;
     } else if (child instanceof protobuf.Namespace && !(child instanceof protobuf.Type)) {
-      const sub = (into[child.name] ??= {}) as grpc.GrpcObject;
-      collectServices(child, sub, lean);
+      collectServices(child, into, lean);
     }
   }
 }
@@ -144,24 +145,21 @@ export function protoRoot(files: readonly string[]): protobuf.Root {
   return root;
 }
 
-/** The services of proto files as grpc-js client constructors (whose `.service` a server serves). */
-export function loadProtos(files: readonly string[], options: LoadOptions = {}): grpc.GrpcObject {
+/** The services of proto files, by full name. */
+export function loadProtos(files: readonly string[], options: LoadOptions = {}): Services {
   const lean = new Set(options.leanResponses ?? []);
   const key = `${files.join("\n")}\n${[...lean].sort().join(",")}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const loaded: grpc.GrpcObject = {};
+  const loaded: Record<string, Service> = {};
   collectServices(protoRoot(files), loaded, lean);
   cache.set(key, loaded);
   return loaded;
 }
 
-/** Looks up a service constructor by its dotted name, e.g. `tfplugin6.Provider`. */
-export function serviceConstructor(root: grpc.GrpcObject, name: string): grpc.ServiceClientConstructor {
-  let node: unknown = root;
-  for (const part of name.split(".")) {
-    node = (node as Record<string, unknown> | undefined)?.[part];
-  }
-  if (typeof node !== "function") throw new Error(`service ${name} is missing from the loaded proto definitions`);
-  return node as grpc.ServiceClientConstructor;
+/** A service by its full name, e.g. `tfplugin6.Provider`. */
+export function serviceOf(services: Services, name: string): Service {
+  const service = services[name];
+  if (service === undefined) throw new Error(`service ${name} is missing from the loaded proto definitions`);
+  return service;
 }

@@ -1,8 +1,8 @@
 // Logging for the plugin: through the engine's Engine.Log when we have its address, else to stderr (never stdout).
-import * as grpc from "@grpc/grpc-js";
-import { loadProtos, serviceConstructor } from "../proto.js";
+import { loadProtos, serviceOf } from "../proto.js";
 import type { ProviderLogEntry } from "../terraform/launch.js";
-import { callUnary } from "../wire/shape.js";
+import { Channel, type CallError, type Method } from "../wire/rpc.js";
+import { method } from "../wire/shape.js";
 import type * as pb from "../wire/pulumirpc.gen.js";
 
 export type Severity = "debug" | "info" | "warning" | "error";
@@ -49,7 +49,8 @@ const LOG_DEADLINE_MS = 5_000;
  * (the engine went away) falls back to stderr for that message and every later one.
  */
 export class EngineLogger implements Logger {
-  private readonly client: grpc.Client;
+  private readonly channel: Channel;
+  private readonly logMethod: Method<unknown, pb.EngineMethods["Log"]["response"]>;
   private chain: Promise<void> = Promise.resolve();
   private broken = false;
 
@@ -57,8 +58,8 @@ export class EngineLogger implements Logger {
     readonly engineAddress: string,
     private readonly fallback: Logger,
   ) {
-    const Engine = serviceConstructor(loadProtos(["pulumi/engine.proto"]), "pulumirpc.Engine");
-    this.client = new Engine(engineAddress, grpc.credentials.createInsecure());
+    this.logMethod = method<pb.EngineMethods["Log"]["response"]>(serviceOf(loadProtos(["pulumi/engine.proto"]), "pulumirpc.Engine"), "Log")!;
+    this.channel = new Channel(engineAddress);
   }
 
   log(severity: Severity, message: string, options?: LogOptions): void {
@@ -81,7 +82,7 @@ export class EngineLogger implements Logger {
   }
 
   close(): void {
-    this.client.close();
+    this.channel.close();
   }
 
   private send(request: pb.LogRequestIn, severity: Severity, message: string, options: LogOptions | undefined): Promise<void> {
@@ -89,16 +90,14 @@ export class EngineLogger implements Logger {
       this.fallback.log(severity, message, options);
       return Promise.resolve();
     }
-    return new Promise((resolve) => {
-      callUnary<pb.EngineMethods["Log"]["response"]>(this.client, "Log", request, (err) => {
-        if (err) {
-          this.broken = true;
-          this.fallback.log("debug", `engine log unavailable (${err.details || err.message}); logging to stderr`);
-          this.fallback.log(severity, message, options);
-        }
-        resolve();
-      }, { deadline: Date.now() + LOG_DEADLINE_MS });
-    });
+    return this.channel.unary(this.logMethod, request, { deadline: Date.now() + LOG_DEADLINE_MS }).then(
+      () => undefined,
+      (err: CallError) => {
+        this.broken = true;
+        this.fallback.log("debug", `engine log unavailable (${err.details || err.message}); logging to stderr`);
+        this.fallback.log(severity, message, options);
+      },
+    );
   }
 }
 

@@ -1,11 +1,11 @@
 // The plugin server: ResourceProvider on a free loopback port, engine logging, orderly stop; main.ts makes it an executable.
-import * as grpc from "@grpc/grpc-js";
-import { loadProtos, serviceConstructor } from "../proto.js";
+import { loadProtos, serviceOf } from "../proto.js";
 import { VERSION } from "../version.js";
 import { parsePluginArgs } from "./cli.js";
 import { EngineLogger, StderrLogger, type Logger } from "./log.js";
 import type { ResourceOpsFactory } from "./ops.js";
 import { ProviderService } from "./service.js";
+import { Server, type Service } from "../wire/rpc.js";
 
 export interface RunningPlugin {
   port: number;
@@ -42,23 +42,17 @@ export async function startPlugin(options: StartOptions): Promise<RunningPlugin>
     cwd: process.cwd(),
     onAttach: attach,
   });
-  const server = new grpc.Server({
-    // Schemas of large providers exceed gRPC's 4 MiB default.
-    "grpc.max_send_message_length": 512 * 1024 * 1024,
-    "grpc.max_receive_message_length": 512 * 1024 * 1024,
-    "grpc.enable_channelz": 0,
-  });
-  const ResourceProvider = serviceConstructor(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
-  server.addService(withCachedSchemaEncoding(ResourceProvider.service), service.handlers());
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
-  );
+  // Programs send properties of any size (file contents, say); the engine's own limit is far above gRPC's 4 MiB default.
+  const server = new Server({ maxReceiveBytes: 512 * 1024 * 1024 });
+  const ResourceProvider = serviceOf(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
+  server.addService(withCachedSchemaEncoding(ResourceProvider), service.handlers());
+  const port = await server.listen("127.0.0.1");
 
   let stopping: Promise<void> | undefined;
   const stop = (reason: string): Promise<void> =>
     (stopping ??= (async () => {
       logger().log("debug", `terraform-provider ${VERSION} stopping: ${reason}`);
-      const drained = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      const drained = server.shutdown();
       let timer: NodeJS.Timeout | undefined;
       // Calls in flight get to finish; idle connections do not hold us up (the engine waits for our exit before it
       // closes the next plugin, so a slow exit here adds up across a deployment's providers).
@@ -76,7 +70,7 @@ export async function startPlugin(options: StartOptions): Promise<RunningPlugin>
  * A large provider's schema is tens of megabytes; encoding it to protobuf costs about as much as a GetSchema should
  * take. The service answers every GetSchema with the same response object, so its bytes are kept per object.
  */
-export function withCachedSchemaEncoding(definition: grpc.ServiceDefinition): grpc.ServiceDefinition {
+export function withCachedSchemaEncoding(definition: Service): Service {
   const method = definition["GetSchema"];
   if (method === undefined) return definition;
   const encoded = new WeakMap<object, Buffer>();

@@ -1,5 +1,4 @@
 // The pulumirpc.ResourceProvider service: Parameterize, GetSchema, plugin housekeeping, and dispatch of resource RPCs to ResourceOps.
-import * as grpc from "@grpc/grpc-js";
 import { describe, parameterize, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
 import { cacheRoot } from "../parameterize/cache.js";
 import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
@@ -8,6 +7,7 @@ import * as convert from "./convert.js";
 import { forwardProviderLog, slowStatus, type Logger } from "./log.js";
 import { noResourceOps, type ResourceOps, type ResourceOpsFactory } from "./ops.js";
 import { RpcError, toStatus } from "./status.js";
+import { Status, type Handler } from "../wire/rpc.js";
 import type * as pb from "../wire/pulumirpc.gen.js";
 
 /** The generated table of pulumirpc.ResourceProvider's RPCs, by which every handler is typed. */
@@ -34,8 +34,6 @@ interface Active {
   /** The GetSchema response, kept as one object so its wire encoding is computed once (see plugin.ts). */
   schemaResponse?: Promise<pb.GetSchemaResponseIn>;
 }
-
-type Unary<M extends keyof Rp> = (call: grpc.ServerUnaryCall<Rp[M]["request"], Rp[M]["responseIn"]>, callback: grpc.sendUnaryData<Rp[M]["responseIn"]>) => void;
 
 const NOT_PARAMETERIZED =
   "this provider is not parameterized yet: it needs a Terraform provider first. Add one with " +
@@ -91,17 +89,17 @@ export class ProviderService {
 
   private requireActive(method: string): Active {
     if (this.active === undefined) {
-      throw new RpcError(grpc.status.FAILED_PRECONDITION, this.pending ? `${method} called while Parameterize is still running` : `${method}: ${NOT_PARAMETERIZED}`);
+      throw new RpcError(Status.FAILED_PRECONDITION, this.pending ? `${method} called while Parameterize is still running` : `${method}: ${NOT_PARAMETERIZED}`);
     }
     return this.active;
   }
 
   private async parameterize(request: pb.ParameterizeRequest): Promise<pb.ParameterizeResponseIn> {
-    if (this.closed) throw new RpcError(grpc.status.UNAVAILABLE, "the provider is shutting down");
+    if (this.closed) throw new RpcError(Status.UNAVAILABLE, "the provider is shutting down");
     if (this.active !== undefined || this.pending !== undefined) {
       const current = this.active ? describe(this.active.parameterized) : "a parameterization that is still in progress";
       throw new RpcError(
-        grpc.status.FAILED_PRECONDITION,
+        Status.FAILED_PRECONDITION,
         `this provider instance is already parameterized as ${current}; a provider is parameterized once (start a new instance for another Terraform provider)`,
       );
     }
@@ -136,7 +134,7 @@ export class ProviderService {
       const active = await this.pending;
       if (this.closed) {
         await active.parameterized.provider.close().catch(() => undefined);
-        throw new RpcError(grpc.status.UNAVAILABLE, "the provider is shutting down");
+        throw new RpcError(Status.UNAVAILABLE, "the provider is shutting down");
       }
       this.active = active;
       log.log("debug", `parameterized as ${describe(active.parameterized)}`);
@@ -152,10 +150,10 @@ export class ProviderService {
     const wantName = request.subpackage_name;
     const wantVersion = request.subpackage_version;
     if (wantName !== "" && wantName !== name) {
-      throw new RpcError(grpc.status.INVALID_ARGUMENT, `GetSchema asked for package "${wantName}", but this provider is parameterized as ${describe(active.parameterized)}`);
+      throw new RpcError(Status.INVALID_ARGUMENT, `GetSchema asked for package "${wantName}", but this provider is parameterized as ${describe(active.parameterized)}`);
     }
     if (wantVersion !== "" && wantVersion !== version) {
-      throw new RpcError(grpc.status.INVALID_ARGUMENT, `GetSchema asked for ${name} version ${wantVersion}, but this provider is parameterized as ${describe(active.parameterized)}`);
+      throw new RpcError(Status.INVALID_ARGUMENT, `GetSchema asked for ${name} version ${wantVersion}, but this provider is parameterized as ${describe(active.parameterized)}`);
     }
     // Rendering a large provider takes a while; the engine asks more than once per command.
     active.schemaResponse ??= this.renderSchema(active).catch((e: unknown) => {
@@ -232,31 +230,29 @@ export class ProviderService {
       const active = this.requireActive(method);
       const op = pick(active.ops);
       if (op === undefined) {
-        throw new RpcError(grpc.status.UNIMPLEMENTED, `${method} is not implemented yet by terraform-provider ${VERSION} (parameterized as ${describe(active.parameterized)})`);
+        throw new RpcError(Status.UNIMPLEMENTED, `${method} is not implemented yet by terraform-provider ${VERSION} (parameterized as ${describe(active.parameterized)})`);
       }
       return encode(await op.call(active.ops, decode(request)));
     };
   }
 
-  /** The handler table grpc-js serves. */
-  handlers(): grpc.UntypedServiceImplementation {
-    const unary = <M extends keyof Rp>(method: M, fn: (request: Rp[M]["request"]) => Rp[M]["responseIn"] | Promise<Rp[M]["responseIn"]>): Unary<M> => (call, callback) => {
+  /** The handler table the server (src/wire/rpc.ts) serves; requests arrive decoded by the service's own types. */
+  handlers(): Record<keyof Rp, Handler> {
+    const unary = <M extends keyof Rp>(method: M, fn: (request: Rp[M]["request"]) => Rp[M]["responseIn"] | Promise<Rp[M]["responseIn"]>): Handler => async (request) => {
       this.callStarted();
-      Promise.resolve()
-        .then(() => fn(call.request))
-        .then(
-          (res) => callback(null, res),
-          (e: unknown) => {
-            const status = toStatus(e, method);
-            this.log.log("debug", `${method} failed: ${status.details}`);
-            callback(status as grpc.ServiceError);
-          },
-        )
-        .finally(() => this.callEnded());
+      try {
+        return await fn(request as Rp[M]["request"]);
+      } catch (e) {
+        const status = toStatus(e, method);
+        this.log.log("debug", `${method} failed: ${status.details}`);
+        throw status;
+      } finally {
+        this.callEnded();
+      }
     };
-    const unimplemented = <M extends keyof Rp>(method: M, why: string): Unary<M> =>
+    const unimplemented = <M extends keyof Rp>(method: M, why: string): Handler =>
       unary(method, () => {
-        throw new RpcError(grpc.status.UNIMPLEMENTED, `${method} is not implemented by terraform-provider: ${why}`);
+        throw new RpcError(Status.UNIMPLEMENTED, `${method} is not implemented by terraform-provider: ${why}`);
       });
 
     return {
@@ -267,7 +263,7 @@ export class ProviderService {
       GetPluginInfo: unary("GetPluginInfo", () => ({ version: VERSION })),
       Attach: unary("Attach", (r) => {
         const address = r.address;
-        if (address === "") throw new RpcError(grpc.status.INVALID_ARGUMENT, "Attach needs the engine address");
+        if (address === "") throw new RpcError(Status.INVALID_ARGUMENT, "Attach needs the engine address");
         this.options.onAttach?.(address);
         return {};
       }),
@@ -290,9 +286,9 @@ export class ProviderService {
       Call: unary("Call", this.resource("Call", (o) => o.call, convert.decodeCall, convert.encodeCall)),
       Construct: unimplemented("Construct", "a Terraform provider has no component resources"),
 
-      List: (call: grpc.ServerWritableStream<Rp["List"]["request"], Rp["List"]["responseIn"]>) => {
-        call.destroy(Object.assign(new Error("List is not implemented by terraform-provider"), { code: grpc.status.UNIMPLEMENTED }));
-      },
+      List: unary("List", () => {
+        throw new RpcError(Status.UNIMPLEMENTED, "List is not implemented by terraform-provider");
+      }),
     };
   }
 }
@@ -313,5 +309,5 @@ function decodeParameterize(r: pb.ParameterizeRequest): ParameterizeInput {
   if (r.parameters === "value" || (r.parameters === undefined && value)) {
     return { kind: "value", name: value?.name ?? "", version: value?.version ?? "", value: value?.value ?? new Uint8Array() };
   }
-  throw new RpcError(grpc.status.INVALID_ARGUMENT, "Parameterize needs either args or a value");
+  throw new RpcError(Status.INVALID_ARGUMENT, "Parameterize needs either args or a value");
 }

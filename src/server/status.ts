@@ -1,8 +1,8 @@
 // Errors → gRPC status for the engine: codes chosen by the kind of failure, partial failures as ErrorResourceInitFailed details.
-import * as grpc from "@grpc/grpc-js";
 import { ParameterizeError } from "../parameterize/errors.js";
 import { ResourceInitError } from "./ops.js";
 import { encodeMessage, protoRoot } from "../proto.js";
+import { CallError, Status } from "../wire/rpc.js";
 import { propertyMapToStruct, StructDecodeError } from "./struct.js";
 import type * as rpcStatus from "../wire/google.rpc.gen.js";
 import type * as pb from "../wire/pulumirpc.gen.js";
@@ -11,7 +11,7 @@ import { SchemaTranslationError } from "../schema-translate/build.js";
 /** An error the server raises with a chosen status code and a message for the user. */
 export class RpcError extends Error {
   constructor(
-    readonly code: grpc.status,
+    readonly code: number,
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -21,9 +21,9 @@ export class RpcError extends Error {
 }
 
 const PARAMETERIZE_CODES = {
-  "invalid-argument": grpc.status.INVALID_ARGUMENT,
-  "failed-precondition": grpc.status.FAILED_PRECONDITION,
-  "not-found": grpc.status.NOT_FOUND,
+  "invalid-argument": Status.INVALID_ARGUMENT,
+  "failed-precondition": Status.FAILED_PRECONDITION,
+  "not-found": Status.NOT_FOUND,
 } as const;
 
 /** Runtime type errors are our bugs; anything else the bridge throws is a failure of the operation itself. */
@@ -31,23 +31,21 @@ function isBug(e: Error): boolean {
   return e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError || e instanceof SyntaxError;
 }
 
-/** The status object grpc-js sends for a failed unary call. */
-export function toStatus(e: unknown, method: string): Partial<grpc.StatusObject> {
-  if (e instanceof RpcError) return { code: e.code, details: e.message };
-  if (e instanceof ParameterizeError) return { code: PARAMETERIZE_CODES[e.kind], details: e.message };
-  if (e instanceof StructDecodeError) return { code: grpc.status.INVALID_ARGUMENT, details: `${method}: ${e.message}` };
+/** The status the engine gets for a failed call. */
+export function toStatus(e: unknown, method: string): CallError {
+  if (e instanceof RpcError) return new CallError(e.code, e.message);
+  if (e instanceof ParameterizeError) return new CallError(PARAMETERIZE_CODES[e.kind], e.message);
+  if (e instanceof StructDecodeError) return new CallError(Status.INVALID_ARGUMENT, `${method}: ${e.message}`);
   // The user's selection or names cannot make a package of this provider (an unknown --include token, say).
-  if (e instanceof SchemaTranslationError) return { code: grpc.status.INVALID_ARGUMENT, details: e.message };
+  if (e instanceof SchemaTranslationError) return new CallError(Status.INVALID_ARGUMENT, e.message);
   if (e instanceof ResourceInitError) {
-    const metadata = new grpc.Metadata();
-    metadata.set("grpc-status-details-bin", encodeInitFailedStatus(grpc.status.UNKNOWN, e));
-    return { code: grpc.status.UNKNOWN, details: e.message, metadata };
+    return new CallError(Status.UNKNOWN, e.message, { "grpc-status-details-bin": encodeInitFailedStatus(Status.UNKNOWN, e) });
   }
   if (e instanceof Error) {
-    if (isBug(e)) return { code: grpc.status.INTERNAL, details: `internal error in ${method} (a bug in terraform-provider): ${e.stack ?? e.message}` };
-    return { code: grpc.status.UNKNOWN, details: e.message };
+    if (isBug(e)) return new CallError(Status.INTERNAL, `internal error in ${method} (a bug in terraform-provider): ${e.stack ?? e.message}`);
+    return new CallError(Status.UNKNOWN, e.message);
   }
-  return { code: grpc.status.INTERNAL, details: `internal error in ${method}: ${String(e)}` };
+  return new CallError(Status.INTERNAL, `internal error in ${method}: ${String(e)}`);
 }
 
 /** Encodes google.rpc.Status{code, message, details: [Any{pulumirpc.ErrorResourceInitFailed}]}. */

@@ -1,5 +1,4 @@
 // One client over tfplugin5 and tfplugin6: launches a provider and exposes its RPCs as TerraformProvider, with cty values in and out.
-import * as grpc from "@grpc/grpc-js";
 import { CtyDynamic, type CtyType, type CtyValue } from "./cty/index.js";
 import { errorDiagnostics, formatDiagnostics } from "./diagnostics.js";
 import { ProviderCallError, ProviderCrashedError, TerraformProviderError } from "./errors.js";
@@ -44,8 +43,9 @@ import {
   toDynamic,
   type PbResourceIdentityData,
 } from "./wire.js";
-import { loadProtos, serviceConstructor } from "../proto.js";
-import { callUnary, hasUnary, type Lean } from "../wire/shape.js";
+import { loadProtos, serviceOf, type Services } from "../proto.js";
+import { CallError, Status, type ClientCall, type Service } from "../wire/rpc.js";
+import { method as typedMethod, type Lean } from "../wire/shape.js";
 import type * as tf6 from "../wire/tfplugin6.gen.js";
 
 /** The Terraform version we report to providers; recent enough that none refuses features. */
@@ -83,7 +83,7 @@ const clientCapabilities: tf6.ClientCapabilitiesIn = { deferral_allowed: false, 
 
 /** The tfplugin definitions of a protocol version, loaded once per process. wire.ts defaults every absent schema field
  * itself (providerSchemaFromPb), so the schema decodes lean. */
-function tfpluginProtos(version: 5 | 6): grpc.GrpcObject {
+function tfpluginProtos(version: 5 | 6): Services {
   return loadProtos([`tfplugin${version}/tfplugin${version}.proto`], { leanResponses: ["GetProviderSchema", "GetSchema"] });
 }
 
@@ -103,18 +103,18 @@ const AFTER_STOP_REFUSED: ReadonlySet<string> = new Set([
 const CRASH_SETTLE_MS = 1_000;
 
 export class GrpcTerraformProvider implements TerraformProvider {
-  private readonly stub: grpc.Client;
+  private readonly service: Service;
   private schema: Promise<ProviderSchema> | undefined;
   private identitySchemas: Promise<Map<string, IdentitySchema>> | undefined;
   /** Calls sent and not yet answered. */
-  private readonly open = new Set<grpc.ClientUnaryCall>();
+  private readonly open = new Set<ClientCall>();
 
   private constructor(readonly process: LaunchedProvider | AttachedProvider) {
-    // A provider that dies with several calls open can leave some of them unanswered for good: grpc-js does not always
-    // fail the streams of the connection the process took with it. Once the exit is known, what is still open is cut,
-    // and call() reports the crash for it like for the others.
+    // A provider that dies with several calls open fails them when its connection closes; a child it left holding the
+    // socket open would keep them waiting. Once the exit is known, what is still open is cut, and call() reports the
+    // crash for it like for the others.
     void process.exited.then(() => setTimeout(() => [...this.open].forEach((c) => c.cancel()), CRASH_SETTLE_MS).unref());
-    this.stub = process.client(serviceConstructor(tfpluginProtos(process.protocolVersion), `tfplugin${process.protocolVersion}.Provider`));
+    this.service = serviceOf(tfpluginProtos(process.protocolVersion), `tfplugin${process.protocolVersion}.Provider`);
   }
 
   /**
@@ -154,33 +154,29 @@ export class GrpcTerraformProvider implements TerraformProvider {
   /** Calls an RPC by its tfplugin6 name (the tfplugin5 name when the provider speaks 5), typed by the generated types. */
   private async call<M extends keyof Tf>(rpc: M, request: Tf[M]["requestIn"]): Promise<Lean<Tf[M]["response"]>> {
     const method = this.protocolVersion === 5 ? (TF5_NAMES[rpc] ?? rpc) : rpc;
-    if (!hasUnary(this.stub, method)) throw new TerraformProviderError(`protocol ${this.protocolVersion} has no RPC ${method}`);
+    const rpcMethod = typedMethod<Lean<Tf[M]["response"]>>(this.service, method);
+    if (rpcMethod === undefined) throw new TerraformProviderError(`protocol ${this.protocolVersion} has no RPC ${method}`);
     if (this.process.exit !== undefined) throw this.crashError(method);
     if (this.stopped && AFTER_STOP_REFUSED.has(rpc)) {
-      throw new ProviderCallError(`${method} was not sent: the operation was cancelled (the provider was asked to stop)`, method, grpc.status.CANCELLED);
+      throw new ProviderCallError(`${method} was not sent: the operation was cancelled (the provider was asked to stop)`, method, Status.CANCELLED);
     }
     try {
-      return await new Promise<Lean<Tf[M]["response"]>>((resolve, reject) => {
-        const c = callUnary<Lean<Tf[M]["response"]>>(this.stub, method, request ?? {}, (err, res) => {
-          this.open.delete(c);
-          if (err) reject(err);
-          else resolve(res);
-        });
-        this.open.add(c);
-      });
+      const c = this.process.channel.unary(rpcMethod, request ?? {});
+      this.open.add(c);
+      return await c.finally(() => this.open.delete(c));
     } catch (e) {
-      const err = e as grpc.ServiceError;
-      if (err.code === grpc.status.UNAVAILABLE && this.process instanceof AttachedProvider) {
+      const err = e instanceof CallError ? e : new CallError(Status.INTERNAL, (e as Error).message);
+      if (err.code === Status.UNAVAILABLE && this.process instanceof AttachedProvider) {
         throw new ProviderCallError(`${method} failed: ${this.process.unreachable()} (${err.details ?? err.message})`, method, err.code, { cause: e });
       }
       // A dying provider surfaces first as a broken connection; wait briefly for the exit to report the crash.
-      if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.CANCELLED || err.code === grpc.status.INTERNAL) {
+      if (err.code === Status.UNAVAILABLE || err.code === Status.CANCELLED || err.code === Status.INTERNAL) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([this.process.exited, new Promise((r) => (timer = setTimeout(r, CRASH_SETTLE_MS)))]);
         clearTimeout(timer);
         if (this.process.exit !== undefined) throw this.crashError(method);
       }
-      if (err.code === grpc.status.UNIMPLEMENTED) {
+      if (err.code === Status.UNIMPLEMENTED) {
         throw new ProviderCallError(`the provider does not implement ${method}: ${err.details}`, method, err.code, { cause: e });
       }
       throw new ProviderCallError(`${method} failed: ${err.details ?? err.message}`, method, err.code, { cause: e });
@@ -370,7 +366,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
           return identitySchemasFromPb(res);
         },
         (e: unknown) => {
-          if (e instanceof ProviderCallError && e.grpcCode === grpc.status.UNIMPLEMENTED) return new Map<string, IdentitySchema>();
+          if (e instanceof ProviderCallError && e.grpcCode === Status.UNIMPLEMENTED) return new Map<string, IdentitySchema>();
           throw e;
         },
       );

@@ -2,11 +2,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants as fsConstants, existsSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
-import * as grpc from "@grpc/grpc-js";
 import { LaunchError } from "./errors.js";
 import { serverCertificatePem, takeClientCertificate } from "./mtls.js";
-import { loadProtos, serviceConstructor } from "../proto.js";
-import { callServerStream, callUnary } from "../wire/shape.js";
+import { loadProtos, serviceOf, type Services } from "../proto.js";
+import { Channel, type ClientCall } from "../wire/rpc.js";
+import { method } from "../wire/shape.js";
 import type * as goplugin from "../wire/plugin.gen.js";
 
 export const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
@@ -198,13 +198,13 @@ export class LaunchedProvider {
   readonly exited: Promise<ExitInfo>;
   private exitInfo: ExitInfo | undefined;
   private shuttingDown: Promise<void> | undefined;
-  private stdioCall: grpc.ClientReadableStream<goplugin.StdioData> | undefined;
+  private stdioCall: ClientCall | undefined;
 
   constructor(
     readonly path: string,
     readonly pid: number,
     readonly handshake: Handshake,
-    readonly channel: grpc.Channel,
+    readonly channel: Channel,
     private readonly child: ChildProcess,
     exited: Promise<ExitInfo>,
     /** The provider's last stderr lines, kept by the reader in launchProvider. */
@@ -232,18 +232,12 @@ export class LaunchedProvider {
     return this.stderrTail.slice(-max).join("\n");
   }
 
-  /** A client for another service on the same connection. */
-  client(service: grpc.ServiceClientConstructor): grpc.Client {
-    return new service("unused:0", grpc.credentials.createInsecure(), { channelOverride: this.channel });
-  }
-
   startStdio(onLog: (entry: ProviderLogEntry) => void): void {
-    const ctor = serviceConstructor(goPluginProtos(), "plugin.GRPCStdio");
+    const stream = method<goplugin.GRPCStdioMethods["StreamStdio"]["response"]>(serviceOf(goPluginProtos(), "plugin.GRPCStdio"), "StreamStdio")!;
     const request: goplugin.GRPCStdioMethods["StreamStdio"]["requestIn"] = {};
-    const call = callServerStream<goplugin.GRPCStdioMethods["StreamStdio"]["response"]>(this.client(ctor), "StreamStdio", request);
-    this.stdioCall = call;
     const partial: Record<string, string> = { STDOUT: "", STDERR: "" };
-    call.on("data", (msg: goplugin.GRPCStdioMethods["StreamStdio"]["response"]) => {
+    // The stream ends with the process; its errors carry no information the exit handler lacks.
+    this.stdioCall = this.channel.serverStream(stream, request, (msg) => {
       const key = msg.channel === "STDERR" ? "STDERR" : "STDOUT";
       const text = partial[key] + msg.data.toString("utf8");
       const lines = text.split("\n");
@@ -251,9 +245,7 @@ export class LaunchedProvider {
       for (const line of lines) {
         if (line.trim() !== "") onLog(parseLogLine(line, key === "STDERR" ? "stderr" : "stdout"));
       }
-    });
-    // The stream ends with the process; its errors carry no information the exit handler lacks.
-    call.on("error", () => undefined);
+    }, () => undefined);
   }
 
   /**
@@ -268,11 +260,9 @@ export class LaunchedProvider {
   private async doShutdown(): Promise<void> {
     if (this.exitInfo === undefined) {
       try {
-        const ctor = serviceConstructor(goPluginProtos(), "plugin.GRPCController");
+        const shutdown = method(serviceOf(goPluginProtos(), "plugin.GRPCController"), "Shutdown")!;
         const request: goplugin.GRPCControllerMethods["Shutdown"]["requestIn"] = {};
-        await new Promise<void>((resolve) => {
-          callUnary<goplugin.GRPCControllerMethods["Shutdown"]["response"]>(this.client(ctor), "Shutdown", request, () => resolve(), { deadline: Date.now() + SHUTDOWN_GRACE_MS });
-        });
+        await this.channel.unary(shutdown, request, { deadline: Date.now() + SHUTDOWN_GRACE_MS }).catch(() => undefined);
       } catch {
         // fall through to signals
       }
@@ -303,8 +293,8 @@ export class LaunchedProvider {
   }
 }
 
-let goPluginRoot: grpc.GrpcObject | undefined;
-function goPluginProtos(): grpc.GrpcObject {
+let goPluginRoot: Services | undefined;
+function goPluginProtos(): Services {
   goPluginRoot ??= loadProtos(["go-plugin/grpc_controller.proto", "go-plugin/grpc_stdio.proto"]);
   return goPluginRoot;
 }
@@ -419,7 +409,8 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
     throw e;
   }
 
-  let credentials: grpc.ChannelCredentials;
+  let channel: Channel;
+  const target = handshake.network === "unix" ? `unix://${handshake.address}` : handshake.address;
   if (handshake.serverCert !== undefined) {
     let serverPem: string;
     try {
@@ -427,24 +418,11 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
     } catch (e) {
       return fail(`the provider's handshake carried an unusable TLS certificate: ${(e as Error).message}`);
     }
-    credentials = grpc.credentials.createSsl(
-      Buffer.from(serverPem),
-      Buffer.from(clientCert.keyPem),
-      Buffer.from(clientCert.certPem),
-    );
+    // go-plugin's certificate names "localhost", whatever address the provider listens on.
+    channel = new Channel(target, { tls: { ca: serverPem, cert: clientCert.certPem, key: clientCert.keyPem, servername: "localhost" } });
   } else {
-    credentials = grpc.credentials.createInsecure();
+    channel = new Channel(target);
   }
-  const target = handshake.network === "unix" ? `unix://${handshake.address}` : handshake.address;
-  const channel = new grpc.Channel(target, credentials, {
-    "grpc.ssl_target_name_override": "localhost",
-    "grpc.default_authority": "localhost",
-    // Large providers send schemas of tens of megabytes.
-    "grpc.max_receive_message_length": -1,
-    "grpc.max_send_message_length": -1,
-    "grpc.enable_channelz": 0,
-    "grpc.enable_retries": 0,
-  });
 
   const provider = new LaunchedProvider(path, child.pid!, handshake, channel, child, exited, stderrTail);
   provider.startStdio(onLog);

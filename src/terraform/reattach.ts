@@ -1,8 +1,8 @@
 // Connects to a Terraform provider that someone else started in debug mode, and leaves its process alone.
-import * as grpc from "@grpc/grpc-js";
 import { existsSync } from "node:fs";
 import { LaunchError } from "./errors.js";
 import type { ExitInfo } from "./launch.js";
+import { Channel } from "../wire/rpc.js";
 
 /** Where a provider serving in debug mode listens (go-plugin's ReattachConfig). */
 export interface ReattachTarget {
@@ -41,7 +41,7 @@ export class AttachedProvider {
     readonly path: string,
     readonly pid: number,
     readonly target: ReattachTarget,
-    readonly channel: grpc.Channel,
+    readonly channel: Channel,
   ) {}
 
   get protocolVersion(): 5 | 6 {
@@ -55,10 +55,6 @@ export class AttachedProvider {
   /** Its output goes to the terminal it was started from, not to us. */
   recentStderr(): string {
     return "";
-  }
-
-  client(service: grpc.ServiceClientConstructor): grpc.Client {
-    return new service("unused:0", grpc.credentials.createInsecure(), { channelOverride: this.channel });
   }
 
   /** Why a call found it unreachable, in words the person debugging can act on. */
@@ -83,15 +79,9 @@ export async function attachProvider(name: string, target: ReattachTarget, timeo
   if (target.network === "unix" && !existsSync(target.addr)) {
     throw new LaunchError(`the reattach configuration for ${name} names the socket ${target.addr}, which does not exist; start the provider in debug mode again and use the line it prints`);
   }
-  const channel = new grpc.Channel(target.network === "unix" ? `unix://${target.addr}` : target.addr, grpc.credentials.createInsecure(), {
-    "grpc.max_receive_message_length": -1,
-    "grpc.max_send_message_length": -1,
-    "grpc.enable_channelz": 0,
-    "grpc.enable_retries": 0,
-  });
-  const probe = new grpc.Client("unused:0", grpc.credentials.createInsecure(), { channelOverride: channel });
+  const channel = new Channel(target.network === "unix" ? `unix://${target.addr}` : target.addr);
   try {
-    await new Promise<void>((resolve, reject) => probe.waitForReady(Date.now() + timeoutMs, (e) => (e ? reject(e) : resolve())));
+    await channel.waitForReady(timeoutMs);
   } catch (e) {
     channel.close();
     throw new LaunchError(`could not connect to the reattached provider ${name} at ${where} within ${timeoutMs} ms: ${(e as Error).message}`, { cause: e });

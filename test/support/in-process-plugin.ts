@@ -1,6 +1,6 @@
 // Our plugin served from the test's own process, as main.ts serves it, with a client playing the engine and a sink for the engine's Log endpoint.
 import * as grpc from "@grpc/grpc-js";
-import { loadProtos, serviceConstructor } from "../../src/proto.js";
+import { grpcClientConstructor } from "./grpc-peer.js";
 import { bridgeOps } from "../../src/server/bridge-ops.js";
 import { startPlugin, type RunningPlugin } from "../../src/server/plugin.js";
 
@@ -18,7 +18,7 @@ export interface LogEntry {
 export async function engineLogSink(): Promise<{ address: string; logs: LogEntry[]; close(): void }> {
   const logs: LogEntry[] = [];
   const server = new grpc.Server();
-  const Engine = serviceConstructor(loadProtos(["pulumi/engine.proto"]), "pulumirpc.Engine");
+  const Engine = grpcClientConstructor(["pulumi/engine.proto"], "pulumirpc.Engine");
   server.addService(Engine.service, {
     Log: (call: grpc.ServerUnaryCall<LogEntry, object>, cb: grpc.sendUnaryData<object>) => {
       logs.push(call.request);
@@ -35,7 +35,7 @@ export async function engineLogSink(): Promise<{ address: string; logs: LogEntry
  */
 export async function inProcessPlugin(engineAddress: string): Promise<{ plugin: RunningPlugin; call: Call; close(): Promise<void> }> {
   const plugin = await startPlugin({ argv: [engineAddress], opsFactory: bridgeOps });
-  const ResourceProvider = serviceConstructor(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
+  const ResourceProvider = grpcClientConstructor(["pulumi/provider.proto"], "pulumirpc.ResourceProvider");
   const client = new ResourceProvider(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": -1 });
   const call: Call = (method, request) =>
     new Promise((resolve, reject) => {

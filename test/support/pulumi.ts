@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import * as grpc from "@grpc/grpc-js";
-import { loadProtos, serviceConstructor } from "../../src/proto.js";
+import { grpcClientConstructor } from "./grpc-peer.js";
 import { repoRoot } from "./peers.js";
 import { childPids, processAlive } from "./processes.js";
 import { pulumiBin } from "./pulumi-tools.js";
@@ -77,7 +77,7 @@ export async function startPluginProcess(options: StartPluginOptions = {}): Prom
       reject(new Error(`plugin exited (${code ?? signal}) before printing its port; stderr:\n${stderr}`));
     });
   });
-  const ResourceProvider = serviceConstructor(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
+  const ResourceProvider = grpcClientConstructor(["pulumi/provider.proto"], "pulumirpc.ResourceProvider");
   const client = new ResourceProvider(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
     "grpc.max_receive_message_length": 512 * 1024 * 1024,
     "grpc.enable_channelz": 0,

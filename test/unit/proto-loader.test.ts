@@ -7,7 +7,7 @@ import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import protobuf from "protobufjs";
-import { generatedConstructor, loadProtos, messageConstructor, protoDir, protoRoot, serviceConstructor } from "../../src/proto.js";
+import { generatedConstructor, loadProtos, messageConstructor, protoDir, protoRoot, serviceOf } from "../../src/proto.js";
 
 const FILES = {
   "pulumirpc.ResourceProvider": "pulumi/provider.proto",
@@ -22,12 +22,14 @@ function protoLoaderService(name: string, file: string): grpc.ServiceDefinition 
   const definition = protoLoader.loadSync(join(protoDir(), file), {
     keepCase: true, longs: String, enums: String, defaults: true, oneofs: true, includeDirs: [protoDir()],
   });
-  return serviceConstructor(grpc.loadPackageDefinition(definition), name).service;
+  let node: unknown = grpc.loadPackageDefinition(definition);
+  for (const part of name.split(".")) node = (node as Record<string, unknown>)[part];
+  return (node as grpc.ServiceClientConstructor).service;
 }
 
 const services = Object.entries(FILES).map(([name, file]) => ({
   name,
-  ours: serviceConstructor(loadProtos([file]), name).service,
+  ours: serviceOf(loadProtos([file]), name),
   theirs: protoLoaderService(name, file),
 }));
 

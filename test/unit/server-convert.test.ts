@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { Secret } from "../../src/bridge/property-value.js";
 import * as convert from "../../src/server/convert.js";
 import type * as ops from "../../src/server/ops.js";
-import { loadProtos, serviceConstructor } from "../../src/proto.js";
+import { loadProtos, serviceOf } from "../../src/proto.js";
 import { propertyMapToStruct } from "../../src/server/struct.js";
 import type * as pb from "../../src/wire/pulumirpc.gen.js";
 
 type Rp = pb.ResourceProviderMethods;
-const service = serviceConstructor(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider").service;
+const service = serviceOf(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
 
 /** A request as the engine sends it: encoded, then decoded the way the server decodes it. */
 function request<M extends keyof Rp>(method: M, message: Rp[M]["requestIn"]): Rp[M]["request"] {

@@ -12,13 +12,19 @@ import { RpcError, toStatus } from "../../src/server/status.js";
 import { attribute } from "../../src/terraform/path.js";
 import { StructDecodeError, structToPropertyMap, type PbStruct } from "../../src/server/struct.js";
 
+/** The status toStatus gives, as code and message. */
+function statusOf(e: unknown, method: string): { code: number; details: string } {
+  const { code, details } = toStatus(e, method);
+  return { code, details };
+}
+
 describe("toStatus", () => {
   it("chooses codes by the kind of failure", () => {
-    expect(toStatus(new RpcError(grpc.status.NOT_FOUND, "gone"), "Read")).toEqual({ code: grpc.status.NOT_FOUND, details: "gone" });
+    expect(statusOf(new RpcError(grpc.status.NOT_FOUND, "gone"), "Read")).toEqual({ code: grpc.status.NOT_FOUND, details: "gone" });
     expect(toStatus(new ParameterizeError("failed-precondition", "later"), "Parameterize").code).toBe(grpc.status.FAILED_PRECONDITION);
     expect(toStatus(new ParameterizeError("not-found", "x"), "Parameterize").code).toBe(grpc.status.NOT_FOUND);
-    expect(toStatus(new StructDecodeError("bad").under(attribute("a")).under(attribute("news")), "Check")).toEqual({ code: grpc.status.INVALID_ARGUMENT, details: "Check: bad (at news.a)" });
-    expect(toStatus(new Error("the provider said no"), "Create")).toEqual({ code: grpc.status.UNKNOWN, details: "the provider said no" });
+    expect(statusOf(new StructDecodeError("bad").under(attribute("a")).under(attribute("news")), "Check")).toEqual({ code: grpc.status.INVALID_ARGUMENT, details: "Check: bad (at news.a)" });
+    expect(statusOf(new Error("the provider said no"), "Create")).toEqual({ code: grpc.status.UNKNOWN, details: "the provider said no" });
     const bug = toStatus(new TypeError("x is undefined"), "Diff");
     expect(bug.code).toBe(grpc.status.INTERNAL);
     expect(bug.details).toMatch(/internal error in Diff \(a bug in terraform-provider\)/);
@@ -28,7 +34,7 @@ describe("toStatus", () => {
     const e = new ResourceInitError("creating failed halfway", "id-1", { a: 1, s: new Secret("x"), u: COMPUTED, n: null, b: false, l: ["q"] }, ["boom", "again"], { a: 1 }, true);
     const status = toStatus(e, "Create");
     expect(status.code).toBe(grpc.status.UNKNOWN);
-    const bytes = status.metadata!.get("grpc-status-details-bin")[0] as Buffer;
+    const bytes = status.metadata["grpc-status-details-bin"] as Buffer;
 
     const root = new protobuf.Root();
     root.resolvePath = (_origin, target) => (target.startsWith("google/protobuf/") ? target : join(protoDir(), target));

@@ -10,7 +10,7 @@ import {
   type PropertyMap,
   type PropertyValue,
 } from "../../src/bridge/property-value.js";
-import { loadProtos, serviceConstructor } from "../../src/proto.js";
+import { grpcClientConstructor } from "../support/grpc-peer.js";
 import type { StructIn } from "../../src/wire/google.protobuf.gen.js";
 import {
   ARCHIVE_SIG,
@@ -26,7 +26,7 @@ import {
   type PbStruct,
 } from "../../src/server/struct.js";
 
-const ResourceProvider = serviceConstructor(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
+const ResourceProvider = grpcClientConstructor(["pulumi/provider.proto"], "pulumirpc.ResourceProvider");
 const checkDef = ResourceProvider.service["Check"]!;
 
 /** Through real protobuf bytes, as the engine's messages arrive: serialize a CheckRequest, parse it back. */
