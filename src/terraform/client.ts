@@ -167,7 +167,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
     } catch (e) {
       const err = e instanceof CallError ? e : new CallError(Status.INTERNAL, (e as Error).message);
       if (err.code === Status.UNAVAILABLE && this.process instanceof AttachedProvider) {
-        throw new ProviderCallError(`${method} failed: ${this.process.unreachable()} (${err.details ?? err.message})`, method, err.code, { cause: e });
+        throw new ProviderCallError(`${method} failed: ${this.process.unreachable()} (${err.details})`, method, err.code, { cause: e });
       }
       // A dying provider surfaces first as a broken connection; wait briefly for the exit to report the crash.
       if (err.code === Status.UNAVAILABLE || err.code === Status.CANCELLED || err.code === Status.INTERNAL) {
@@ -179,7 +179,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       if (err.code === Status.UNIMPLEMENTED) {
         throw new ProviderCallError(`the provider does not implement ${method}: ${err.details}`, method, err.code, { cause: e });
       }
-      throw new ProviderCallError(`${method} failed: ${err.details ?? err.message}`, method, err.code, { cause: e });
+      throw new ProviderCallError(`${method} failed: ${err.details}`, method, err.code, { cause: e });
     }
   }
 

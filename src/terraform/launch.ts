@@ -262,9 +262,9 @@ export class LaunchedProvider {
       try {
         const shutdown = method(serviceOf(goPluginProtos(), "plugin.GRPCController"), "Shutdown")!;
         const request: goplugin.GRPCControllerMethods["Shutdown"]["requestIn"] = {};
-        await this.channel.unary(shutdown, request, { deadline: Date.now() + SHUTDOWN_GRACE_MS }).catch(() => undefined);
+        await this.channel.unary(shutdown, request, { deadline: Date.now() + SHUTDOWN_GRACE_MS });
       } catch {
-        // fall through to signals
+        // no answer or a refusal: fall through to signals
       }
       if (!(await this.waitExit(SHUTDOWN_GRACE_MS))) {
         this.child.kill("SIGTERM");
