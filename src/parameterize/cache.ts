@@ -7,15 +7,25 @@ import { chmod, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat } from "node:fs
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { domainToUnicode } from "node:url";
-import lockfile from "proper-lockfile";
 import semver from "semver";
 import type { ProviderAddress } from "./address.js";
 import { ParameterizeError } from "./errors.js";
 
-// Node ignores SIGXFSZ, so a write past a file size limit (ulimit -f) fails with EFBIG and is reported below. But
-// proper-lockfile's signal-exit listens for it and, when it is the only listener, re-raises it to kill the process;
-// a listener of our own keeps it a failed write.
-process.on("SIGXFSZ", () => undefined);
+let lockfileModule: Promise<typeof import("proper-lockfile")> | undefined;
+
+/**
+ * proper-lockfile, loaded at the first install: its signal-exit installs process signal listeners as it loads, which
+ * would otherwise run at every start and which a V8 startup snapshot cannot hold (scripts/package.sh builds one).
+ */
+function properLockfile(): Promise<typeof import("proper-lockfile")> {
+  return (lockfileModule ??= import("proper-lockfile").then((m) => {
+    // Node ignores SIGXFSZ, so a write past a file size limit (ulimit -f) fails with EFBIG and is reported below. But
+    // signal-exit listens for it and, when it is the only listener, re-raises it to kill the process; a listener of our
+    // own keeps it a failed write.
+    process.on("SIGXFSZ", () => undefined);
+    return m.default;
+  }));
+}
 
 /** The environment variable the reference reads, with the same default: `$PULUMI_HOME/dynamic_tf_plugins`. */
 export const CACHE_DIR_ENV = "PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR";
@@ -113,6 +123,7 @@ async function acquireLock(lockPath: string, target: string, options: InstallOpt
   const deadline = Date.now() + (options.waitTimeoutMs ?? 15 * 60_000);
   let told = false;
   let compromised: Error | undefined;
+  const lockfile = await properLockfile();
   for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
     try {
       const release = await lockfile.lock(target, {

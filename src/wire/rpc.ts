@@ -5,10 +5,20 @@
 // provider process over one connection and answers one engine. What gRPC puts on HTTP/2 is small and specified
 // (grpc/grpc doc/PROTOCOL-HTTP2.md): a 5-byte prefix per message (compressed flag, big-endian length), `application/grpc`
 // headers, and `grpc-status`/`grpc-message` in the trailers, or in the headers of a trailers-only reply.
-import http2 from "node:http2";
-import net from "node:net";
-import tls from "node:tls";
+import type http2 from "node:http2";
+import type net from "node:net";
+import type tls from "node:tls";
 import { gunzipSync } from "node:zlib";
+
+/**
+ * node:http2 and node:tls are loaded at the first connection or listen, not with this module: loading them costs ~9 ms
+ * and Node cannot put them in a V8 startup snapshot, which the packaged plugin is built from (scripts/package.sh).
+ */
+const builtin = {
+  http2: (): typeof http2 => process.getBuiltinModule("node:http2"),
+  net: (): typeof net => process.getBuiltinModule("node:net"),
+  tls: (): typeof tls => process.getBuiltinModule("node:tls"),
+};
 
 /** gRPC status codes (the wire values). */
 export const Status = {
@@ -67,7 +77,12 @@ export interface Method<Req = unknown, Res = unknown> {
 /** The RPCs of one service by name (`GetProviderSchema`, ...). */
 export type Service = Readonly<Record<string, Method>>;
 
-const { NGHTTP2_CANCEL, NGHTTP2_REFUSED_STREAM, NGHTTP2_ENHANCE_YOUR_CALM, NGHTTP2_INADEQUATE_SECURITY, NGHTTP2_NO_ERROR } = http2.constants;
+// HTTP/2 error codes (RFC 9113 section 7), as http2.constants names them.
+const NGHTTP2_NO_ERROR = 0x0;
+const NGHTTP2_REFUSED_STREAM = 0x7;
+const NGHTTP2_CANCEL = 0x8;
+const NGHTTP2_ENHANCE_YOUR_CALM = 0xb;
+const NGHTTP2_INADEQUATE_SECURITY = 0xc;
 
 /** Large providers send schemas of tens of megabytes; a reply's headers carry whole error messages. */
 const HEADER_LIST_BYTES = 16 * 1024 * 1024;
@@ -387,10 +402,10 @@ export class Channel {
     const tlsOptions = this.options.tls;
     const socket = (): net.Socket =>
       tlsOptions !== undefined
-        ? tls.connect({ ...where, ca: tlsOptions.ca, cert: tlsOptions.cert, key: tlsOptions.key, servername: tlsOptions.servername, ALPNProtocols: ["h2"] })
-        : net.connect(where);
+        ? builtin.tls().connect({ ...where, ca: tlsOptions.ca, cert: tlsOptions.cert, key: tlsOptions.key, servername: tlsOptions.servername, ALPNProtocols: ["h2"] })
+        : builtin.net().connect(where);
     const authority = tlsOptions !== undefined ? `https://${tlsOptions.servername}` : "http://localhost";
-    const session = http2.connect(authority, {
+    const session = builtin.http2().connect(authority, {
       createConnection: socket,
       settings: sessionSettings(),
       maxSessionMemory: SESSION_MEMORY_MB,
@@ -516,19 +531,29 @@ export interface ServerOptions {
   maxReceiveBytes: number;
 }
 
-/** Serves services on a loopback port over cleartext HTTP/2 (the engine's plugin connections are h2c). */
+/**
+ * Serves services on a loopback port over cleartext HTTP/2 (the engine's plugin connections are h2c). The port is
+ * opened by a plain net server and node:http2 is loaded just after, while the engine reads the port and dials:
+ * connections are handed to the HTTP/2 server, which loads at the first one if it has not yet.
+ */
 export class Server {
   private readonly routes = new Map<string, { method: Method; handler: Handler }>();
   private readonly sessions = new Set<http2.ServerHttp2Session>();
-  private readonly server: http2.Http2Server;
+  private readonly listener: net.Server;
+  private h2: http2.Http2Server | undefined;
 
   constructor(private readonly options: ServerOptions) {
-    this.server = http2.createServer({
+    this.listener = builtin.net().createServer((socket) => this.http2Server().emit("connection", socket));
+  }
+
+  private http2Server(): http2.Http2Server {
+    if (this.h2 !== undefined) return this.h2;
+    const server = builtin.http2().createServer({
       settings: sessionSettings(),
       maxSessionMemory: SESSION_MEMORY_MB,
       maxSendHeaderBlockLength: HEADER_LIST_BYTES,
     });
-    this.server.on("session", (session) => {
+    server.on("session", (session) => {
       this.sessions.add(session);
       try {
         session.setLocalWindowSize(SESSION_WINDOW);
@@ -538,7 +563,8 @@ export class Server {
       session.on("error", () => undefined);
       session.once("close", () => this.sessions.delete(session));
     });
-    this.server.on("stream", (stream, headers) => this.serve(stream, headers));
+    server.on("stream", (stream, headers) => this.serve(stream, headers));
+    return (this.h2 = server);
   }
 
   /** Adds a service; every one of its methods needs a handler. */
@@ -553,17 +579,18 @@ export class Server {
   /** Listens on `host` at a free port; resolves to the port. */
   listen(host: string): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.server.once("error", reject);
-      this.server.listen(0, host, () => {
-        this.server.off("error", reject);
-        resolve((this.server.address() as net.AddressInfo).port);
+      this.listener.once("error", reject);
+      this.listener.listen(0, host, () => {
+        this.listener.off("error", reject);
+        resolve((this.listener.address() as net.AddressInfo).port);
+        setImmediate(() => this.http2Server());
       });
     });
   }
 
   /** Takes no new connections, asks each to finish (GOAWAY) and resolves once all have closed. */
   shutdown(): Promise<void> {
-    this.server.close();
+    this.listener.close();
     const open = [...this.sessions].map((s) => new Promise<void>((resolve) => {
       if (s.closed || s.destroyed) return resolve();
       s.once("close", () => resolve());
@@ -574,7 +601,7 @@ export class Server {
 
   /** Drops every connection at once. */
   forceShutdown(): void {
-    this.server.close();
+    this.listener.close();
     for (const s of this.sessions) s.destroy();
   }
 

@@ -132,7 +132,8 @@ export function goQuote(s: string): string {
 /** go-cty keeps refinement payloads small by never writing a string prefix longer than this many bytes. */
 const MAX_PREFIX_BYTES = 256;
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Made at first use: an ICU object cannot be held in a V8 startup snapshot (scripts/package.sh builds one).
+let segmenter: Intl.Segmenter | undefined;
 
 /** Characters go-cty trusts never to combine with whatever follows them. */
 const CLUSTER_ENDERS = new Set("-_:;/\\,.(){}[]|?!~ \t@#$%^&*+\"'");
@@ -157,7 +158,7 @@ export function wirePrefix(prefix: string): string {
   const cut = p.slice(0, end).normalize("NFC");
   let last = -1;
   let lastSeg = "";
-  for (const seg of segmenter.segment(cut)) {
+  for (const seg of (segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" })).segment(cut)) {
     last = seg.index;
     lastSeg = seg.segment;
   }
