@@ -2,11 +2,12 @@
 # Packages the plugin for `pulumi plugin install resource terraform-provider <version> --file <tarball>`:
 #   dist/plugin.cjs (+ .map)  esbuild bundle of src/server/main.ts and every dependency (CommonJS, node20)
 #   dist/boot.cjs             src/server/boot.ts: runs plugin.cjs with a V8 code cache kept beside it
-#   dist/sea.cjs              src/server/sea.ts: the single executable's main script
+#   dist/sea.cjs              src/server/sea.ts: the single executable's main script (platforms without a snapshot)
+#   dist/snapshot.cjs         src/server/snapshot.ts: the plugin bundled again as the entry of a V8 startup snapshot
 #   dist/proto/               the wire definitions, which src/proto.ts finds beside the bundle
 #   dist/pulumi-resource-terraform-provider-v<version>-linux-amd64.tar.gz with, at its root, one file:
-#     pulumi-resource-terraform-provider   a Node single-executable application (Node 24 with sea.cjs injected by
-#                                          postject), carrying boot.cjs, plugin.cjs (+ map), proto/ and node_modules/
+#     pulumi-resource-terraform-provider   a Node single-executable application (Node 24 with a startup snapshot
+#                                          of snapshot.cjs, or sea.cjs elsewhere, injected by postject), carrying boot.cjs, plugin.cjs (+ map), proto/ and node_modules/
 #                                          (@cdktf/hcl2json, which reads its WebAssembly HCL parser from files beside
 #                                          its code) as assets it unpacks into the user's cache on its first start
 # The tarball is replaced atomically (written beside, then renamed), so a reader never sees half of one.
@@ -32,8 +33,8 @@ node_modules/.bin/esbuild src/server/main.ts \
   --outfile="$out/plugin.cjs" --sourcemap --legal-comments=none --log-level=warning \
   "${external[@]/#/--external:}" \
   --define:__TF_BRIDGE_VERSION__="\"$version\"" \
-  --define:import.meta.url=__tfBridgeModuleUrl \
-  --banner:js="const __tfBridgeModuleUrl = require('node:url').pathToFileURL(__filename).href;"
+  --define:import.meta.url=globalThis.__tfBridgeModuleUrl \
+  --banner:js="globalThis.__tfBridgeModuleUrl = require('node:url').pathToFileURL(__filename).href;"
 node_modules/.bin/esbuild src/server/boot.ts \
   --bundle --platform=node --format=cjs --target=node20 \
   --outfile="$out/boot.cjs" --legal-comments=none --log-level=warning \
@@ -80,6 +81,13 @@ done
 node_modules/.bin/esbuild src/server/sea.ts \
   --bundle --platform=node --format=cjs --target=node20 \
   --outfile="$out/sea.cjs" --legal-comments=none --log-level=warning
+# The same plugin as the entry of a startup snapshot: built by running it (to the point where it would serve) once here.
+node_modules/.bin/esbuild src/server/snapshot.ts \
+  --bundle --platform=node --format=cjs --target=node20 \
+  --outfile="$out/snapshot.cjs" --legal-comments=none --log-level=warning \
+  "${external[@]/#/--external:}" \
+  --define:__TF_BRIDGE_VERSION__="\"$version\"" \
+  --define:import.meta.url=globalThis.__tfBridgeModuleUrl
 sea="$(mktemp -d)"
 trap 'rm -rf "$stage" "$sea"' EXIT
 node scripts/sea-pack.cjs "$stage" "$sea"
@@ -129,16 +137,24 @@ wheel_node() {
 # generation at 8 MB per semi-space: Node 24's default lets it grow past that under load, and with the cap the plugin's
 # peak over `pulumi up`/preview/destroy of 1,000 resources went from 178 to 126–144 MiB with no slower start or run
 # (bench/load.bench.ts; 4 MB gave 128 MiB but slower runs). NODE_OPTIONS still extends these flags.
+# With a third argument "snapshot", the blob is a startup snapshot of snapshot.cjs made by running it with that Node.
 prepare_blob() {
-  local node="$1" blob="$2"
+  local node="$1" blob="$2" main="$out/sea.cjs" snapshot=false
+  [ "${3:-}" = snapshot ] && main="$out/snapshot.cjs" snapshot=true
   cat > "$sea/sea-config.json" <<JSON
-{ "main": "$out/sea.cjs", "output": "$blob", "disableExperimentalSEAWarning": true, "useSnapshot": false, "useCodeCache": false,
+{ "main": "$main", "output": "$blob", "disableExperimentalSEAWarning": true, "useSnapshot": $snapshot, "useCodeCache": false,
   "execArgv": ["--max-semi-space-size=8"],
   "assets": { "manifest.json": "$sea/manifest.json", "payload.bin": "$sea/payload.bin" } }
 JSON
-  "$node" --experimental-sea-config "$sea/sea-config.json" >/dev/null 2>&1 || { echo "package: $node could not prepare the SEA blob" >&2; exit 1; }
+  "$node" --experimental-sea-config "$sea/sea-config.json" >"$sea/prepare.log" 2>&1 ||
+    { cat "$sea/prepare.log" >&2; echo "package: $node could not prepare the SEA blob" >&2; exit 1; }
 }
 
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64) host_platform=linux-amd64 ;;
+  Linux-aarch64) host_platform=linux-arm64 ;;
+  *) host_platform=none ;;
+esac
 IFS=, read -r -a wanted <<< "$platforms"
 for platform in "${wanted[@]}"; do
   root="$sea/root-$platform"
@@ -148,8 +164,14 @@ for platform in "${wanted[@]}"; do
   exe="$root/$name"
   flags=()
   node_bin="$(wheel_node "$platform")"
-  blob="$sea/prep-$wheel_version.blob"
-  [ -f "$blob" ] || prepare_blob "$(wheel_node linux-amd64)" "$blob"
+  # A snapshot runs only on the platform and Node build that made it: the platform this runs on gets one.
+  if [ "$platform" = "$host_platform" ]; then
+    blob="$sea/snapshot-$wheel_version.blob"
+    [ -f "$blob" ] || prepare_blob "$node_bin" "$blob" snapshot
+  else
+    blob="$sea/prep-$wheel_version.blob"
+    [ -f "$blob" ] || prepare_blob "$(wheel_node linux-amd64)" "$blob"
+  fi
   # Mach-O keeps the blob in a segment of its own.
   case "$platform" in darwin-*) flags=(--macho-segment-name NODE_SEA) ;; esac
   cp "$node_bin" "$exe"

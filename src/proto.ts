@@ -163,3 +163,31 @@ export function serviceOf(services: Services, name: string): Service {
   if (service === undefined) throw new Error(`service ${name} is missing from the loaded proto definitions`);
   return service;
 }
+
+/** Generates the codecs of `type` and of every message type it contains, where protobufjs would at their first use. */
+function setupReachable(type: protobuf.Type, seen: Set<protobuf.Type>): void {
+  if (seen.has(type)) return;
+  seen.add(type);
+  type.setup();
+  for (const field of type.fieldsArray) {
+    field.resolve();
+    if (field.resolvedType instanceof protobuf.Type) setupReachable(field.resolvedType, seen);
+  }
+}
+
+/**
+ * Generates now the codecs of the named methods' messages and everything in them, which protobufjs otherwise
+ * generates and compiles at their first call. The snapshot build (src/server/snapshot.ts) runs this for the calls of
+ * every start, so the executable starts with them compiled.
+ */
+export function prepareCodecs(files: readonly string[], service: string, methods: readonly string[]): void {
+  const svc = protoRoot(files).lookupService(service);
+  const seen = new Set<protobuf.Type>();
+  for (const name of methods) {
+    const m = svc.methods[name];
+    if (m === undefined) throw new Error(`service ${service} has no method ${name}`);
+    m.resolve();
+    setupReachable(m.resolvedRequestType!, seen);
+    setupReachable(m.resolvedResponseType!, seen);
+  }
+}

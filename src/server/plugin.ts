@@ -1,5 +1,5 @@
 // The plugin server: ResourceProvider on a free loopback port, engine logging, orderly stop; main.ts makes it an executable.
-import { loadProtos, serviceOf } from "../proto.js";
+import { loadProtos, prepareCodecs, serviceOf } from "../proto.js";
 import { VERSION } from "../version.js";
 import { parsePluginArgs } from "./cli.js";
 import { EngineLogger, StderrLogger, type Logger } from "./log.js";
@@ -21,6 +21,17 @@ export interface StartOptions {
 
 /** How long in-flight calls get to finish once we are told to stop. */
 const DRAIN_MS = 2_000;
+
+/**
+ * Loads the Pulumi definitions every start uses, with the codecs of the calls every start answers or makes, for a
+ * process that keeps what it loaded: the packaged plugin's startup snapshot (src/server/snapshot.ts).
+ */
+export function preloadServerProtocols(): void {
+  loadProtos(["pulumi/provider.proto"]);
+  prepareCodecs(["pulumi/provider.proto"], "pulumirpc.ResourceProvider", ["Parameterize", "GetPluginInfo", "Configure", "CheckConfig", "DiffConfig"]);
+  loadProtos(["pulumi/engine.proto"]);
+  prepareCodecs(["pulumi/engine.proto"], "pulumirpc.Engine", ["Log"]);
+}
 
 /** Starts the server; printing the port is left to the caller so tests can run it in-process. */
 export async function startPlugin(options: StartOptions): Promise<RunningPlugin> {

@@ -2,7 +2,7 @@
 import { CtyDynamic, type CtyType, type CtyValue } from "./cty/index.js";
 import { errorDiagnostics, formatDiagnostics } from "./diagnostics.js";
 import { ProviderCallError, ProviderCrashedError, TerraformProviderError } from "./errors.js";
-import { DEFAULT_PROTOCOL_VERSIONS, launchProvider, type LaunchedProvider, type LaunchOptions } from "./launch.js";
+import { DEFAULT_PROTOCOL_VERSIONS, goPluginProtos, launchProvider, type LaunchedProvider, type LaunchOptions } from "./launch.js";
 import { AttachedProvider, attachProvider, type ReattachTarget } from "./reattach.js";
 import { identityType, impliedType } from "./schema.js";
 import type {
@@ -43,7 +43,7 @@ import {
   toDynamic,
   type PbResourceIdentityData,
 } from "./wire.js";
-import { loadProtos, serviceOf, type Services } from "../proto.js";
+import { loadProtos, prepareCodecs, serviceOf, type Services } from "../proto.js";
 import { CallError, Status, type ClientCall, type Service } from "../wire/rpc.js";
 import { method as typedMethod, type Lean } from "../wire/shape.js";
 import type * as tf6 from "../wire/tfplugin6.gen.js";
@@ -85,6 +85,18 @@ const clientCapabilities: tf6.ClientCapabilitiesIn = { deferral_allowed: false, 
  * itself (providerSchemaFromPb), so the schema decodes lean. */
 function tfpluginProtos(version: 5 | 6): Services {
   return loadProtos([`tfplugin${version}/tfplugin${version}.proto`], { leanResponses: ["GetProviderSchema", "GetSchema"] });
+}
+
+/**
+ * Loads both protocols' definitions with the codecs of the calls every launch makes (the schema, the stdio stream), for
+ * a process that keeps what it loaded: the packaged plugin's startup snapshot (src/server/snapshot.ts).
+ */
+export function preloadProtocols(): void {
+  goPluginProtos();
+  for (const version of [5, 6] as const) {
+    tfpluginProtos(version);
+    prepareCodecs([`tfplugin${version}/tfplugin${version}.proto`], `tfplugin${version}.Provider`, [version === 5 ? "GetSchema" : "GetProviderSchema"]);
+  }
 }
 
 /** The RPCs that do work a stop must end; refused once stopProvider was called (closing an ephemeral resource is not). */

@@ -294,7 +294,7 @@ export class LaunchedProvider {
 }
 
 let goPluginRoot: Services | undefined;
-function goPluginProtos(): Services {
+export function goPluginProtos(): Services {
   goPluginRoot ??= loadProtos(["go-plugin/grpc_controller.proto", "go-plugin/grpc_stdio.proto"]);
   return goPluginRoot;
 }

@@ -1,6 +1,9 @@
-// The packaged plugin's V8 code cache (src/server/boot.ts), on the single executable exactly as `pulumi plugin install`
-// lays it out: its first run unpacks the bundle (src/server/sea.ts) and writes the cache beside it, later runs use it,
-// and a damaged or foreign cache only costs a plain compile (the plugin still serves, and the cache is rewritten).
+// How the packaged plugin avoids compiling itself at every start, on the single executable exactly as `pulumi plugin
+// install` lays it out. The linux-amd64 executable starts from a V8 startup snapshot (src/server/snapshot.ts): it unpacks
+// its files but compiles no bundle. Executables without a snapshot (the other platforms) run the unpacked dist/boot.cjs
+// in the same Node with the same flags, which is run that way here: its first run writes a V8 code cache beside the
+// bundle (src/server/boot.ts), later runs use it, and a damaged or foreign cache only costs a plain compile (the plugin
+// still serves, and the cache is rewritten).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,9 +34,14 @@ const caches = (): string[] => {
   return d === undefined ? [] : readdirSync(d).filter((f) => f.endsWith(".v8cache"));
 };
 
-/** Starts the installed plugin, has it parameterize the random provider (a real launch), then stops it as the engine does. */
-async function serveOnce(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const plugin = await startPluginProcess({ bin: join(dir, "pulumi-resource-terraform-provider"), env: { ...env, TF_BRIDGE_SEA_DIR: unpackDir } });
+/**
+ * Starts the installed plugin (the executable, or its unpacked dist/boot.cjs as an executable without a snapshot runs
+ * it), has it parameterize the random provider (a real launch), then stops it as the engine does.
+ */
+async function serveOnce(env: NodeJS.ProcessEnv = process.env, how: "executable" | "boot" = "boot"): Promise<void> {
+  const node = packagedNode();
+  const command = how === "executable" ? { bin: join(dir, "pulumi-resource-terraform-provider") } : { bin: node.bin, args: [...node.flags, join(dist(), "boot.cjs")] };
+  const plugin = await startPluginProcess({ ...command, env: { ...env, TF_BRIDGE_SEA_DIR: unpackDir } });
   try {
     const res = await plugin.call("Parameterize", argsRequest(peerPath("random")));
     expect(res["name"]).toBe("random");
@@ -53,8 +61,17 @@ function accepted(cache: string): boolean {
   return execFileSync(node.bin, [...node.flags, "-e", script, join(dist(), "plugin.cjs"), join(dist(), cache)], { encoding: "utf8" }) === "true";
 }
 
-describe("packaged plugin code cache", () => {
-  it("is written by the first run and accepted by V8 for the next", async () => {
+describe("packaged plugin start-up without compiling", () => {
+  it("the linux-amd64 executable starts from its snapshot: it unpacks its files and serves, but compiles no bundle", async () => {
+    expect(distDir()).toBeUndefined();
+    await serveOnce(process.env, "executable");
+    expect(existsSync(join(dist(), "boot.cjs"))).toBe(true);
+    expect(caches()).toEqual([]);
+    await serveOnce(process.env, "executable");
+    expect(caches()).toEqual([]);
+  }, 120_000);
+
+  it("without a snapshot, the code cache is written by the first run and accepted by V8 for the next", async () => {
     expect(caches()).toEqual([]);
     await serveOnce();
     const [cache] = caches();
