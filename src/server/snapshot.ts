@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
+import { buildProviderModel } from "../schema-translate/index.js";
 import { preloadProtocols } from "../terraform/client.js";
 import { preloadServerProtocols } from "./plugin.js";
 import { runPlugin } from "./run.js";
@@ -25,7 +26,7 @@ if (!v8.startupSnapshot.isBuildingSnapshot()) {
   process.exit(2);
 }
 preloadServerProtocols();
-preloadProtocols();
+buildProviderModel(preloadProtocols(), { packageName: "sample", packageVersion: "0.0.0" });
 v8.startupSnapshot.setDeserializeMainFunction(() => {
   try {
     // The proto files and @cdktf/hcl2json are found beside where the bundle would be in the unpacked tree.

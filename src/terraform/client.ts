@@ -87,16 +87,41 @@ function tfpluginProtos(version: 5 | 6): Services {
   return loadProtos([`tfplugin${version}/tfplugin${version}.proto`], { leanResponses: ["GetProviderSchema", "GetSchema"] });
 }
 
+/** A small provider schema with every kind of member, for preloadProtocols to run through the code every launch runs. */
+function sampleSchemaResponse(): object {
+  const type = (t: unknown): Buffer => Buffer.from(JSON.stringify(t));
+  const block = {
+    attributes: [
+      { name: "id", type: type("string"), computed: true },
+      { name: "count", type: type("number"), optional: true },
+      { name: "enabled", type: type("bool"), optional: true, sensitive: true },
+      { name: "tags", type: type(["map", "string"]), optional: true },
+      { name: "rules", type: type(["list", ["object", { port: "number", cidrs: ["set", "string"] }]]), optional: true, description: "The rules." },
+    ],
+    block_types: [{ type_name: "timeouts", nesting: "SINGLE", block: { attributes: [{ name: "create", type: type("string"), optional: true }] } }],
+  };
+  return {
+    provider: { block: { attributes: [{ name: "endpoint", type: type("string"), optional: true }] } },
+    resource_schemas: { sample_thing: { version: 1, block } },
+    data_source_schemas: { sample_thing: { block } },
+  };
+}
+
 /**
- * Loads both protocols' definitions with the codecs of the calls every launch makes (the schema, the stdio stream), for
- * a process that keeps what it loaded: the packaged plugin's startup snapshot (src/server/snapshot.ts).
+ * Loads both protocols' definitions and generates the codecs of the calls every launch makes, then runs a small schema
+ * through the schema call's codec and conversion, for a process that keeps what it loaded and compiled: the packaged
+ * plugin's startup snapshot (src/server/snapshot.ts). Returns that schema, for the caller to model.
  */
-export function preloadProtocols(): void {
+export function preloadProtocols(): ProviderSchema {
   goPluginProtos();
+  let schema: ProviderSchema | undefined;
   for (const version of [5, 6] as const) {
-    tfpluginProtos(version);
-    prepareCodecs([`tfplugin${version}/tfplugin${version}.proto`], `tfplugin${version}.Provider`, [version === 5 ? "GetSchema" : "GetProviderSchema"]);
+    const rpc = version === 5 ? "GetSchema" : "GetProviderSchema";
+    prepareCodecs([`tfplugin${version}/tfplugin${version}.proto`], `tfplugin${version}.Provider`, [rpc]);
+    const m = typedMethod<Lean<tf6.GetProviderSchema_Response>>(serviceOf(tfpluginProtos(version), `tfplugin${version}.Provider`), rpc)!;
+    schema = providerSchemaFromPb(m.responseDeserialize(m.responseSerialize(sampleSchemaResponse())));
   }
+  return schema!;
 }
 
 /** The RPCs that do work a stop must end; refused once stopProvider was called (closing an ephemeral resource is not). */
