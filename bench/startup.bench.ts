@@ -3,7 +3,7 @@
 // BENCH_PROVIDERS=random,tls,big and BENCH_VARIANTS=packaged,reference,… (prefixes of the names below) run a subset.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { extractPlugin } from "../test/support/e2e.js";
+import { extractPlugin, packagedNode } from "../test/support/e2e.js";
 import { peerPath, referenceBin, repoRoot } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, PLUGIN_BIN } from "../test/support/pulumi.js";
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
@@ -47,21 +47,26 @@ async function direct(provider: string, env?: Record<string, string>): Promise<n
 // The packaged plugin exactly as `pulumi plugin install` lays it out: the tarball extracted into a directory.
 const installed = extractPlugin();
 
-// The warm-up run of each variant writes the packaged plugin's code cache (src/server/boot.ts) that later runs use;
-// "no code cache" is the same bundle compiled from scratch at every start, as on the first start after installing.
+// The linux-amd64 executable starts from its V8 startup snapshot (src/server/snapshot.ts). The other platforms'
+// executables run the bundle with a V8 code cache (src/server/boot.ts): "code cache" is that path, in the same Node
+// with the same flags, on this checkout's dist/ (the warm-up run writes the cache later runs use), and "no code cache"
+// the same compiled from scratch at every start, as on their first start after installing.
 const packaged = join(installed, "pulumi-resource-terraform-provider");
+const node = packagedNode();
+const boot = [...node.flags, join(repoRoot, "dist", "boot.cjs")];
 const allVariants: { name: string; bin: string; args?: string[]; env?: NodeJS.ProcessEnv }[] = [
-  { name: "packaged (bundle)", bin: packaged },
-  // The same bundle as the plugin ran before it was a single executable: the `node` on PATH running dist/boot.cjs.
+  { name: "packaged (snapshot)", bin: packaged },
+  { name: "packaged Node, dist/boot.cjs (code cache)", bin: node.bin, args: boot },
+  { name: "packaged Node, dist/boot.cjs, no code cache", bin: node.bin, args: boot, env: { TF_BRIDGE_COMPILE_CACHE: "0" } },
+  // The same bundle on the `node` on PATH (the machine's Node 20), as the plugin ran before it was a single executable.
   { name: "node dist/boot.cjs", bin: process.execPath, args: [join(repoRoot, "dist", "boot.cjs")] },
-  { name: "packaged, no code cache", bin: packaged, env: { TF_BRIDGE_COMPILE_CACHE: "0" } },
   { name: "checkout (tsx)", bin: PLUGIN_BIN },
   { name: "reference (Go)", bin: referenceBin() },
 ];
 const wantedVariants = process.env["BENCH_VARIANTS"]?.split(",");
 // The packaged plugin and the reference always run: the summary rows compare those two.
 const variants = allVariants.filter(
-  (v) => wantedVariants === undefined || v.name === "packaged (bundle)" || v.name === "reference (Go)" || wantedVariants.some((w) => v.name.startsWith(w)),
+  (v) => wantedVariants === undefined || v.name === "packaged (snapshot)" || v.name === "reference (Go)" || wantedVariants.some((w) => v.name.startsWith(w)),
 );
 
 // The cached providers users start most, and one with the largest schema there is (AWS-sized: bridgetest serving 1,600
@@ -84,7 +89,7 @@ const providers = allProviders.filter((p) => wantedProviders === undefined || wa
 const rows: string[][] = [];
 for (const p of providers) {
   const timed: Record<string, Sample[]> = {};
-  for (const v of variants.filter((x) => !p.onlyPackaged || x.name === "packaged (bundle)" || x.name === "reference (Go)")) {
+  for (const v of variants.filter((x) => !p.onlyPackaged || x.name === "packaged (snapshot)" || x.name === "reference (Go)")) {
     const env = { ...v.env, ...p.env };
     await once(v.bin, p.peer, env, v.args); // warm the page cache, the code cache and tsx's transform cache
     const samples: Sample[] = [];
@@ -99,7 +104,7 @@ for (const p of providers) {
       (samples[0]!.schemaBytes / 1024).toFixed(0),
     ]);
   }
-  const ours = timed["packaged (bundle)"]!;
+  const ours = timed["packaged (snapshot)"]!;
   const ref = timed["reference (Go)"]!;
   const directs: number[] = [];
   for (let i = 0; i < RUNS; i++) directs.push(await direct(p.peer, p.env));
