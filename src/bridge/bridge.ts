@@ -15,6 +15,7 @@ import { Functions } from "./functions.js";
 import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdentity } from "./identity.js";
 import { META_KEY, readMeta, withoutMeta, writeMeta, type Meta } from "./meta.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
+import { PlanMemo, type PlanInputs } from "./plan-memo.js";
 import { carrySecrets } from "./secrets.js";
 import { withDeleteTimeout, withTimeouts, withTimeoutsValue } from "./timeouts.js";
 import {
@@ -51,6 +52,8 @@ export class TerraformBridge extends ProviderCaller {
    * live only here, in this process, for one deployment. Never logged.
    */
   private readonly writeOnlyHeld = new Map<string, PropertyMap>();
+  /** Diff's plans, for the Update that follows (src/bridge/plan-memo.ts). */
+  private readonly diffPlans = new PlanMemo();
 
   constructor(
     tf: TerraformProvider,
@@ -281,7 +284,9 @@ export class TerraformBridge extends ProviderCaller {
   async diff({ token, id, olds, news }: DiffRequest): Promise<DiffResult> {
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds);
-    const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, toTfObject(model.properties, news));
+    const config = toTfObject(model.properties, news);
+    const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config);
+    this.diffPlans.remember(planInputs(model, schema, id, prior, config), plan);
     return computeDiff(model.properties, prior.state, plan.plannedState, plan.requiresReplace, schema.block);
   }
 
@@ -327,7 +332,9 @@ export class TerraformBridge extends ProviderCaller {
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds);
     const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn)), "update", options.timeoutSeconds);
-    const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config);
+    const plan =
+      this.diffPlans.take(planInputs(model, schema, id, prior, config)) ??
+      (await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config));
     if (options.preview) {
       return { properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate, ...this.keepIdentity(prior.identity, plan.plannedIdentity) }), news) };
     }
@@ -478,6 +485,20 @@ export class TerraformBridge extends ProviderCaller {
       this.log("debug", `StopProvider failed: ${(e as Error).message}`);
     }
   }
+}
+
+/** What a plan of an existing resource is made from, as PlanMemo compares it. */
+function planInputs(model: ResourceModel, schema: Schema, id: string, prior: { state: CtyValue; meta: Meta; identity?: IdentityContext }, config: CtyValue): PlanInputs {
+  const identity = prior.identity;
+  return {
+    typeName: model.tfName,
+    id,
+    stateType: impliedType(schema.block),
+    priorState: prior.state,
+    config,
+    priorPrivate: prior.meta.privateState,
+    ...(identity !== undefined ? { priorIdentity: { value: identity.value, type: identityType(identity.schema) } } : {}),
+  };
 }
 
 /**

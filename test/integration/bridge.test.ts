@@ -2,7 +2,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { TerraformBridge } from "../../src/bridge/bridge.js";
 import { META_KEY } from "../../src/bridge/meta.js";
 import { BridgeError, PartialFailure } from "../../src/bridge/types.js";
@@ -162,6 +162,35 @@ describe("bridgetest (protocol 6) through the bridge", () => {
 
     await b.delete({ token: T, id: created.id, olds: updated.properties });
     expect(existsSync(join(env.BRIDGETEST_STATE_DIR, `${created.id}.json`))).toBe(false);
+  });
+
+  it("an Update right after the Diff of the same change applies the Diff's plan, as Terraform applies a saved plan", async () => {
+    const { b } = await bridgeFor("bridgetest", {}, env);
+    const created = await b.create({ token: T, news: { name: "planned-once" } });
+    const plans = vi.spyOn(GrpcTerraformProvider.prototype, "planResourceChange");
+    try {
+      const next = { name: "planned-once", boolValue: true };
+      await b.diff({ token: T, id: created.id, olds: created.properties, news: next });
+      const updated = await b.update({ token: T, id: created.id, olds: created.properties, news: next });
+      expect(plans).toHaveBeenCalledTimes(1);
+      // bridgetest fails Update without the private state its plan returned: success proves the kept plan's was sent.
+      expect(updated.properties["revision"]).toBe(2);
+      expect(updated.properties["boolValue"]).toBe(true);
+
+      // Other inputs than the Diff's (or no Diff at all) plan anew.
+      plans.mockClear();
+      await b.diff({ token: T, id: created.id, olds: updated.properties, news: { ...next, numberValue: 1 } });
+      const other = await b.update({ token: T, id: created.id, olds: updated.properties, news: { ...next, numberValue: 2 } });
+      expect(plans).toHaveBeenCalledTimes(2);
+      expect(other.properties["numberValue"]).toBe(2);
+      plans.mockClear();
+      const again = await b.update({ token: T, id: created.id, olds: other.properties, news: { ...next, numberValue: 3 } });
+      expect(plans).toHaveBeenCalledTimes(1);
+      expect(again.properties["numberValue"]).toBe(3);
+      await b.delete({ token: T, id: created.id, olds: again.properties });
+    } finally {
+      plans.mockRestore();
+    }
   });
 
   it("secrets nested in the inputs come back secret in the outputs, through preview, create, update and refresh", async () => {

@@ -1,0 +1,70 @@
+// PlanMemo (src/bridge/plan-memo.ts): a Diff's plan is reused by the Update that follows only for exactly its inputs.
+import { describe, expect, it } from "vitest";
+import { PlanMemo, type PlanInputs } from "../../src/bridge/plan-memo.js";
+import { CtyNumber, CtyString, list, object, UNKNOWN } from "../../src/terraform/cty/index.js";
+import type { PlanResult } from "../../src/terraform/types.js";
+
+const stateType = object({ id: CtyString, n: CtyNumber, tags: list(CtyString) });
+const base: PlanInputs = {
+  typeName: "x_thing",
+  id: "abc",
+  stateType,
+  priorState: { id: "abc", n: 1, tags: ["a"] },
+  config: { id: null, n: 2, tags: ["a"] },
+  priorPrivate: Uint8Array.from([1, 2, 3]),
+};
+const plan = (n: number): PlanResult => ({ plannedState: { id: "abc", n, tags: ["a"] }, requiresReplace: [], plannedPrivate: new Uint8Array(), diagnostics: [], legacyTypeSystem: false });
+
+describe("PlanMemo", () => {
+  it("gives the kept plan back for the same inputs, once", () => {
+    const memo = new PlanMemo();
+    const p = plan(2);
+    memo.remember(base, p);
+    expect(memo.take({ ...base, priorState: { id: "abc", n: 1, tags: ["a"] } })).toBe(p);
+    expect(memo.take(base)).toBeUndefined();
+  });
+
+  it.each<[string, Partial<PlanInputs>]>([
+    ["another resource id", { id: "other" }],
+    ["another type", { typeName: "x_other" }],
+    ["a changed prior state", { priorState: { id: "abc", n: 5, tags: ["a"] } }],
+    ["a changed config", { config: { id: null, n: 3, tags: ["a"] } }],
+    ["a config with one more element", { config: { id: null, n: 2, tags: ["a", "b"] } }],
+    ["other private data", { priorPrivate: Uint8Array.from([1, 2, 4]) }],
+    ["no private data", { priorPrivate: undefined }],
+    ["an identity where there was none", { priorIdentity: { value: { name: "n" }, type: object({ name: CtyString }) } }],
+  ])("plans anew for %s", (_, change) => {
+    const memo = new PlanMemo();
+    memo.remember(base, plan(2));
+    expect(memo.take({ ...base, ...change })).toBeUndefined();
+  });
+
+  it("compares identities by value", () => {
+    const memo = new PlanMemo();
+    const identity = (name: string): PlanInputs["priorIdentity"] => ({ value: { name }, type: object({ name: CtyString }) });
+    const p = plan(2);
+    memo.remember({ ...base, priorIdentity: identity("n") }, p);
+    expect(memo.take({ ...base, priorIdentity: identity("m") })).toBeUndefined();
+    memo.remember({ ...base, priorIdentity: identity("n") }, p);
+    expect(memo.take({ ...base, priorIdentity: identity("n") })).toBe(p);
+  });
+
+  it("never keeps a plan of inputs with unknowns (a preview's)", () => {
+    const memo = new PlanMemo();
+    const withUnknown = { ...base, config: { id: null, n: UNKNOWN, tags: ["a"] } };
+    memo.remember(withUnknown, plan(2));
+    expect(memo.take(withUnknown)).toBeUndefined();
+  });
+
+  it("keeps only the latest plan of a resource, and a bounded number overall", () => {
+    const memo = new PlanMemo();
+    const first = plan(2);
+    const second = plan(3);
+    memo.remember(base, first);
+    memo.remember(base, second);
+    expect(memo.take(base)).toBe(second);
+    for (let i = 0; i < 200; i++) memo.remember({ ...base, id: `r${i}` }, plan(i));
+    expect(memo.take({ ...base, id: "r0" })).toBeUndefined();
+    expect(memo.take({ ...base, id: "r199" })?.plannedState).toEqual({ id: "abc", n: 199, tags: ["a"] });
+  });
+});
