@@ -25,7 +25,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** gRPC codes: 0 OK; 13 INTERNAL is what our server answers for a bug of ours (a TypeError and the like). */
 const INTERNAL = 13;
-const OUR_STACK = /(?:plugin|boot)\.cjs:\d+|src\/\w+\/[\w-]+\.ts:\d+|\n\s+at /;
+const OUR_STACK = /(?:plugin|boot|snapshot)\.cjs:\d+|src\/\w+\/[\w-]+\.ts:\d+|\n\s+at /;
 
 /** Calls and returns `{ok}` or `{code, details}`; a deadline turns a hang into a failure of the test. */
 async function attempt(plugin: PluginProcess, method: string, request: Msg): Promise<{ ok: Msg } | { code: number; details: string }> {

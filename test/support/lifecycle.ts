@@ -48,10 +48,11 @@ export function removeScratch(): void {
 
 /** The secret envelope of a state file: `{<sig>: <secret sig>, ciphertext}` (or `plaintext` in exports with --show-secrets). */
 /**
- * Our plugin's own stack frames, which must never reach the user: the packaged bundle (dist/boot.cjs running
- * dist/plugin.cjs), the sources in a checkout, or the bridge's class in any form.
+ * Our plugin's own stack frames, which must never reach the user: the packaged bundle (dist/snapshot.cjs, the
+ * snapshot's script as named where it was built, or dist/boot.cjs running dist/plugin.cjs), the sources in a checkout,
+ * or the bridge's class in any form.
  */
-export const OUR_STACK = /(?:plugin|boot)\.cjs:\d+|src\/(bridge|server)\/\w+\.ts:\d+|at TerraformBridge\./;
+export const OUR_STACK = /(?:plugin|boot|snapshot)\.cjs:\d+|src\/(bridge|server)\/\w+\.ts:\d+|at TerraformBridge\./;
 
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
