@@ -25,7 +25,7 @@ export class DocsParseError extends Error {}
  * signature in Terraform's function syntax says nothing a Pulumi SDK's types do not.
  */
 const SKIPPED_SECTIONS = new Set(["timeout", "timeouts", "user project override", "user project overrides", "signature"]);
-const EXAMPLE_SECTION = /^examples?(?: usage)?(?:\s*(?:[-–:]|for|of)\s*(.*))?$/i;
+const EXAMPLE_SECTION = /^examples?(?: usage)?(?:\s*(?:[-\u2013:]|for|of)\s*(.*))?$/i;
 const ARGUMENT_SECTIONS = new Set(["argument reference", "arguments reference", "arguments", "nested blocks", "configuration reference"]);
 const ATTRIBUTE_SECTIONS = new Set(["attributes reference", "attribute reference", "attributes", "return type"]);
 const IMPORT_SECTIONS = new Set(["import", "imports"]);
@@ -114,8 +114,8 @@ export function propertyItem(text: string): { name: string; doc: string } | unde
   if (m === null) return undefined;
   let rest = m[2]!;
   // One parenthesized group of flags: tfplugindocs' `(String, Sensitive)` or the older `(Optional, Forces new resource)`.
-  rest = rest.replace(/^[-–:]?\s*\((?:[^()]|\([^()]*\))*\)\s*/, "");
-  rest = rest.replace(/^[-–:]\s*/, "");
+  rest = rest.replace(/^[-\u2013:]?\s*\((?:[^()]|\([^()]*\))*\)\s*/, "");
+  rest = rest.replace(/^[-\u2013:]\s*/, "");
   // The older pages often repeat the flags after the separator.
   rest = rest.replace(/^\((?:Required|Optional|Computed)[^()]*\)\s*/i, "");
   rest = rest.replace(/\s*\(see \[below for nested schema\]\([^)]*\)\)/g, "");
