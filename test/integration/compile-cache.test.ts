@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { extractPlugin, packagedNode } from "../support/e2e.js";
-import { peerPath } from "../support/peers.js";
+import { peerPath, repoRoot } from "../support/peers.js";
 import { argsRequest, startPluginProcess } from "../support/pulumi.js";
 
 let dir: string;
@@ -62,6 +62,14 @@ function accepted(cache: string): boolean {
 }
 
 describe("packaged plugin start-up without compiling", () => {
+  it("the bundles are ASCII only, so V8 holds their source at one byte per character", () => {
+    for (const bundle of ["plugin.cjs", "snapshot.cjs"]) {
+      const bytes = readFileSync(join(repoRoot, "dist", bundle));
+      const at = bytes.findIndex((b) => b > 0x7f);
+      expect(at === -1 ? "" : `${bundle} at byte ${at}: ${bytes.subarray(Math.max(0, at - 40), at + 10).toString("utf8")}`).toBe("");
+    }
+  });
+
   it("the linux-amd64 executable starts from its snapshot: it unpacks its files and serves, but compiles no bundle", async () => {
     expect(distDir()).toBeUndefined();
     await serveOnce(process.env, "executable");
