@@ -1,5 +1,6 @@
 // Names for resources the program leaves unnamed, as Pulumi's autonaming and the reference give them.
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
+import { randomUuid } from "./uuid.js";
 import type { ResourceModel } from "../schema-translate/model.js";
 import type { PropertyMap } from "./property-value.js";
 import type { Autonaming } from "./types.js";
@@ -24,7 +25,7 @@ export function autoname(model: ResourceModel, urnName: string, olds: PropertyMa
     inputs[prop.name] = autonaming.proposedName;
     return;
   }
-  const suffix = createHash("sha256").update(seed && seed.length > 0 ? seed : randomUUID()).digest("hex").slice(0, 7);
+  const suffix = createHash("sha256").update(seed && seed.length > 0 ? seed : randomUuid()).digest("hex").slice(0, 7);
   inputs[prop.name] = `${urnName}-${suffix}`;
 }
 

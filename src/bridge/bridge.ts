@@ -1,5 +1,4 @@
 // Pulumi resource semantics over one Terraform provider: config, check, diff, create/update/delete, read/import.
-import { randomUUID } from "node:crypto";
 import { decodeJson, encodeJson, isRecord, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
 import { errorDiagnostics, failureMessage, formatDiagnostics } from "../terraform/diagnostics.js";
 import { ProviderCrashedError } from "../terraform/errors.js";
@@ -18,6 +17,7 @@ import { Secret, type PropertyMap, type PropertyValue } from "./property-value.j
 import { PlanMemo, type PlanInputs } from "./plan-memo.js";
 import { carrySecrets } from "./secrets.js";
 import { withDeleteTimeout, withTimeouts, withTimeoutsValue } from "./timeouts.js";
+import { randomUuid } from "./uuid.js";
 import {
   BridgeError,
   PartialFailure,
@@ -320,7 +320,7 @@ export class TerraformBridge extends ProviderCaller {
     const newMeta: Meta = { schemaVersion: schema.version, privateState: applied.private, ...this.keepIdentity(identity, applied.newIdentity) };
     const failed = errorDiagnostics(applied.diagnostics).length > 0;
     if (failed && applied.newState === null) throw new BridgeError(failureMessage(`creating ${model.tfName} failed`, applied.diagnostics));
-    const id = this.idOf(model, applied.newState, model.id.kind === "synthesized" ? randomUUID() : "");
+    const id = this.idOf(model, applied.newState, model.id.kind === "synthesized" ? randomUuid() : "");
     const properties = carrySecrets(model.properties, this.outputs(model, applied.newState, newMeta), news);
     if (failed) throw new PartialFailure(id, properties, news, [failureMessage(`creating ${model.tfName} failed part-way`, applied.diagnostics)]);
     if (id === "") throw new BridgeError(`${model.tfName} was created but the provider returned no id`);

@@ -7,6 +7,10 @@
 // what cannot be held (node:http2, node:tls, signal listeners, ICU objects) is loaded at first use. A snapshot only
 // runs on the platform and Node build that made it, so scripts/package.sh builds one only for the platform it runs on;
 // the other platforms' executables run src/server/sea.ts.
+//
+// The build runs nothing a process must not share with others: no key or certificate (made at each start), no random
+// state (node:crypto's randomUUID cache would be frozen in; ids come from src/bridge/uuid.ts), no paths (the bundle's
+// location is set at each start below), no environment.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
