@@ -286,7 +286,7 @@ export class TerraformBridge extends ProviderCaller {
     const prior = await this.priorState(model, schema, id, olds);
     const config = toTfObject(model.properties, news);
     const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config);
-    this.diffPlans.remember(planInputs(model, schema, id, prior, config), plan);
+    this.diffPlans.remember(planInputs(model, id, prior, config), plan);
     return computeDiff(model.properties, prior.state, plan.plannedState, plan.requiresReplace, schema.block);
   }
 
@@ -333,7 +333,7 @@ export class TerraformBridge extends ProviderCaller {
     const prior = await this.priorState(model, schema, id, olds);
     const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn)), "update", options.timeoutSeconds);
     const plan =
-      this.diffPlans.take(planInputs(model, schema, id, prior, config)) ??
+      this.diffPlans.take(planInputs(model, id, prior, config)) ??
       (await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config));
     if (options.preview) {
       return { properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate, ...this.keepIdentity(prior.identity, plan.plannedIdentity) }), news) };
@@ -488,16 +488,14 @@ export class TerraformBridge extends ProviderCaller {
 }
 
 /** What a plan of an existing resource is made from, as PlanMemo compares it. */
-function planInputs(model: ResourceModel, schema: Schema, id: string, prior: { state: CtyValue; meta: Meta; identity?: IdentityContext }, config: CtyValue): PlanInputs {
-  const identity = prior.identity;
+function planInputs(model: ResourceModel, id: string, prior: { state: CtyValue; meta: Meta; identity?: IdentityContext }, config: CtyValue): PlanInputs {
   return {
     typeName: model.tfName,
     id,
-    stateType: impliedType(schema.block),
     priorState: prior.state,
     config,
     priorPrivate: prior.meta.privateState,
-    ...(identity !== undefined ? { priorIdentity: { value: identity.value, type: identityType(identity.schema) } } : {}),
+    ...(prior.identity !== undefined ? { priorIdentity: prior.identity.value } : {}),
   };
 }
 

@@ -4,7 +4,8 @@
 // PlanResourceChange. An Update whose plan inputs (type, prior state and private data, configuration, identity) are
 // exactly those of the Diff before it applies the Diff's plan, as Terraform applies a saved plan, and saves the
 // provider a round trip. Any difference (timeouts or write-only values the Update adds, a changed state) plans anew.
-import { encodeJson, type CtyType, type CtyValue } from "../terraform/cty/index.js";
+// The inputs are kept as they are and compared only when an Update comes, so a Diff pays nothing for it.
+import { rawEquals, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
 import type { PlanResult } from "../terraform/types.js";
 
 /** Diffs whose Update never comes (a preview) must not pile up. */
@@ -13,35 +14,40 @@ const MAX_ENTRIES = 128;
 export interface PlanInputs {
   typeName: string;
   id: string;
-  stateType: CtyType;
   priorState: CtyValue;
   config: CtyValue;
   priorPrivate?: Uint8Array;
-  /** For resources with an identity: the prior one and its type. */
-  priorIdentity?: { value: CtyValue; type: CtyType };
+  /** For resources with an identity: the prior one (null when none is stored). */
+  priorIdentity?: CtyValue;
 }
 
-/** The inputs in one string that is equal only for equal inputs; undefined when they hold unknowns (never reused). */
-function keyOf(inputs: PlanInputs): string | undefined {
-  try {
-    const priv = inputs.priorPrivate === undefined ? "-" : Buffer.from(inputs.priorPrivate).toString("base64");
-    const identity = inputs.priorIdentity === undefined ? null : encodeJson(inputs.priorIdentity.value, inputs.priorIdentity.type);
-    return JSON.stringify([inputs.typeName, encodeJson(inputs.priorState, inputs.stateType), encodeJson(inputs.config, inputs.stateType), priv, identity]);
-  } catch {
-    return undefined;
-  }
+function bytesEqual(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
+/** go-cty's RawEquals on every value (no unknowns: inputs with them are never kept), the bytes of the private data. */
+function sameInputs(a: PlanInputs, b: PlanInputs): boolean {
+  return (
+    a.typeName === b.typeName &&
+    a.id === b.id &&
+    rawEquals(a.priorState, b.priorState) &&
+    rawEquals(a.config, b.config) &&
+    bytesEqual(a.priorPrivate, b.priorPrivate) &&
+    "priorIdentity" in a === "priorIdentity" in b &&
+    rawEquals(a.priorIdentity, b.priorIdentity)
+  );
 }
 
 export class PlanMemo {
-  private readonly plans = new Map<string, { key: string; plan: PlanResult }>();
+  private readonly plans = new Map<string, { inputs: PlanInputs; plan: PlanResult }>();
 
   /** Keeps a successful plan for the resource's next Update. */
   remember(inputs: PlanInputs, plan: PlanResult): void {
-    const key = keyOf(inputs);
     const slot = `${inputs.typeName}\0${inputs.id}`;
     this.plans.delete(slot);
-    if (key === undefined) return;
-    this.plans.set(slot, { key, plan });
+    const unknown = [inputs.priorState, inputs.config, inputs.priorIdentity ?? null].some(wholeContainsUnknown);
+    if (unknown) return;
+    this.plans.set(slot, { inputs, plan });
     if (this.plans.size > MAX_ENTRIES) this.plans.delete(this.plans.keys().next().value!);
   }
 
@@ -51,6 +57,6 @@ export class PlanMemo {
     const kept = this.plans.get(slot);
     if (kept === undefined) return undefined;
     this.plans.delete(slot);
-    return kept.key === keyOf(inputs) ? kept.plan : undefined;
+    return sameInputs(kept.inputs, inputs) ? kept.plan : undefined;
   }
 }

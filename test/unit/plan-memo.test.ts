@@ -1,14 +1,12 @@
 // PlanMemo (src/bridge/plan-memo.ts): a Diff's plan is reused by the Update that follows only for exactly its inputs.
 import { describe, expect, it } from "vitest";
 import { PlanMemo, type PlanInputs } from "../../src/bridge/plan-memo.js";
-import { CtyNumber, CtyString, list, object, UNKNOWN } from "../../src/terraform/cty/index.js";
+import { UNKNOWN } from "../../src/terraform/cty/index.js";
 import type { PlanResult } from "../../src/terraform/types.js";
 
-const stateType = object({ id: CtyString, n: CtyNumber, tags: list(CtyString) });
 const base: PlanInputs = {
   typeName: "x_thing",
   id: "abc",
-  stateType,
   priorState: { id: "abc", n: 1, tags: ["a"] },
   config: { id: null, n: 2, tags: ["a"] },
   priorPrivate: Uint8Array.from([1, 2, 3]),
@@ -32,7 +30,7 @@ describe("PlanMemo", () => {
     ["a config with one more element", { config: { id: null, n: 2, tags: ["a", "b"] } }],
     ["other private data", { priorPrivate: Uint8Array.from([1, 2, 4]) }],
     ["no private data", { priorPrivate: undefined }],
-    ["an identity where there was none", { priorIdentity: { value: { name: "n" }, type: object({ name: CtyString }) } }],
+    ["an identity where there was none", { priorIdentity: { name: "n" } }],
   ])("plans anew for %s", (_, change) => {
     const memo = new PlanMemo();
     memo.remember(base, plan(2));
@@ -41,7 +39,7 @@ describe("PlanMemo", () => {
 
   it("compares identities by value", () => {
     const memo = new PlanMemo();
-    const identity = (name: string): PlanInputs["priorIdentity"] => ({ value: { name }, type: object({ name: CtyString }) });
+    const identity = (name: string): PlanInputs["priorIdentity"] => ({ name });
     const p = plan(2);
     memo.remember({ ...base, priorIdentity: identity("n") }, p);
     expect(memo.take({ ...base, priorIdentity: identity("m") })).toBeUndefined();
