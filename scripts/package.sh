@@ -7,7 +7,8 @@
 #   dist/proto/               the wire definitions, which src/proto.ts finds beside the bundle
 #   dist/pulumi-resource-terraform-provider-v<version>-linux-amd64.tar.gz with, at its root, one file:
 #     pulumi-resource-terraform-provider   a Node single-executable application (Node 24 with a startup snapshot
-#                                          of snapshot.cjs, or sea.cjs elsewhere, injected by postject), carrying boot.cjs, plugin.cjs (+ map), proto/ and node_modules/
+#                                          of snapshot.cjs, or sea.cjs elsewhere, injected by postject), carrying
+#                                          boot.cjs, plugin.cjs (+ map), proto/ and node_modules/
 #                                          (@cdktf/hcl2json, which reads its WebAssembly HCL parser from files beside
 #                                          its code) as assets it unpacks into the user's cache on its first start
 # The tarball is replaced atomically (written beside, then renamed), so a reader never sees half of one.
@@ -31,12 +32,10 @@ rm -rf "$out"/plugin.* "$out/boot.cjs" "$out/proto"
 # CommonJS, not ESM: boot.cjs compiles the bundle as a vm.Script so that V8 can cache its code between runs (the
 # sources are ESM; import.meta.url becomes the bundle's own file URL). No --enable-source-maps at run time: Node parses
 # the 6 MB map at every start when it is on (~35 ms); NODE_OPTIONS=--enable-source-maps turns it on for debugging.
-node_modules/.bin/esbuild src/server/main.ts \
-  --bundle --platform=node --format=cjs --target=node20 --charset=ascii --minify-whitespace \
-  --outfile="$out/plugin.cjs" --sourcemap --legal-comments=none --log-level=warning \
-  "${external[@]/#/--external:}" \
-  --define:__TF_BRIDGE_VERSION__="\"$version\"" \
-  --define:import.meta.url=globalThis.__tfBridgeModuleUrl \
+plugin_bundle=(--bundle --platform=node --format=cjs --target=node20 --charset=ascii --minify-whitespace
+  --legal-comments=none --log-level=warning "${external[@]/#/--external:}"
+  --define:__TF_BRIDGE_VERSION__="\"$version\"" --define:import.meta.url=globalThis.__tfBridgeModuleUrl)
+node_modules/.bin/esbuild src/server/main.ts "${plugin_bundle[@]}" --outfile="$out/plugin.cjs" --sourcemap \
   --banner:js="globalThis.__tfBridgeModuleUrl = require('node:url').pathToFileURL(__filename).href;"
 node_modules/.bin/esbuild src/server/boot.ts \
   --bundle --platform=node --format=cjs --target=node20 \
@@ -85,12 +84,7 @@ node_modules/.bin/esbuild src/server/sea.ts \
   --bundle --platform=node --format=cjs --target=node20 \
   --outfile="$out/sea.cjs" --legal-comments=none --log-level=warning
 # The same plugin as the entry of a startup snapshot: built by running it (to the point where it would serve) once here.
-node_modules/.bin/esbuild src/server/snapshot.ts \
-  --bundle --platform=node --format=cjs --target=node20 --charset=ascii --minify-whitespace \
-  --outfile="$out/snapshot.cjs" --legal-comments=none --log-level=warning \
-  "${external[@]/#/--external:}" \
-  --define:__TF_BRIDGE_VERSION__="\"$version\"" \
-  --define:import.meta.url=globalThis.__tfBridgeModuleUrl
+node_modules/.bin/esbuild src/server/snapshot.ts "${plugin_bundle[@]}" --outfile="$out/snapshot.cjs"
 sea="$(mktemp -d)"
 trap 'rm -rf "$stage" "$sea"' EXIT
 node scripts/sea-pack.cjs "$stage" "$sea"

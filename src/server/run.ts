@@ -68,4 +68,3 @@ export async function runPlugin(): Promise<void> {
     process.stdin.once("error", () => exit("the engine's stdin pipe failed", 0));
   }
 }
-
