@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { LaunchError } from "./errors.js";
 import { serverCertificatePem, takeClientCertificate } from "./mtls.js";
 import { loadProtos, serviceOf, type Services } from "../proto.js";
-import { Channel, prepareTls, type ClientCall } from "../wire/rpc.js";
+import { Channel, warmTls, type ClientCall } from "../wire/rpc.js";
 import { method } from "../wire/shape.js";
 import type * as goplugin from "../wire/plugin.gen.js";
 
@@ -355,7 +355,7 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
 
   try {
     options.whileStarting?.();
-    prepareTls(clientCert.certPem, clientCert.keyPem);
+    void warmTls(clientCert.certPem, clientCert.keyPem);
   } catch {
     // only a head start; the caller repeats what failed
   }

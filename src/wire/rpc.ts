@@ -531,12 +531,44 @@ export interface ServerOptions {
   maxReceiveBytes: number;
 }
 
+let tlsWarm: Promise<void> | undefined;
+
 /**
- * Does OpenSSL's one-time set-up for a client's TLS context ahead of the first connection, which otherwise pays ~4 ms
- * for it: the plugin calls this while a provider process starts, before it knows the certificate to trust.
+ * Runs a TLS client once, up to its first message, against a loopback listener of our own that reads it and hangs up.
+ * A process's first TLS connection otherwise pays for OpenSSL's client context set-up and for compiling Node's TLS code
+ * (which a startup snapshot cannot hold): about 4 ms on the path of the first provider launch, which Parameterize waits
+ * for. The plugin calls this while the provider process starts and its own thread has nothing else to do; earlier,
+ * while the engine's first call is on its way, it delayed that call's handling by more than it saved. Once per process;
+ * it settles either way and never throws.
  */
-export function prepareTls(cert: string, key: string): void {
-  builtin.tls().createSecureContext({ cert, key });
+export function warmTls(cert: string, key: string): Promise<void> {
+  tlsWarm ??= new Promise<void>((resolve) => {
+    const sockets: net.Socket[] = [];
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      for (const socket of sockets) socket.destroy();
+      listener.close();
+      resolve();
+    };
+    const listener = builtin.net().createServer((peer) => {
+      sockets.push(peer.unref());
+      peer.once("data", finish).once("error", finish);
+    });
+    listener.once("error", finish).unref();
+    listener.listen(0, "127.0.0.1", () => {
+      const { port } = listener.address() as net.AddressInfo;
+      try {
+        const client = builtin.tls().connect({ host: "127.0.0.1", port, ca: cert, cert, key, servername: "localhost", ALPNProtocols: ["h2"] });
+        sockets.push(client.unref());
+        client.once("error", finish);
+      } catch {
+        finish();
+      }
+    });
+  });
+  return tlsWarm;
 }
 
 /**
