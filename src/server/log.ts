@@ -44,6 +44,9 @@ export class StderrLogger implements Logger {
 /** A hung engine must not hold up shutdown, which waits on flush(). */
 const LOG_DEADLINE_MS = 5_000;
 
+/** The definitions the engine logger calls with; the startup snapshot preloads these same files. */
+export const ENGINE_PROTO = ["pulumi/engine.proto"] as const;
+
 /**
  * Sends messages to the engine one after another, so they arrive in the order they were logged. A failed send
  * (the engine went away) falls back to stderr for that message and every later one.
@@ -58,7 +61,7 @@ export class EngineLogger implements Logger {
     readonly engineAddress: string,
     private readonly fallback: Logger,
   ) {
-    this.logMethod = method<pb.EngineMethods["Log"]["response"]>(serviceOf(loadProtos(["pulumi/engine.proto"]), "pulumirpc.Engine"), "Log")!;
+    this.logMethod = method<pb.EngineMethods["Log"]["response"]>(serviceOf(loadProtos(ENGINE_PROTO), "pulumirpc.Engine"), "Log")!;
     this.channel = new Channel(engineAddress);
   }
 

@@ -2,7 +2,7 @@
 import { loadProtos, prepareCodecs, serviceOf } from "../proto.js";
 import { VERSION } from "../version.js";
 import { parsePluginArgs } from "./cli.js";
-import { EngineLogger, StderrLogger, type Logger } from "./log.js";
+import { ENGINE_PROTO, EngineLogger, StderrLogger, type Logger } from "./log.js";
 import type { ResourceOpsFactory } from "./ops.js";
 import { ProviderService } from "./service.js";
 import { Server, type Service } from "../wire/rpc.js";
@@ -19,6 +19,9 @@ export interface StartOptions {
   opsFactory?: ResourceOpsFactory;
 }
 
+/** The definitions the server answers with; the startup snapshot preloads these same files. */
+const PROVIDER_PROTO = ["pulumi/provider.proto"] as const;
+
 /** How long in-flight calls get to finish once we are told to stop. */
 const DRAIN_MS = 2_000;
 
@@ -27,10 +30,10 @@ const DRAIN_MS = 2_000;
  * process that keeps what it loaded: the packaged plugin's startup snapshot (src/server/snapshot.ts).
  */
 export function preloadServerProtocols(): void {
-  loadProtos(["pulumi/provider.proto"]);
-  prepareCodecs(["pulumi/provider.proto"], "pulumirpc.ResourceProvider", ["Parameterize", "GetPluginInfo", "Configure", "CheckConfig", "DiffConfig"]);
-  loadProtos(["pulumi/engine.proto"]);
-  prepareCodecs(["pulumi/engine.proto"], "pulumirpc.Engine", ["Log"]);
+  loadProtos(PROVIDER_PROTO);
+  prepareCodecs(PROVIDER_PROTO, "pulumirpc.ResourceProvider", ["Parameterize", "GetPluginInfo", "Configure", "CheckConfig", "DiffConfig"]);
+  loadProtos(ENGINE_PROTO);
+  prepareCodecs(ENGINE_PROTO, "pulumirpc.Engine", ["Log"]);
 }
 
 /** Starts the server; printing the port is left to the caller so tests can run it in-process. */
@@ -55,7 +58,7 @@ export async function startPlugin(options: StartOptions): Promise<RunningPlugin>
   });
   // Programs send properties of any size (file contents, say); the engine's own limit is far above gRPC's 4 MiB default.
   const server = new Server({ maxReceiveBytes: 512 * 1024 * 1024 });
-  const ResourceProvider = serviceOf(loadProtos(["pulumi/provider.proto"]), "pulumirpc.ResourceProvider");
+  const ResourceProvider = serviceOf(loadProtos(PROVIDER_PROTO), "pulumirpc.ResourceProvider");
   server.addService(withCachedSchemaEncoding(ResourceProvider), service.handlers());
   const port = await server.listen("127.0.0.1");
 
