@@ -31,6 +31,9 @@ if (!v8.startupSnapshot.isBuildingSnapshot()) {
 }
 preloadServerProtocols();
 buildProviderModel(preloadProtocols(), { packageName: "sample", packageVersion: "0.0.0" });
+// net.Server#listen looks its host up and tests the address against Node's IPv6 expression; its first use cost 3 ms
+// of every start before the port was printed, and done here it is kept compiled.
+process.getBuiltinModule("node:net").isIPv6("127.0.0.1");
 v8.startupSnapshot.setDeserializeMainFunction(() => {
   try {
     // The proto files and @cdktf/hcl2json are found beside where the bundle would be in the unpacked tree.
