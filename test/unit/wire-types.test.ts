@@ -118,13 +118,13 @@ describe("generated wire types", () => {
 });
 
 describe("pre-built descriptors (src/wire/descriptors.gen.ts)", () => {
-  // Every proto file set src/ loads, read from its source: a set missing from DESCRIPTOR_SETS would silently fall back
-  // to parsing .proto text at every start.
+  // Every proto file set src/ loads (in a loadProtos/protoRoot call, or a *_PROTO constant handed to one), read from
+  // its source: a set missing from DESCRIPTOR_SETS would silently fall back to parsing .proto text at every start.
   const loaded = new Set<string>();
   for (const file of readdirSync(join(root, "src"), { recursive: true }) as string[]) {
     if (!file.endsWith(".ts") || file.endsWith(".gen.ts")) continue;
     const text = readFileSync(join(root, "src", file), "utf8");
-    for (const m of text.matchAll(/(?:loadProtos|protoRoot)\(\[([^\]]*)\]/g)) {
+    for (const m of text.matchAll(/(?:(?:loadProtos|protoRoot)\(|_PROTO = )\[([^\]]*)\]/g)) {
       const items = [...m[1]!.matchAll(/["`]([^"`]+)["`]/g)].map((x) => x[1]!);
       for (const v of items.some((i) => i.includes("${")) ? ["5", "6"] : [""]) {
         loaded.add(items.map((i) => i.replace(/\$\{[^}]+\}/g, v)).join("\n"));
