@@ -2,7 +2,7 @@
 import { CtyDynamic, type CtyType, type CtyValue } from "./cty/index.js";
 import { errorDiagnostics, formatDiagnostics } from "./diagnostics.js";
 import { ProviderCallError, ProviderCrashedError, TerraformProviderError } from "./errors.js";
-import { DEFAULT_PROTOCOL_VERSIONS, goPluginProtos, launchProvider, type LaunchedProvider, type LaunchOptions } from "./launch.js";
+import { DEFAULT_PROTOCOL_VERSIONS, GO_PLUGIN_PROTO, goPluginProtos, launchProvider, type LaunchedProvider, type LaunchOptions } from "./launch.js";
 import { AttachedProvider, attachProvider, type ReattachTarget } from "./reattach.js";
 import { identityType, impliedType } from "./schema.js";
 import type {
@@ -114,6 +114,9 @@ function sampleSchemaResponse(): object {
  */
 export function preloadProtocols(): ProviderSchema {
   goPluginProtos();
+  // Every launch streams the provider's stdio (its request encoded as soon as the handshake is read) and stops it.
+  prepareCodecs(GO_PLUGIN_PROTO, "plugin.GRPCStdio", ["StreamStdio"]);
+  prepareCodecs(GO_PLUGIN_PROTO, "plugin.GRPCController", ["Shutdown"]);
   let schema: ProviderSchema | undefined;
   for (const version of [5, 6] as const) {
     const rpc = version === 5 ? "GetSchema" : "GetProviderSchema";

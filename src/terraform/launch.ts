@@ -293,9 +293,12 @@ export class LaunchedProvider {
   }
 }
 
+/** go-plugin's own services, which every launched provider serves beside tfplugin. */
+export const GO_PLUGIN_PROTO = ["go-plugin/grpc_controller.proto", "go-plugin/grpc_stdio.proto"] as const;
+
 let goPluginRoot: Services | undefined;
 export function goPluginProtos(): Services {
-  goPluginRoot ??= loadProtos(["go-plugin/grpc_controller.proto", "go-plugin/grpc_stdio.proto"]);
+  goPluginRoot ??= loadProtos(GO_PLUGIN_PROTO);
   return goPluginRoot;
 }
 
