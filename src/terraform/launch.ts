@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { LaunchError } from "./errors.js";
 import { serverCertificatePem, takeClientCertificate } from "./mtls.js";
 import { loadProtos, serviceOf, type Services } from "../proto.js";
-import { Channel, warmTls, type ClientCall } from "../wire/rpc.js";
+import { Channel, warmChannel, type ClientCall } from "../wire/rpc.js";
 import { method } from "../wire/shape.js";
 import type * as goplugin from "../wire/plugin.gen.js";
 
@@ -260,7 +260,8 @@ export class LaunchedProvider {
   private async doShutdown(): Promise<void> {
     if (this.exitInfo === undefined) {
       try {
-        const shutdown = method(serviceOf(goPluginProtos(), "plugin.GRPCController"), "Shutdown")!;
+        // The warm-up's call never reaches a server, so any unary method and any CA do: Shutdown and our own certificate.
+    const shutdown = method(serviceOf(goPluginProtos(), "plugin.GRPCController"), "Shutdown")!;
         const request: goplugin.GRPCControllerMethods["Shutdown"]["requestIn"] = {};
         await this.channel.unary(shutdown, request, { deadline: Date.now() + SHUTDOWN_GRACE_MS });
       } catch {
@@ -358,7 +359,9 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
 
   try {
     options.whileStarting?.();
-    void warmTls(clientCert.certPem, clientCert.keyPem);
+    // The warm-up's call never reaches a server, so any unary method and any CA do: Shutdown and our own certificate.
+    const shutdown = method(serviceOf(goPluginProtos(), "plugin.GRPCController"), "Shutdown")!;
+    void warmChannel({ ca: clientCert.certPem, cert: clientCert.certPem, key: clientCert.keyPem, servername: "localhost" }, shutdown, {});
   } catch {
     // only a head start; the caller repeats what failed
   }

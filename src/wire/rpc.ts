@@ -531,44 +531,49 @@ export interface ServerOptions {
   maxReceiveBytes: number;
 }
 
-let tlsWarm: Promise<void> | undefined;
+let channelWarm: Promise<void> | undefined;
 
 /**
- * Runs a TLS client once, up to its first message, against a loopback listener of our own that reads it and hangs up.
- * A process's first TLS connection otherwise pays for OpenSSL's client context set-up and for compiling Node's TLS code
- * (which a startup snapshot cannot hold): about 4 ms on the path of the first provider launch, which Parameterize waits
- * for. The plugin calls this while the provider process starts and its own thread has nothing else to do; earlier,
- * while the engine's first call is on its way, it delayed that call's handling by more than it saved. Once per process;
- * it settles either way and never throws.
+ * Makes one call through a TLS channel, as the first call to a provider will be made, to a loopback listener of our own
+ * that reads the ClientHello and hangs up. A process's first TLS connection otherwise compiles Node's TLS and HTTP/2
+ * client code and sets up OpenSSL's client context (none of which a startup snapshot can hold), all on the path of the
+ * first provider launch, which Parameterize waits for. The plugin calls this while the provider process starts and
+ * its own thread has nothing else to do; earlier, while the engine's first call is on its way, it delayed that call's
+ * handling by more than it saved. Once per process; it settles either way and never throws.
  */
-export function warmTls(cert: string, key: string): Promise<void> {
-  tlsWarm ??= new Promise<void>((resolve) => {
-    const sockets: net.Socket[] = [];
+export function warmChannel(tls: NonNullable<ChannelOptions["tls"]>, method: Method, request: object): Promise<void> {
+  channelWarm ??= new Promise<void>((resolve) => {
+    const peers: net.Socket[] = [];
+    let channel: Channel | undefined;
+    let call: ClientCall | undefined;
     let done = false;
     const finish = (): void => {
       if (done) return;
       done = true;
-      for (const socket of sockets) socket.destroy();
+      call?.cancel();
+      channel?.close();
+      for (const peer of peers) peer.destroy();
       listener.close();
       resolve();
     };
     const listener = builtin.net().createServer((peer) => {
-      sockets.push(peer.unref());
+      peers.push(peer.unref());
       peer.once("data", finish).once("error", finish);
     });
     listener.once("error", finish).unref();
     listener.listen(0, "127.0.0.1", () => {
       const { port } = listener.address() as net.AddressInfo;
       try {
-        const client = builtin.tls().connect({ host: "127.0.0.1", port, ca: cert, cert, key, servername: "localhost", ALPNProtocols: ["h2"] });
-        sockets.push(client.unref());
-        client.once("error", finish);
+        channel = new Channel(`127.0.0.1:${port}`, { tls });
+        const started = channel.unary(method, request);
+        call = started;
+        started.then(finish, finish);
       } catch {
         finish();
       }
     });
   });
-  return tlsWarm;
+  return channelWarm;
 }
 
 /**
