@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { LaunchError } from "./errors.js";
 import { serverCertificatePem, takeClientCertificate } from "./mtls.js";
 import { loadProtos, serviceOf, type Services } from "../proto.js";
-import { Channel, warmChannel, type ClientCall } from "../wire/rpc.js";
+import { Channel, warmChannel, type ClientCall, type Method } from "../wire/rpc.js";
 import { method } from "../wire/shape.js";
 import type * as goplugin from "../wire/plugin.gen.js";
 
@@ -260,10 +260,8 @@ export class LaunchedProvider {
   private async doShutdown(): Promise<void> {
     if (this.exitInfo === undefined) {
       try {
-        // The warm-up's call never reaches a server, so any unary method and any CA do: Shutdown and our own certificate.
-    const shutdown = method(serviceOf(goPluginProtos(), "plugin.GRPCController"), "Shutdown")!;
         const request: goplugin.GRPCControllerMethods["Shutdown"]["requestIn"] = {};
-        await this.channel.unary(shutdown, request, { deadline: Date.now() + SHUTDOWN_GRACE_MS });
+        await this.channel.unary(shutdownMethod(), request, { deadline: Date.now() + SHUTDOWN_GRACE_MS });
       } catch {
         // no answer or a refusal: fall through to signals
       }
@@ -301,6 +299,11 @@ let goPluginRoot: Services | undefined;
 export function goPluginProtos(): Services {
   goPluginRoot ??= loadProtos(GO_PLUGIN_PROTO);
   return goPluginRoot;
+}
+
+/** go-plugin's controlled Shutdown: how a provider is stopped, and the call the channel warm-up makes. */
+function shutdownMethod(): Method {
+  return method(serviceOf(goPluginProtos(), "plugin.GRPCController"), "Shutdown")!;
 }
 
 /** Starts the binary, completes the handshake and connects; throws LaunchError with what went wrong. */
@@ -360,8 +363,7 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
   try {
     options.whileStarting?.();
     // The warm-up's call never reaches a server, so any unary method and any CA do: Shutdown and our own certificate.
-    const shutdown = method(serviceOf(goPluginProtos(), "plugin.GRPCController"), "Shutdown")!;
-    void warmChannel({ ca: clientCert.certPem, cert: clientCert.certPem, key: clientCert.keyPem, servername: "localhost" }, shutdown, {});
+    void warmChannel({ ca: clientCert.certPem, cert: clientCert.certPem, key: clientCert.keyPem, servername: "localhost" }, shutdownMethod(), {});
   } catch {
     // only a head start; the caller repeats what failed
   }

@@ -545,7 +545,7 @@ export function warmChannel(tls: NonNullable<ChannelOptions["tls"]>, method: Met
   channelWarm ??= new Promise<void>((resolve) => {
     const peers: net.Socket[] = [];
     let channel: Channel | undefined;
-    let call: ClientCall | undefined;
+    let call: (Promise<unknown> & ClientCall) | undefined;
     let done = false;
     const finish = (): void => {
       if (done) return;
@@ -565,9 +565,8 @@ export function warmChannel(tls: NonNullable<ChannelOptions["tls"]>, method: Met
       const { port } = listener.address() as net.AddressInfo;
       try {
         channel = new Channel(`127.0.0.1:${port}`, { tls });
-        const started = channel.unary(method, request);
-        call = started;
-        started.then(finish, finish);
+        call = channel.unary(method, request);
+        call.then(finish, finish);
       } catch {
         finish();
       }
