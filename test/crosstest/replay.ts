@@ -1,0 +1,233 @@
+// Replays the oracle corpus through our plugin's gRPC as the engine calls it and lists every place our answer differs
+// from OpenTofu's recorded one (action, detailed diff, state after create/update, refresh, import).
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { peerPath } from "../support/peers.js";
+import { argsRequest, startPluginProcess, type CallError, type PluginProcess } from "../support/pulumi.js";
+import { fromStruct, toStruct, type Json } from "../support/reference-ops.js";
+import { PEER, loadCases, loadGolden, loadShapes, type Case, type Flavour, type Golden, type Value } from "./corpus.js";
+import { pulumiToTf, pulumiToTfPath, shapeNode, tfToPulumi, valueDifferences, type Node } from "./paths.js";
+
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const SIG = "4dabf18193072939515e22adb298388d";
+
+export type DisagreementKind = "check" | "create" | "state1" | "action" | "replace-order" | "detailed-diff" | "update" | "state2" | "refresh" | "import";
+
+export interface Disagreement {
+  id: string;
+  kind: DisagreementKind;
+  detail: string;
+}
+
+export interface ReplayResult {
+  cases: number;
+  /** Cases OpenTofu could not run (its errors recorded in the golden); not replayed. */
+  skipped: string[];
+  disagreements: Disagreement[];
+}
+
+type Props = Record<string, Json>;
+
+/** Secrets unwrapped: the comparison is of values; whether a value is secret is the secrets tests' business. */
+function plain(v: Json): Json {
+  if (Array.isArray(v)) return v.map(plain);
+  if (v !== null && typeof v === "object") {
+    if (v[SIG] !== undefined) return plain(v["value"] ?? null);
+    if ("<secret>" in v && Object.keys(v).length === 1) return plain(v["<secret>"] ?? null);
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  }
+  return v;
+}
+
+const withoutId = (node: Node): Node => (node.kind === "object" ? { kind: "object", fields: Object.fromEntries(Object.entries(node.fields).filter(([k]) => k !== "id")) } : node);
+
+type Action = "none" | "update" | "replace";
+function tfAction(actions: string[]): { action: Action; deleteFirst: boolean } {
+  const a = actions.join(",");
+  if (a === "no-op" || a === "read" || a === "") return { action: "none", deleteFirst: false };
+  if (a === "update") return { action: "update", deleteFirst: false };
+  return { action: "replace", deleteFirst: a === "delete,create" };
+}
+
+const DIFF_KINDS = ["add", "add-replace", "delete", "delete-replace", "update", "update-replace"];
+function kindName(k: unknown): string {
+  if (typeof k === "number") return DIFF_KINDS[k]!;
+  if (k === undefined || k === null) return "add";
+  return String(k).toLowerCase().replace("_", "-");
+}
+
+export class Replayer {
+  private constructor(
+    private readonly plugin: PluginProcess,
+    private readonly flavour: Flavour,
+    private readonly tokens: Map<string, string>,
+    private readonly store: string,
+  ) {}
+
+  static async start(flavour: Flavour): Promise<Replayer> {
+    const dir = mkdtempSync(join(tmpdir(), `crosstest-replay-${flavour}-`));
+    const schemaFile = join(dir, "shapes.json");
+    writeFileSync(schemaFile, JSON.stringify({ resources: loadShapes(flavour) }));
+    const plugin = await startPluginProcess({ env: { ...process.env, SHAPES_SCHEMA: schemaFile, SHAPES_STORE: join(dir, "store") } });
+    try {
+      await plugin.call("Parameterize", argsRequest(peerPath(PEER[flavour])));
+      const schema = JSON.parse(String((await plugin.call("GetSchema", {}))["schema"])) as { resources: Record<string, unknown> };
+      const tokens = new Map<string, string>();
+      for (const token of Object.keys(schema.resources)) tokens.set(token.split(":").pop()!.toLowerCase(), token);
+      await plugin.call("Configure", { args: toStruct({}), acceptSecrets: true, acceptResources: true });
+      return new Replayer(plugin, flavour, tokens, dir);
+    } catch (e) {
+      await plugin.stop();
+      throw e;
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.plugin.stop();
+    rmSync(this.store, { recursive: true, force: true });
+  }
+
+  /** Every case with a golden, `concurrency` at a time. */
+  async replayAll(filter: (c: Case) => boolean = () => true, concurrency = 6): Promise<ReplayResult> {
+    const cases = loadCases(this.flavour).filter(filter);
+    const result: ReplayResult = { cases: 0, skipped: [], disagreements: [] };
+    let next = 0;
+    const worker = async () => {
+      while (next < cases.length) {
+        const c = cases[next++]!;
+        const golden = loadGolden(this.flavour, c.id);
+        if (golden === undefined) throw new Error(`no golden for ${this.flavour} case ${c.id}: run \`npm run crosstest:record\``);
+        if (golden.errors !== undefined) {
+          result.skipped.push(c.id);
+          continue;
+        }
+        result.cases++;
+        result.disagreements.push(...(await this.replay(c, golden)));
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    result.disagreements.sort((a, b) => (a.id === b.id ? a.kind.localeCompare(b.kind) : a.id.localeCompare(b.id)));
+    return result;
+  }
+
+  private token(c: Case): string {
+    const t = this.tokens.get(c.shape.replace(/_/g, ""));
+    if (t === undefined) throw new Error(`no resource token for shape ${c.shape}`);
+    return t;
+  }
+
+  /** A call's answer, or its gRPC error as text (a disagreement to report, not a test crash). */
+  private async call(method: string, request: Record<string, unknown>): Promise<{ ok: Record<string, unknown>; error?: undefined } | { error: string }> {
+    try {
+      return { ok: await this.plugin.call(method, request) };
+    } catch (e) {
+      const err = e as CallError;
+      if (err.code === undefined) throw e;
+      return { error: `${method}: ${err.details}` };
+    }
+  }
+
+  async replay(c: Case, golden: Golden): Promise<Disagreement[]> {
+    const out: Disagreement[] = [];
+    const say = (kind: DisagreementKind, detail: string) => out.push({ id: c.id, kind, detail });
+    const stop = (kind: DisagreementKind, detail: string): Disagreement[] => (say(kind, detail), out);
+    const node = shapeNode(loadShapes(this.flavour)[c.shape]!, this.flavour);
+    const cmpNode = withoutId(node);
+    const type = this.token(c);
+    const urn = `urn:pulumi:crosstest::crosstest::${type}::${c.id.replace(/::/g, "_")}`;
+    const base = { urn, type, name: c.id };
+    const inputs = (cfg: Record<string, Value>, preview: boolean) => tfToPulumi(node, cfg, (m) => (preview ? UNKNOWN : m.value)) as Props;
+    const check = async (olds: Props, news: Props, what: string): Promise<Props | undefined> => {
+      const call = await this.call("Check", { ...base, olds: toStruct(olds), news: toStruct(news), randomSeed: Buffer.alloc(32, 1) });
+      if (call.error !== undefined) return void say("check", `${what}: ${call.error}`);
+      const r = call.ok;
+      const failures = (r["failures"] as { property: string; reason: string }[] | undefined) ?? [];
+      if (failures.length > 0) return void say("check", `${what}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+      return fromStruct(r["inputs"] as Record<string, unknown>) as Props;
+    };
+    const stateDiff = (kind: DisagreementKind, ours: Props, theirs: Record<string, Value> | null) => {
+      const d = valueDifferences(cmpNode, pulumiToTf(cmpNode, plain(ours)), theirs);
+      if (d.length > 0) say(kind, `ours ${JSON.stringify(plain(ours))} vs OpenTofu ${JSON.stringify(theirs)}: ${d.join(", ")}`);
+    };
+
+    // Step 1: create from config1.
+    const in1 = await check({}, inputs(c.config1, false), "config1");
+    if (in1 === undefined) return out;
+    const createdCall = await this.call("Create", { ...base, properties: toStruct(in1), timeout: 60 });
+    if (createdCall.error !== undefined) return stop("create", createdCall.error);
+    const created = createdCall.ok;
+    let id = String(created["id"]);
+    let state = fromStruct(created["properties"] as Record<string, unknown>) as Props;
+    stateDiff("state1", state, golden.state1);
+
+    try {
+      // Step 2: the preview of config2 (unknowns still unknown), against Terraform's plan.
+      const preview = await check(in1, inputs(c.config2, true), "config2");
+      if (preview === undefined) return out;
+      const diffCall = await this.call("Diff", { ...base, id, olds: toStruct(state), news: toStruct(preview), oldInputs: toStruct(in1) });
+      if (diffCall.error !== undefined) return stop("action", diffCall.error);
+      const diff = diffCall.ok;
+      const replaces = (diff["replaces"] as string[] | undefined) ?? [];
+      const some = diff["changes"] === "DIFF_SOME" || diff["changes"] === 2;
+      const ours: Action = !some ? "none" : replaces.length > 0 ? "replace" : "update";
+      const theirs = tfAction(golden.plan.actions);
+      if (ours !== theirs.action) say("action", `ours ${ours}${replaces.length > 0 ? ` (replaces ${replaces.join(", ")})` : ""}, OpenTofu ${golden.plan.actions.join(",")}`);
+      else if (ours === "replace" && Boolean(diff["deleteBeforeReplace"]) !== theirs.deleteFirst) say("replace-order", `ours ${diff["deleteBeforeReplace"] ? "delete first" : "create first"}, OpenTofu ${golden.plan.actions.join(",")}`);
+      const detailed = (diff["detailedDiff"] as Record<string, { kind?: unknown }> | undefined) ?? {};
+      const oursPaths = new Set<string>();
+      for (const [p, d] of Object.entries(detailed)) oursPaths.add(`${pulumiToTfPath(node, p)}:${kindName(d.kind)}`);
+      const tfPaths = new Set(golden.plan.changed.filter((x) => x.path !== "id").map((x) => `${x.path}:${x.kind}${x.replace ? "-replace" : ""}`));
+      const missing = [...tfPaths].filter((p) => !oursPaths.has(p));
+      const extra = [...oursPaths].filter((p) => !tfPaths.has(p));
+      if (missing.length + extra.length > 0) say("detailed-diff", `missing ${JSON.stringify(missing)}, extra ${JSON.stringify(extra)}`);
+
+      // Step 3: apply config2 with every value known, as `up` does after its own check and diff.
+      const in2 = await check(in1, inputs(c.config2, false), "config2 (known)");
+      if (in2 === undefined) return out;
+      const applyDiffCall = await this.call("Diff", { ...base, id, olds: toStruct(state), news: toStruct(in2), oldInputs: toStruct(in1) });
+      if (applyDiffCall.error !== undefined) return stop("update", applyDiffCall.error);
+      const applyDiff = applyDiffCall.ok;
+      if (applyDiff["changes"] === "DIFF_SOME" || applyDiff["changes"] === 2) {
+        if (((applyDiff["replaces"] as string[] | undefined) ?? []).length > 0) {
+          const madeCall = await this.call("Create", { ...base, properties: toStruct(in2), timeout: 60 });
+          if (madeCall.error !== undefined) return stop("update", madeCall.error);
+          const made = madeCall.ok;
+          await this.call("Delete", { ...base, id, properties: toStruct(state), oldInputs: toStruct(in1), timeout: 60 });
+          id = String(made["id"]);
+          state = fromStruct(made["properties"] as Record<string, unknown>) as Props;
+        } else {
+          const updatedCall = await this.call("Update", { ...base, id, olds: toStruct(state), news: toStruct(in2), oldInputs: toStruct(in1), timeout: 60 });
+          if (updatedCall.error !== undefined) return stop("update", updatedCall.error);
+          const updated = updatedCall.ok;
+          state = fromStruct(updated["properties"] as Record<string, unknown>) as Props;
+        }
+      }
+      stateDiff("state2", state, golden.state2);
+
+      // Step 4: refresh finds nothing to change, and the next preview is empty (unless Terraform's is not).
+      const readCall = await this.call("Read", { ...base, id, properties: toStruct(state), inputs: toStruct(in2) });
+      if (readCall.error !== undefined) return stop("refresh", readCall.error);
+      const read = readCall.ok;
+      const refreshed = fromStruct(read["properties"] as Record<string, unknown>) as Props;
+      const drift = valueDifferences(cmpNode, pulumiToTf(cmpNode, plain(state)), pulumiToTf(cmpNode, plain(refreshed)));
+      if (drift.length > 0 && golden.refreshDrift.length === 0) say("refresh", `read changed ${drift.join(", ")}`);
+      const againCall = await this.call("Diff", { ...base, id, olds: toStruct(refreshed), news: toStruct(in2), oldInputs: toStruct(in2) });
+      if (againCall.error !== undefined) return stop("refresh", againCall.error);
+      const again = againCall.ok;
+      const stillSome = again["changes"] === "DIFF_SOME" || again["changes"] === 2;
+      if (stillSome !== golden.planAfterApply.length > 0) {
+        say("refresh", `after refresh ours ${stillSome ? `plans ${JSON.stringify(again["detailedDiff"])}` : "plans nothing"}, OpenTofu ${golden.planAfterApply.join(",") || "nothing"}`);
+      }
+
+      // Step 5: import by id.
+      const imported = await this.call("Read", { ...base, id, properties: toStruct({}) });
+      if (imported.error !== undefined) say("import", imported.error);
+      else if (golden.imported !== null) stateDiff("import", fromStruct(imported.ok["properties"] as Record<string, unknown>) as Props, golden.imported);
+    } finally {
+      await this.call("Delete", { ...base, id, properties: toStruct(state), timeout: 60 });
+    }
+    return out;
+  }
+}
+
