@@ -224,8 +224,32 @@ describe("proposedNewState", () => {
     });
   }
 
-  it("an unknown or null configuration is proposed as it is", () => {
-    expect(proposedNewState(thing, tf(), null)).toBeNull();
-    expect(proposedNewState(thing, tf(), new Unknown())).toBeInstanceOf(Unknown);
+  it("a null or unknown configuration proposes the prior state, as objchange.ProposedNew does", () => {
+    expect(proposedNewState(thing, null, null)).toBeNull();
+    expect(proposedNewState(thing, tf(), null)).toEqual(tf());
+    expect(proposedNewState(thing, tf(), new Unknown())).toEqual(tf());
   });
+
+  // A set block and a set nested attribute whose elements carry a computed `tag` the provider fills in.
+  const element = (computedTag: boolean) => [attr("key", S, { optional: true }), attr("tag", S, computedTag ? { computed: true } : { optional: true, computed: true })];
+  const setThing = block(
+    [attr("id", S, { computed: true }), { ...attr("nested", S, { optional: true, nestedType: { nesting: "set", attributes: element(true) } }), type: undefined }],
+    [{ typeName: "item", nesting: "set", minItems: 0, maxItems: 0, block: block(element(true)) }],
+  );
+  const el = (key: string, tag: CtyValue) => ({ key, tag });
+  const setCases: { name: string; prior: CtyValue[]; config: CtyValue[]; want: CtyValue[] }[] = [
+    { name: "an unchanged element keeps its computed value", prior: [el("a", "auto")], config: [el("a", null)], want: [el("a", "auto")] },
+    { name: "each configured element takes the computed value of the prior element it came from", prior: [el("a", "t-a"), el("b", "t-b")], config: [el("b", null), el("a", null)], want: [el("b", "t-b"), el("a", "t-a")] },
+    { name: "a changed element has no prior counterpart", prior: [el("a", "auto")], config: [el("x", null)], want: [el("x", null)] },
+    { name: "an added element has none either", prior: [el("a", "auto")], config: [el("a", null), el("b", null)], want: [el("a", "auto"), el("b", null)] },
+    { name: "a prior element is used once", prior: [el("a", "t1")], config: [el("a", null), el("a", null)], want: [el("a", "t1"), el("a", null)] },
+  ];
+  for (const c of setCases) {
+    it(`sets: ${c.name}`, () => {
+      for (const name of ["item", "nested"]) {
+        const got = proposedNewState(setThing, { id: "i", nested: null, item: [], [name]: c.prior }, { id: null, nested: null, item: [], [name]: c.config }) as Record<string, CtyValue>;
+        expect(got[name], name).toEqual(c.want);
+      }
+    });
+  }
 });
