@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# Builds the real Terraform providers pinned in test/peers/pins.json, and the reference bridge (Pulumi's Go
-# pulumi-terraform-provider, test/peers/reference), into a cache outside the clone.
+# Builds the real Terraform providers pinned in test/peers/pins.json, the reference bridge (Pulumi's Go
+# pulumi-terraform-provider, test/peers/reference) and OpenTofu (scripts/build-tofu.sh), into a cache outside the clone.
 # Idempotent: a binary that already exists for its pinned version is not rebuilt.
 # Prints the directory of links to this checkout's binaries (<repo>/.peers) on its last line; the reference is
-# .peers/reference/pulumi-resource-terraform-provider.
+# .peers/reference/pulumi-resource-terraform-provider, OpenTofu .peers/tofu.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${TF_BRIDGE_PEER_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/peers}"
 mkdir -p "$cache"
 command -v go >/dev/null || { echo "build-peers: Go is required (https://go.dev/dl)" >&2; exit 1; }
 
-# name module version source, one line each, from pins.json
+# name module version source, one line each, from pins.json (the real peers, then the oracle corpus's schema-driven ones)
 node -e '
-  const p = require(process.argv[1]).providers;
-  for (const [n, v] of Object.entries(p)) console.log([n, v.module ?? "-", v.version ?? "-", v.source ?? "-"].join(" "));
+  const j = require(process.argv[1]);
+  for (const [n, v] of Object.entries({ ...j.providers, ...j.oracle })) {
+    if (typeof v === "object") console.log([n, v.module ?? "-", v.version ?? "-", v.source ?? "-"].join(" "));
+  }
 ' "$root/test/peers/pins.json" | while read -r name module version source; do
   if [ "$source" != "-" ]; then
     # A provider whose source lives in this repo: key the cache on the hash of its sources.
@@ -54,4 +56,6 @@ if [ ! -x "$dir/pulumi-resource-terraform-provider" ]; then
   mkdir -p "$(dirname "$dir")"; rm -rf "$dir"; mv "$tmp" "$dir"
 fi
 ln -sfn "$dir" "$root/.peers/reference"
+# OpenTofu, the oracle of test/crosstest.
+ln -sfn "$(bash "$root/scripts/build-tofu.sh" | tail -n 1)" "$root/.peers/tofu"
 echo "$root/.peers"

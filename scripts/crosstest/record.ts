@@ -9,8 +9,8 @@ import { FLAVOURS, GOLDEN_DIR, PEER, goldenPath, isUnknownMarker, loadCases, loa
 import { changedPaths, replaceSteps, shapeNode } from "../../test/crosstest/paths.js";
 import { repoRoot } from "../../test/support/peers.js";
 
-const tofu = execFileSync("bash", [join(repoRoot, "scripts/build-tofu.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
 execFileSync("bash", [join(repoRoot, "scripts/build-peers.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+const tofu = realpathSync(join(repoRoot, ".peers", "tofu"));
 
 interface Tofu {
   run(args: string[], allowFail?: boolean): { status: number; stdout: string; stderr: string };

@@ -12,14 +12,18 @@ export interface PeerPin {
   protocol: 5 | 6;
 }
 
-export const pins: Record<string, PeerPin> = (
-  JSON.parse(readFileSync(join(repoRoot, "test/peers/pins.json"), "utf8")) as { providers: Record<string, PeerPin> }
-).providers;
+const pinsFile = JSON.parse(readFileSync(join(repoRoot, "test/peers/pins.json"), "utf8")) as { providers: Record<string, PeerPin>; oracle: Record<string, PeerPin | string> };
+
+/** The real providers every per-peer suite covers. */
+export const pins: Record<string, PeerPin> = pinsFile.providers;
+
+/** The schema-driven providers of the oracle corpus (test/crosstest). */
+export const oraclePins: Record<string, PeerPin> = Object.fromEntries(Object.entries(pinsFile.oracle).filter((e): e is [string, PeerPin] => typeof e[1] === "object"));
 
 
 /** Absolute path of a built peer binary (linked from this checkout's .peers/); names the command to run when missing. */
 export function peerPath(name: string): string {
-  if (!(name in pins)) throw new Error(`no pinned peer named ${name} in test/peers/pins.json`);
+  if (!(name in pins) && !(name in oraclePins)) throw new Error(`no pinned peer named ${name} in test/peers/pins.json`);
   const link = join(repoRoot, ".peers", `terraform-provider-${name}`);
   if (!existsSync(link)) throw new Error(`peer ${name} is not built (${link} is missing); run \`npm run peers\``);
   return realpathSync(link);
