@@ -9,7 +9,7 @@ import { FLAVOURS, GOLDEN_DIR, PEER, goldenPath, isUnknownMarker, loadCases, loa
 import { changedPaths, replaceSteps, shapeNode } from "../../test/crosstest/paths.js";
 import { repoRoot } from "../../test/support/peers.js";
 
-execFileSync("bash", [join(repoRoot, "scripts/build-peers.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+if (process.env["CROSSTEST_SKIP_BUILD"] === undefined) execFileSync("bash", [join(repoRoot, "scripts/build-peers.sh")], { stdio: ["ignore", "ignore", "inherit"] });
 const tofu = realpathSync(join(repoRoot, ".peers", "tofu"));
 
 interface Tofu {
@@ -145,8 +145,10 @@ function record(flavour: Flavour, only?: string): void {
     }
   }
   const addr = (c: Case) => `${peer}_${c.shape}.${resourceName(c)}`;
-  const step = (args: string[]) => {
-    const r = tf.run([...args, "-json", "-no-color", "-input=false", "-lock=false"], true);
+  // A run whose errors are all tied to cases records them there; any other failure stops the recording.
+  const step = (args: string[], planFile?: string) => {
+    const r = tf.run([...args, "-json", "-no-color", "-input=false", "-lock=false", ...(planFile === undefined ? [] : [planFile])], true);
+    let tied = 0;
     for (const line of r.stdout.split("\n")) {
       if (!line.startsWith("{")) continue;
       const m = JSON.parse(line);
@@ -154,8 +156,10 @@ function record(flavour: Flavour, only?: string): void {
         const c = cases.find((x) => addr(x) === m.diagnostic.address);
         if (c === undefined) throw new Error(`tofu ${args[0]}: ${m.diagnostic.summary}: ${m.diagnostic.detail}`);
         fail(c.id, `${args[0]}: ${m.diagnostic.summary}: ${m.diagnostic.detail ?? ""}`);
+        tied++;
       }
     }
+    if (r.status !== 0 && tied === 0) throw new Error(`tofu ${args.join(" ")} failed (${r.status}):\n${r.stderr}\n${r.stdout.slice(-4000)}`);
   };
 
   console.log(`${flavour}: ${cases.length} cases in ${work}`);
@@ -168,7 +172,7 @@ function record(flavour: Flavour, only?: string): void {
   const plan2 = tf.json(["show", "-json", "plan2"]);
   const changes = new Map<string, any>();
   for (const rc of plan2.resource_changes ?? []) changes.set(rc.address, rc.change);
-  step(["apply", "-auto-approve", "-parallelism=4", "plan2"]);
+  step(["apply", "-auto-approve", "-parallelism=4"], "plan2");
   const state2 = stateValues(tf.json(["show", "-json"]));
 
   step(["plan", "-refresh-only", "-out=plan3", "-parallelism=4"]);
