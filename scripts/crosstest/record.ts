@@ -1,15 +1,16 @@
 // Records Terraform's answer for every corpus case with OpenTofu driving the very shapesdk/shapefw binaries the tests use:
 // apply config1, plan config2, apply it, a refresh-only plan, a plain plan, and an import into an empty state.
-// Usage: npm run crosstest:record [-- sdkv2|framework]   (minutes; not run in CI; writes test/crosstest/golden/)
+// Usage: npm run crosstest:record [-- sdkv2|framework [case-id-substring]]   (minutes; not run in CI; writes
+// test/crosstest/golden/); `-- --paths [flavour]` only recomputes the goldens' changed paths from their recorded plans.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { FLAVOURS, GOLDEN_DIR, PEER, goldenPath, isUnknownMarker, loadCases, loadShapes, type Case, type Flavour, type Golden, type Value } from "../../test/crosstest/corpus.js";
 import { changedPaths, replaceSteps, shapeNode } from "../../test/crosstest/paths.js";
 import { repoRoot } from "../../test/support/peers.js";
 
-if (process.env["CROSSTEST_SKIP_BUILD"] === undefined) execFileSync("bash", [join(repoRoot, "scripts/build-peers.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+if (process.env["CROSSTEST_SKIP_BUILD"] === undefined && process.argv[2] !== "--paths") execFileSync("bash", [join(repoRoot, "scripts/build-peers.sh")], { stdio: ["ignore", "ignore", "inherit"] });
 const tofu = realpathSync(join(repoRoot, ".peers", "tofu"));
 
 interface Tofu {
@@ -232,5 +233,25 @@ function record(flavour: Flavour, only?: string): void {
   if (process.env["CROSSTEST_KEEP"] === undefined) rmSync(work, { recursive: true, force: true });
 }
 
-const [flavourArg, only] = process.argv.slice(2);
-for (const f of FLAVOURS) if (flavourArg === undefined || flavourArg === f) record(f, only);
+/** Recomputes the changed paths of existing goldens from their recorded plans (after a change to paths.ts). */
+function rederive(flavour: Flavour): void {
+  const shapes = loadShapes(flavour);
+  for (const c of loadCases(flavour)) {
+    const file = goldenPath(flavour, c.id);
+    const g = JSON.parse(readFileSync(file, "utf8")) as Golden;
+    if (g.plan.actions.length === 0) continue;
+    const node = shapeNode(shapes[c.shape]!, flavour);
+    const replace = g.plan.replacePaths.map((p) => replaceSteps(node, JSON.parse(p) as (string | number)[]));
+    g.plan.changed = changedPaths(node, g.plan.before, g.plan.after, g.plan.afterUnknown, replace);
+    writeFileSync(file, JSON.stringify(g, null, 1) + "\n");
+  }
+}
+
+const args = process.argv.slice(2);
+const pathsOnly = args[0] === "--paths";
+const [flavourArg, only] = pathsOnly ? args.slice(1) : args;
+for (const f of FLAVOURS) {
+  if (flavourArg !== undefined && flavourArg !== f) continue;
+  if (pathsOnly) rederive(f);
+  else record(f, only);
+}

@@ -9,7 +9,7 @@ import { propertyModel, type ProviderModel, type ResourceModel } from "../schema
 import { autoname } from "./autonaming.js";
 import { failuresFromDiagnostics, ProviderCaller } from "./caller.js";
 import { ConversionError, fromTfObject, toTfObject } from "./convert.js";
-import { computeDiff } from "./diff.js";
+import { changedReplacePaths, computeDiff } from "./diff.js";
 import { Functions } from "./functions.js";
 import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdentity } from "./identity.js";
 import { META_KEY, readMeta, withoutMeta, writeMeta, type Meta } from "./meta.js";
@@ -287,7 +287,13 @@ export class TerraformBridge extends ProviderCaller {
     const config = toTfObject(model.properties, news);
     const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config);
     this.diffPlans.remember(planInputs(model, id, prior, config), plan);
-    return computeDiff(model.properties, prior.state, plan.plannedState, plan.requiresReplace, schema.block);
+    const replacing = changedReplacePaths(prior.state, plan.plannedState, plan.requiresReplace);
+    const diff = computeDiff(model.properties, prior.state, plan.plannedState, replacing, schema.block);
+    if (diff.replaces.length === 0) return diff;
+    // A replacement creates a new object: Terraform plans it again from a null prior state, and that create plan is
+    // what its plan shows (computed values unknown, emptied collections null), so the detailed diff is taken from it.
+    const created = await this.plan(model, schema, { state: null, identity: await this.identityContext(model) }, config);
+    return { ...diff, detailedDiff: computeDiff(model.properties, prior.state, created.plannedState, replacing, schema.block).detailedDiff };
   }
 
   async create(options: CreateRequest): Promise<{ id: string; properties: PropertyMap }> {

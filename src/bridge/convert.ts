@@ -1,5 +1,5 @@
 // Converts values between Pulumi property maps and Terraform cty objects, using only the provider model's names and types.
-import { BigNum, Dynamic, Unknown, isRecord, isUnknown, type CtyType, type CtyValue } from "../terraform/cty/index.js";
+import { BigNum, Dynamic, Unknown, isRecord, isUnknown, rawEquals, wholeContainsUnknown, type CtyType, type CtyValue } from "../terraform/cty/index.js";
 import { attribute, formatPath, index, key, type Path, type PathStep } from "../terraform/path.js";
 import { collectingSecrets, noteSecret } from "../terraform/recording.js";
 import { objectTypeOf, type PropertyModel, type TypeModel } from "../schema-translate/model.js";
@@ -102,7 +102,7 @@ function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue): CtyValue {
       if (typeof v === "number" || typeof v === "boolean") return String(v);
       break;
     case "number":
-      if (typeof v === "number") return v;
+      if (typeof v === "number") return decimalNumber(v);
       // A numeric string keeps its exact digits, as Terraform's string-to-number conversion does.
       if (typeof v === "string" && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v.trim())) return new BigNum(v.trim());
       break;
@@ -115,13 +115,14 @@ function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue): CtyValue {
     case "array":
       if (Array.isArray(v)) {
         const el = ct.kind === "list" || ct.kind === "set" ? ct.element : { kind: "dynamic" as const };
-        return v.map((x, i) => {
+        const items = v.map((x, i) => {
           try {
             return toTfValue(t.items, el, x);
           } catch (e) {
             throw under(e, index(i));
           }
         });
+        return ct.kind === "set" ? distinct(items) : items;
       }
       break;
     case "map":
@@ -145,10 +146,24 @@ function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue): CtyValue {
   throw new ConversionError(`expected ${describeType(t)}, got ${describeValue(v)}`);
 }
 
+/**
+ * A Pulumi number as Terraform reads the same number written in a configuration: the shortest decimal that gives the
+ * double (0.1, not 0.1000000000000000055…), exact, so a value the provider stored as it was configured compares equal.
+ */
+function decimalNumber(n: number): CtyValue {
+  return Number.isInteger(n) || !Number.isFinite(n) ? n : new BigNum(String(n));
+}
+
+/** A set's elements as cty holds them: equal known elements are one element. */
+function distinct(items: CtyValue[]): CtyValue[] {
+  return items.filter((x, i) => wholeContainsUnknown(x) || !items.slice(0, i).some((y) => !wholeContainsUnknown(y) && rawEquals(x, y)));
+}
+
 /** Values of dynamic attributes: plain JSON-like data; the codec infers their cty type. */
 function plainToCty(v: PropertyValue): CtyValue {
   const u = unwrap(v);
-  if (u === null || typeof u === "string" || typeof u === "number" || typeof u === "boolean") return u;
+  if (typeof u === "number") return decimalNumber(u);
+  if (u === null || typeof u === "string" || typeof u === "boolean") return u;
   if (u instanceof Computed) return new Unknown();
   if (Array.isArray(u)) {
     return u.map((x, i) => {

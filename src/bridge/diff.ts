@@ -1,6 +1,6 @@
 // Turns a Terraform plan (prior vs planned state, requires-replace paths) into Pulumi's diff: changes, replaces, detailed diff.
 import { BigNum, Dynamic, isRecord, isUnknown, type CtyRecord, type CtyValue } from "../terraform/cty/index.js";
-import { attribute, formatPath, index, key, pathsOverlap, type Path } from "../terraform/path.js";
+import { attribute, formatPath, index, key, pathsOverlap, type Path, type PathStep } from "../terraform/path.js";
 import type { AttributePath, Block } from "../terraform/types.js";
 import type { PropertyModel, TypeModel } from "../schema-translate/model.js";
 
@@ -110,6 +110,36 @@ class DiffWalker {
       }
     }
   }
+}
+
+/** The value at a path, or undefined where the path leads nowhere (a missing key, index or attribute). */
+function valueAt(v: CtyValue, path: readonly PathStep[]): CtyValue | undefined {
+  let cur: CtyValue | undefined = v;
+  for (const step of path) {
+    if (cur === undefined || cur === null || isUnknown(cur)) return cur === null ? undefined : cur;
+    if (cur instanceof Dynamic) cur = cur.value;
+    if ("index" in step) cur = Array.isArray(cur) ? cur[step.index] : undefined;
+    else {
+      const name = "attribute" in step ? step.attribute : step.key;
+      cur = isRecord(cur) && Object.hasOwn(cur, name) ? cur[name] : undefined;
+    }
+  }
+  return cur;
+}
+
+/**
+ * The provider's requires-replace paths whose value the plan changes, as Terraform keeps them: a provider may name a
+ * path (SDKv2 names `id`) whose value stays, and that forces nothing.
+ */
+export function changedReplacePaths(prior: CtyValue, planned: CtyValue, paths: readonly AttributePath[]): AttributePath[] {
+  if (prior === null) return [...paths];
+  return paths.filter((p) => {
+    const a = valueAt(prior, p);
+    const b = valueAt(planned, p);
+    if (a === undefined && b === undefined) return false;
+    if (a === undefined || b === undefined) return true;
+    return !ctyEqual(a, b);
+  });
 }
 
 /** Attributes that name an object in the outside world: two objects with the same one cannot coexist. */

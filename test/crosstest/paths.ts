@@ -1,5 +1,6 @@
 // Reads a case's shape as a type tree, finds the paths a Terraform plan changes, and moves values and paths between
 // Terraform's names and Pulumi's (the corpus's names are lower-case single words, so only block flattening differs).
+import { objectTypeOf, type PropertyModel } from "../../src/schema-translate/model.js";
 import type { AttrDesc, BlockDesc, ChangedPath, ShapeDesc, TypeDesc, Value } from "./corpus.js";
 
 export type Node =
@@ -9,10 +10,14 @@ export type Node =
 
 export interface Field {
   node: Node;
+  /** The Pulumi property name, when it is not the Terraform one (lists are pluralised: `v` → `vs`). */
+  pulumi?: string;
   /** A MaxItems=1 block: Terraform holds a one-element list, Pulumi the element itself. */
   flatten?: boolean;
   writeOnly?: boolean;
   computedOnly?: boolean;
+  /** A nested block: Terraform holds an absent one as an empty collection, never null. */
+  block?: boolean;
 }
 
 /** A Terraform path step: an attribute name, a list index, or a map key. */
@@ -38,7 +43,7 @@ function attrField(a: AttrDesc): Field {
 function blockField(b: BlockDesc, flavour: "sdkv2" | "framework"): Field {
   const obj = objectNode(b.attributes, b.blocks ?? {}, flavour);
   if (b.mode === "single") return { node: obj };
-  return { node: { kind: b.mode, elem: obj }, ...(flavour === "sdkv2" && b.maxItems === 1 ? { flatten: true } : {}) };
+  return { node: { kind: b.mode, elem: obj }, block: true, ...(flavour === "sdkv2" && b.maxItems === 1 ? { flatten: true } : {}) };
 }
 
 function objectNode(attrs: Record<string, AttrDesc>, blocks: Record<string, BlockDesc>, flavour: "sdkv2" | "framework" = "framework"): Node {
@@ -121,8 +126,11 @@ export function changedPaths(node: Node, before: unknown, after: unknown, afterU
       case "list": {
         const x = a as unknown[];
         const y = b as unknown[];
-        for (let i = 0; i < Math.max(x.length, y.length); i++) {
-          if (i >= x.length) push([...path, i], "add");
+        const ul = Array.isArray(u) ? u.length : 0;
+        for (let i = 0; i < Math.max(x.length, y.length, ul); i++) {
+          const ui = (u as unknown[] | undefined)?.[i];
+          if (ui === true) push([...path, i], i < x.length ? "update" : "add");
+          else if (i >= x.length) push([...path, i], "add");
           else if (i >= y.length) push([...path, i], "delete");
           else walk(n.elem, x[i], y[i], (u as unknown[] | undefined)?.[i], [...path, i]);
         }
@@ -131,8 +139,12 @@ export function changedPaths(node: Node, before: unknown, after: unknown, afterU
       case "map": {
         const x = a as Record<string, unknown>;
         const y = b as Record<string, unknown>;
-        for (const k of [...new Set([...Object.keys(x), ...Object.keys(y)])].sort()) {
-          if (!(k in x)) push([...path, { key: k }], "add");
+        // A map element planned unknown is in after_unknown only.
+        const uk = typeof u === "object" && u !== null && !Array.isArray(u) ? Object.keys(u) : [];
+        for (const k of [...new Set([...Object.keys(x), ...Object.keys(y), ...uk])].sort()) {
+          const uv = (u as Record<string, unknown> | undefined)?.[k];
+          if (uv === true) push([...path, { key: k }], k in x ? "update" : "add");
+          else if (!(k in x)) push([...path, { key: k }], "add");
           else if (!(k in y)) push([...path, { key: k }], "delete");
           else walk(n.elem, x[k], y[k], (u as Record<string, unknown> | undefined)?.[k], [...path, { key: k }]);
         }
@@ -218,8 +230,9 @@ export function pulumiToTfPath(node: Node, pulumiPath: string): string {
     }
     if (n.kind === "set") break;
     if (n.kind === "object") {
-      const f: Field | undefined = n.fields[String(s)];
-      out.push(String(s));
+      const entry: [string, Field] | undefined = Object.entries(n.fields).find(([k, x]) => (x.pulumi ?? k) === String(s));
+      const f: Field | undefined = entry?.[1];
+      out.push(entry?.[0] ?? String(s));
       if (f?.flatten === true) {
         out.push(0);
         n = f.node.kind === "list" ? f.node.elem : undefined;
@@ -252,8 +265,9 @@ export function tfToPulumi(node: Node, v: unknown, resolve: (marker: { $unknown:
         if (!(k in o)) continue;
         let x = o[k];
         if (f.flatten === true && Array.isArray(x)) x = x[0] ?? null;
-        if (f.flatten === true && f.node.kind === "list") out[k] = tfToPulumi(f.node.elem, x, resolve);
-        else out[k] = tfToPulumi(f.node, x, resolve);
+        const name = f.pulumi ?? k;
+        if (f.flatten === true && f.node.kind === "list") out[name] = tfToPulumi(f.node.elem, x, resolve);
+        else out[name] = tfToPulumi(f.node, x, resolve);
       }
       return out;
     }
@@ -275,8 +289,9 @@ export function pulumiToTf(node: Node, v: unknown): unknown {
       const o = v as Record<string, unknown>;
       const out: Record<string, unknown> = {};
       for (const [k, f] of Object.entries(node.fields)) {
-        const x = o[k];
+        const x = o[f.pulumi ?? k];
         if (f.flatten === true && f.node.kind === "list") out[k] = isNull(x) ? [] : [pulumiToTf(f.node.elem, x)];
+        else if (f.block === true && isNull(x)) out[k] = [];
         else out[k] = pulumiToTf(f.node, x);
       }
       return out;
@@ -294,4 +309,19 @@ export function pulumiToTf(node: Node, v: unknown): unknown {
 /** Where two Terraform values differ (for a state comparison's message); empty when equal. */
 export function valueDifferences(node: Node, a: unknown, b: unknown): string[] {
   return changedPaths(node, a, b, undefined, []).map((c) => `${c.path || "(whole)"}: ${c.kind}`);
+}
+
+/** Pulumi names from the plugin's own model of the same schema, on every field of the tree. */
+export function withPulumiNames(node: Node, props: readonly PropertyModel[]): void {
+  if (node.kind !== "object") return;
+  for (const p of props) {
+    const f = node.fields[p.tfName];
+    if (f === undefined) continue;
+    if (p.name !== p.tfName) f.pulumi = p.name;
+    const inner = objectTypeOf(p.type);
+    if (inner === undefined) continue;
+    const fn = f.node;
+    const target = fn.kind === "object" ? fn : fn.kind === "list" || fn.kind === "set" || fn.kind === "map" ? fn.elem : undefined;
+    if (target !== undefined) withPulumiNames(target, inner.properties);
+  }
 }

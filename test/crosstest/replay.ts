@@ -5,14 +5,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { peerPath } from "../support/peers.js";
 import { argsRequest, startPluginProcess, type CallError, type PluginProcess } from "../support/pulumi.js";
-import { fromStruct, toStruct, type Json } from "../support/reference-ops.js";
+import { fromStruct, toStruct as plainStruct, toWire, type Json } from "../support/reference-ops.js";
 import { PEER, loadCases, loadGolden, loadShapes, type Case, type Flavour, type Golden, type Value } from "./corpus.js";
-import { pulumiToTf, pulumiToTfPath, shapeNode, tfToPulumi, valueDifferences, type Node } from "./paths.js";
+import { pulumiToTf, pulumiToTfPath, shapeNode, tfToPulumi, valueDifferences, withPulumiNames, type Node } from "./paths.js";
+import { buildProviderModel } from "../../src/schema-translate/index.js";
+import type { ResourceModel } from "../../src/schema-translate/model.js";
+import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SIG = "4dabf18193072939515e22adb298388d";
 
-export type DisagreementKind = "check" | "create" | "state1" | "action" | "replace-order" | "detailed-diff" | "update" | "state2" | "refresh" | "import";
+export type DisagreementKind = "check" | "create" | "state1" | "action" | "replace-order" | "detailed-diff" | "output-diff" | "update" | "state2" | "refresh" | "import";
 
 export interface Disagreement {
   id: string;
@@ -22,12 +25,15 @@ export interface Disagreement {
 
 export interface ReplayResult {
   cases: number;
-  /** Cases OpenTofu could not run (its errors recorded in the golden); not replayed. */
-  skipped: string[];
+  /** Cases whose configuration OpenTofu refused (its errors recorded in the golden): ours must refuse them too. */
+  refused: string[];
   disagreements: Disagreement[];
 }
 
 type Props = Record<string, Json>;
+
+/** A decoded property map back on the wire: secrets and unknowns in their engine forms. */
+const toStruct = (p: Props): Record<string, unknown> => plainStruct(toWire(p) as Props);
 
 /** Secrets unwrapped: the comparison is of values; whether a value is secret is the secrets tests' business. */
 function plain(v: Json): Json {
@@ -63,20 +69,44 @@ export class Replayer {
     private readonly flavour: Flavour,
     private readonly tokens: Map<string, string>,
     private readonly store: string,
+    private readonly models: Map<string, ResourceModel>,
   ) {}
+
+  private readonly nodes = new Map<string, Node>();
+
+  /** The shape's type tree, named as the plugin's model names it. */
+  private node(shape: string): Node {
+    let n = this.nodes.get(shape);
+    if (n === undefined) {
+      n = shapeNode(loadShapes(this.flavour)[shape]!, this.flavour);
+      const model = this.models.get(`${PEER[this.flavour]}_${shape}`);
+      if (model === undefined) throw new Error(`no resource ${PEER[this.flavour]}_${shape} in the provider's schema`);
+      withPulumiNames(n, model.properties);
+      this.nodes.set(shape, n);
+    }
+    return n;
+  }
 
   static async start(flavour: Flavour): Promise<Replayer> {
     const dir = mkdtempSync(join(tmpdir(), `crosstest-replay-${flavour}-`));
     const schemaFile = join(dir, "shapes.json");
     writeFileSync(schemaFile, JSON.stringify({ resources: loadShapes(flavour) }));
-    const plugin = await startPluginProcess({ env: { ...process.env, SHAPES_SCHEMA: schemaFile, SHAPES_STORE: join(dir, "store") } });
+    const env = { SHAPES_SCHEMA: schemaFile, SHAPES_STORE: join(dir, "store") };
+    const provider = await GrpcTerraformProvider.launch({ path: peerPath(PEER[flavour]), env });
+    let models: Map<string, ResourceModel>;
+    try {
+      models = buildProviderModel(await provider.getProviderSchema(), { packageName: PEER[flavour], packageVersion: "0.0.0" }).resources;
+    } finally {
+      await provider.close();
+    }
+    const plugin = await startPluginProcess({ env: { ...process.env, ...env } });
     try {
       await plugin.call("Parameterize", argsRequest(peerPath(PEER[flavour])));
       const schema = JSON.parse(String((await plugin.call("GetSchema", {}))["schema"])) as { resources: Record<string, unknown> };
       const tokens = new Map<string, string>();
       for (const token of Object.keys(schema.resources)) tokens.set(token.split(":").pop()!.toLowerCase(), token);
       await plugin.call("Configure", { args: toStruct({}), acceptSecrets: true, acceptResources: true });
-      return new Replayer(plugin, flavour, tokens, dir);
+      return new Replayer(plugin, flavour, tokens, dir, models);
     } catch (e) {
       await plugin.stop();
       throw e;
@@ -91,7 +121,7 @@ export class Replayer {
   /** Every case with a golden, `concurrency` at a time. */
   async replayAll(filter: (c: Case) => boolean = () => true, concurrency = 6): Promise<ReplayResult> {
     const cases = loadCases(this.flavour).filter(filter);
-    const result: ReplayResult = { cases: 0, skipped: [], disagreements: [] };
+    const result: ReplayResult = { cases: 0, refused: [], disagreements: [] };
     let next = 0;
     const worker = async () => {
       while (next < cases.length) {
@@ -99,7 +129,9 @@ export class Replayer {
         const golden = loadGolden(this.flavour, c.id);
         if (golden === undefined) throw new Error(`no golden for ${this.flavour} case ${c.id}: run \`npm run crosstest:record\``);
         if (golden.errors !== undefined) {
-          result.skipped.push(c.id);
+          // A configuration OpenTofu refuses must be refused here too, before anything is created.
+          result.refused.push(c.id);
+          result.disagreements.push(...(await this.refuse(c, golden.errors)));
           continue;
         }
         result.cases++;
@@ -128,11 +160,26 @@ export class Replayer {
     }
   }
 
+  /** Check, then a Create of what it accepted: one of them must fail where OpenTofu's validation did. */
+  private async refuse(c: Case, errors: string[]): Promise<Disagreement[]> {
+    const node = this.node(c.shape);
+    const type = this.token(c);
+    const base = { urn: `urn:pulumi:crosstest::crosstest::${type}::${c.id}`, type, name: c.id };
+    const cfg = errors.some((e) => e.startsWith("config1:")) ? c.config1 : c.config2;
+    const news = tfToPulumi(node, cfg, (m) => m.value) as Props;
+    const checked = await this.call("Check", { ...base, olds: toStruct({}), news: toStruct(news), randomSeed: Buffer.alloc(32, 1) });
+    if (checked.error !== undefined || ((checked.ok["failures"] as unknown[] | undefined) ?? []).length > 0) return [];
+    const created = await this.call("Create", { ...base, properties: checked.ok["inputs"], timeout: 60 });
+    if (created.error !== undefined) return [];
+    await this.call("Delete", { ...base, id: created.ok["id"], properties: created.ok["properties"], timeout: 60 });
+    return [{ id: c.id, kind: "check", detail: `OpenTofu refused the configuration (${errors[0]!.split("\n")[0]}), ours created it` }];
+  }
+
   async replay(c: Case, golden: Golden): Promise<Disagreement[]> {
     const out: Disagreement[] = [];
     const say = (kind: DisagreementKind, detail: string) => out.push({ id: c.id, kind, detail });
     const stop = (kind: DisagreementKind, detail: string): Disagreement[] => (say(kind, detail), out);
-    const node = shapeNode(loadShapes(this.flavour)[c.shape]!, this.flavour);
+    const node = this.node(c.shape);
     const cmpNode = withoutId(node);
     const type = this.token(c);
     const urn = `urn:pulumi:crosstest::crosstest::${type}::${c.id.replace(/::/g, "_")}`;
@@ -160,6 +207,10 @@ export class Replayer {
     let id = String(created["id"]);
     let state = fromStruct(created["properties"] as Record<string, unknown>) as Props;
     stateDiff("state1", state, golden.state1);
+    // OpenTofu refreshes before it plans; `pulumi up --refresh` is the same sequence.
+    const pre = await this.call("Read", { ...base, id, properties: toStruct(state), inputs: toStruct(in1) });
+    if (pre.error !== undefined) return stop("refresh", pre.error);
+    state = fromStruct(pre.ok["properties"] as Record<string, unknown>) as Props;
 
     try {
       // Step 2: the preview of config2 (unknowns still unknown), against Terraform's plan.
@@ -177,10 +228,15 @@ export class Replayer {
       const detailed = (diff["detailedDiff"] as Record<string, { kind?: unknown }> | undefined) ?? {};
       const oursPaths = new Set<string>();
       for (const [p, d] of Object.entries(detailed)) oursPaths.add(`${pulumiToTfPath(node, p)}:${kindName(d.kind)}`);
-      const tfPaths = new Set(golden.plan.changed.filter((x) => x.path !== "id").map((x) => `${x.path}:${x.kind}${x.replace ? "-replace" : ""}`));
+      const tfPaths = new Set(golden.plan.changed.map((x) => `${x.path}:${x.kind}${x.replace ? "-replace" : ""}`));
       const missing = [...tfPaths].filter((p) => !oursPaths.has(p));
       const extra = [...oursPaths].filter((p) => !tfPaths.has(p));
-      if (missing.length + extra.length > 0) say("detailed-diff", `missing ${JSON.stringify(missing)}, extra ${JSON.stringify(extra)}`);
+      // Attributes no program can set are told apart: a Pulumi preview shows them among the outputs, not as input diffs.
+      const outputOnly = (p: string) => node.kind === "object" && node.fields[p.split(/[.[:]/)[0]!]?.computedOnly === true;
+      const inDiff = [missing.filter((p) => !outputOnly(p)), extra.filter((p) => !outputOnly(p))] as const;
+      const outDiff = [missing.filter(outputOnly), extra.filter(outputOnly)] as const;
+      if (inDiff[0].length + inDiff[1].length > 0) say("detailed-diff", `missing ${JSON.stringify(inDiff[0])}, extra ${JSON.stringify(inDiff[1])}`);
+      if (outDiff[0].length + outDiff[1].length > 0) say("output-diff", `missing ${JSON.stringify(outDiff[0])}, extra ${JSON.stringify(outDiff[1])}`);
 
       // Step 3: apply config2 with every value known, as `up` does after its own check and diff.
       const in2 = await check(in1, inputs(c.config2, false), "config2 (known)");
