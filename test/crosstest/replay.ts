@@ -63,6 +63,35 @@ function kindName(k: unknown): string {
   return String(k).toLowerCase().replace("_", "-");
 }
 
+/** The plugin's model of every shape resource, read from the provider's own schema (for Pulumi names and tokens). */
+export async function shapeModels(flavour: Flavour, env: Record<string, string>): Promise<Map<string, ResourceModel>> {
+  const provider = await GrpcTerraformProvider.launch({ path: peerPath(PEER[flavour]), env });
+  try {
+    return buildProviderModel(await provider.getProviderSchema(), { packageName: PEER[flavour], packageVersion: "0.0.0" }).resources;
+  } finally {
+    await provider.close();
+  }
+}
+
+/** A shape's type tree with the Pulumi names the model gives its fields. */
+export function namedShapeNode(flavour: Flavour, shape: string, models: Map<string, ResourceModel>): Node {
+  const n = shapeNode(loadShapes(flavour)[shape]!, flavour);
+  const model = models.get(`${PEER[flavour]}_${shape}`);
+  if (model === undefined) throw new Error(`no resource ${PEER[flavour]}_${shape} in the provider's schema`);
+  withPulumiNames(n, model.properties);
+  return n;
+}
+
+/** Terraform's path strings and kinds for a Pulumi detailed diff (`vs[0]` → `v[0]:add`). */
+export function detailedDiffPaths(node: Node, detailed: Record<string, { kind?: unknown }>): Set<string> {
+  return new Set(Object.entries(detailed).map(([p, d]) => `${pulumiToTfPath(node, p)}:${kindName(d.kind)}`));
+}
+
+/** Terraform's changed paths as `path:kind[-replace]`. */
+export function goldenPaths(golden: Golden): Set<string> {
+  return new Set(golden.plan.changed.map((x) => `${x.path}:${x.kind}${x.replace ? "-replace" : ""}`));
+}
+
 export class Replayer {
   private constructor(
     private readonly plugin: PluginProcess,
@@ -78,10 +107,7 @@ export class Replayer {
   private node(shape: string): Node {
     let n = this.nodes.get(shape);
     if (n === undefined) {
-      n = shapeNode(loadShapes(this.flavour)[shape]!, this.flavour);
-      const model = this.models.get(`${PEER[this.flavour]}_${shape}`);
-      if (model === undefined) throw new Error(`no resource ${PEER[this.flavour]}_${shape} in the provider's schema`);
-      withPulumiNames(n, model.properties);
+      n = namedShapeNode(this.flavour, shape, this.models);
       this.nodes.set(shape, n);
     }
     return n;
@@ -92,13 +118,7 @@ export class Replayer {
     const schemaFile = join(dir, "shapes.json");
     writeFileSync(schemaFile, JSON.stringify({ resources: loadShapes(flavour) }));
     const env = { SHAPES_SCHEMA: schemaFile, SHAPES_STORE: join(dir, "store") };
-    const provider = await GrpcTerraformProvider.launch({ path: peerPath(PEER[flavour]), env });
-    let models: Map<string, ResourceModel>;
-    try {
-      models = buildProviderModel(await provider.getProviderSchema(), { packageName: PEER[flavour], packageVersion: "0.0.0" }).resources;
-    } finally {
-      await provider.close();
-    }
+    const models = await shapeModels(flavour, env);
     const plugin = await startPluginProcess({ env: { ...process.env, ...env } });
     try {
       await plugin.call("Parameterize", argsRequest(peerPath(PEER[flavour])));
@@ -225,10 +245,8 @@ export class Replayer {
       const theirs = tfAction(golden.plan.actions);
       if (ours !== theirs.action) say("action", `ours ${ours}${replaces.length > 0 ? ` (replaces ${replaces.join(", ")})` : ""}, OpenTofu ${golden.plan.actions.join(",")}`);
       else if (ours === "replace" && Boolean(diff["deleteBeforeReplace"]) !== theirs.deleteFirst) say("replace-order", `ours ${diff["deleteBeforeReplace"] ? "delete first" : "create first"}, OpenTofu ${golden.plan.actions.join(",")}`);
-      const detailed = (diff["detailedDiff"] as Record<string, { kind?: unknown }> | undefined) ?? {};
-      const oursPaths = new Set<string>();
-      for (const [p, d] of Object.entries(detailed)) oursPaths.add(`${pulumiToTfPath(node, p)}:${kindName(d.kind)}`);
-      const tfPaths = new Set(golden.plan.changed.map((x) => `${x.path}:${x.kind}${x.replace ? "-replace" : ""}`));
+      const oursPaths = detailedDiffPaths(node, (diff["detailedDiff"] as Record<string, { kind?: unknown }> | undefined) ?? {});
+      const tfPaths = goldenPaths(golden);
       const missing = [...tfPaths].filter((p) => !oursPaths.has(p));
       const extra = [...oursPaths].filter((p) => !tfPaths.has(p));
       // Attributes no program can set are told apart: a Pulumi preview shows them among the outputs, not as input diffs.
