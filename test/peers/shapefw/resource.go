@@ -59,10 +59,7 @@ func (r *shapeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 }
 
 func (r *shapeResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	v, err := r.settle(req.Plan.Raw)
-	if err == nil {
-		err = r.store(ctx, v)
-	}
+	v, err := r.save(ctx, req.Plan.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("creating "+r.typeName, err.Error())
 		return
@@ -71,15 +68,21 @@ func (r *shapeResource) Create(ctx context.Context, req resource.CreateRequest, 
 }
 
 func (r *shapeResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	v, err := r.settle(req.Plan.Raw)
-	if err == nil {
-		err = r.store(ctx, v)
-	}
+	v, err := r.save(ctx, req.Plan.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("updating "+r.typeName, err.Error())
 		return
 	}
 	resp.State.Raw = v
+}
+
+// save settles a plan and stores the object: what Create and Update both return as the new state.
+func (r *shapeResource) save(ctx context.Context, plan tftypes.Value) (tftypes.Value, error) {
+	v, err := r.settle(plan)
+	if err != nil {
+		return v, err
+	}
+	return v, r.store(ctx, v)
 }
 
 func (r *shapeResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
