@@ -2,7 +2,7 @@
 // Usage: npx tsx scripts/crosstest/generate.ts   (deterministic: the same matrix always writes the same files)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CORPUS_DIR, type Case, type Flavour, type ShapeDesc, type AttrDesc, type BlockDesc, type Unknown, type Value } from "../../test/crosstest/corpus.js";
+import { CORPUS_DIR, type Case, type Flavour, type PeerCase, type ShapeDesc, type AttrDesc, type BlockDesc, type Unknown, type Value } from "../../test/crosstest/corpus.js";
 
 type Shapes = Record<string, ShapeDesc>;
 type Cases = Case[];
@@ -390,7 +390,84 @@ function corpus(flavour: Flavour): { shapes: Shapes; cases: Cases } {
   return { shapes, cases };
 }
 
+/**
+ * Realistic configurations and changes of the real peers' resources. `{dir}` is a scratch folder and `{httpapi}` the
+ * loopback httpapi service, both replaced at run time; `volatile` attributes (random results, keys, timestamps) are
+ * compared by presence only.
+ */
+function peerCorpus(): { providers: Record<string, Record<string, Value>>; cases: PeerCase[] } {
+  const cases: PeerCase[] = [];
+  const add = (peer: string, type: string, scenario: string, config1: Record<string, Value>, config2: Record<string, Value>, volatile: string[] = []) =>
+    cases.push({ id: `${type}.${scenario}`, flavour: "peers", family: peer, peer, shape: type, scenario, config1, config2, volatile });
+  // random
+  const rs = { length: 12, special: false };
+  add("random", "random_string", "unchanged", rs, rs, ["result", "id"]);
+  add("random", "random_string", "length-changed", rs, { ...rs, length: 16 }, ["result", "id"]);
+  add("random", "random_string", "special-added", rs, { ...rs, special: true, override_special: "_%@" }, ["result", "id"]);
+  add("random", "random_string", "keepers-added", rs, { ...rs, keepers: { build: "1" } }, ["result", "id"]);
+  add("random", "random_string", "keepers-changed", { ...rs, keepers: { build: "1" } }, { ...rs, keepers: { build: "2" } }, ["result", "id"]);
+  add("random", "random_password", "unchanged", { length: 20 }, { length: 20 }, ["result", "bcrypt_hash", "id"]);
+  add("random", "random_password", "min-upper-added", { length: 20 }, { length: 20, min_upper: 2 }, ["result", "bcrypt_hash", "id"]);
+  add("random", "random_id", "keepers-changed", { byte_length: 8, keepers: { a: "x" } }, { byte_length: 8, keepers: { a: "y" } }, ["b64_url", "b64_std", "hex", "dec", "id"]);
+  add("random", "random_id", "prefix-added", { byte_length: 4 }, { byte_length: 4, prefix: "p-" }, ["b64_url", "b64_std", "hex", "dec", "id"]);
+  add("random", "random_integer", "range-changed", { min: 1, max: 10 }, { min: 1, max: 20 }, ["result", "id"]);
+  add("random", "random_integer", "seed-unchanged", { min: 1, max: 100, seed: "s" }, { min: 1, max: 100, seed: "s" });
+  add("random", "random_pet", "prefix-changed", { length: 2, prefix: "a" }, { length: 2, prefix: "b" }, ["id"]);
+  add("random", "random_pet", "separator-unchanged", { length: 3, separator: "_" }, { length: 3, separator: "_" }, ["id"]);
+  add("random", "random_shuffle", "input-reordered", { input: ["a", "b", "c"], seed: "x" }, { input: ["c", "b", "a"], seed: "x" }, ["result", "id"]);
+  add("random", "random_shuffle", "result-count-changed", { input: ["a", "b", "c"], result_count: 2, seed: "x" }, { input: ["a", "b", "c"], result_count: 1, seed: "x" }, ["result", "id"]);
+  add("random", "random_uuid", "keepers-unchanged", { keepers: { k: "v" } }, { keepers: { k: "v" } }, ["result", "id"]);
+  add("random", "random_uuid", "keepers-removed", { keepers: { k: "v" } }, {}, ["result", "id"]);
+  // tls
+  const keyVolatile = ["private_key_pem", "private_key_openssh", "private_key_pem_pkcs8", "public_key_pem", "public_key_openssh", "public_key_fingerprint_md5", "public_key_fingerprint_sha256", "id"];
+  add("tls", "tls_private_key", "unchanged", { algorithm: "ECDSA", ecdsa_curve: "P256" }, { algorithm: "ECDSA", ecdsa_curve: "P256" }, keyVolatile);
+  add("tls", "tls_private_key", "curve-changed", { algorithm: "ECDSA", ecdsa_curve: "P256" }, { algorithm: "ECDSA", ecdsa_curve: "P384" }, keyVolatile);
+  add("tls", "tls_private_key", "algorithm-changed", { algorithm: "ED25519" }, { algorithm: "ECDSA" }, keyVolatile);
+  add("tls", "tls_private_key", "default-made-explicit", { algorithm: "RSA", rsa_bits: 2048 }, { algorithm: "RSA" }, keyVolatile);
+  // time
+  add("time", "time_static", "triggers-changed", { triggers: { v: "1" } }, { triggers: { v: "2" } }, ["rfc3339", "unix", "year", "month", "day", "hour", "minute", "second", "id"]);
+  add("time", "time_static", "fixed-rfc3339-unchanged", { rfc3339: "2024-01-02T03:04:05Z" }, { rfc3339: "2024-01-02T03:04:05Z" });
+  add("time", "time_static", "fixed-rfc3339-changed", { rfc3339: "2024-01-02T03:04:05Z" }, { rfc3339: "2025-06-07T08:09:10Z" });
+  add("time", "time_offset", "days-changed", { base_rfc3339: "2024-01-01T00:00:00Z", offset_days: 1 }, { base_rfc3339: "2024-01-01T00:00:00Z", offset_days: 7 });
+  add("time", "time_offset", "hours-added", { base_rfc3339: "2024-01-01T00:00:00Z", offset_days: 1 }, { base_rfc3339: "2024-01-01T00:00:00Z", offset_days: 1, offset_hours: 3 });
+  add("time", "time_rotating", "rotation-changed", { rfc3339: "2024-01-01T00:00:00Z", rotation_days: 30 }, { rfc3339: "2024-01-01T00:00:00Z", rotation_days: 90 });
+  add("time", "time_sleep", "duration-changed", { create_duration: "1ms" }, { create_duration: "2ms" }, ["id"]);
+  add("time", "time_sleep", "triggers-added", { create_duration: "1ms" }, { create_duration: "1ms", triggers: { a: "b" } }, ["id"]);
+  // local
+  add("local", "local_file", "content-changed", { filename: "{dir}/a.txt", content: "one" }, { filename: "{dir}/a.txt", content: "two" });
+  add("local", "local_file", "permission-changed", { filename: "{dir}/b.txt", content: "x", file_permission: "0644" }, { filename: "{dir}/b.txt", content: "x", file_permission: "0600" });
+  add("local", "local_file", "unchanged", { filename: "{dir}/c.txt", content: "same" }, { filename: "{dir}/c.txt", content: "same" });
+  add("local", "local_file", "renamed", { filename: "{dir}/d.txt", content: "r" }, { filename: "{dir}/e.txt", content: "r" });
+  add("local", "local_sensitive_file", "content-changed", { filename: "{dir}/s.txt", content: "secret-1" }, { filename: "{dir}/s.txt", content: "secret-2" });
+  // httpapi (SDKv2)
+  const item = (name: string, over: Record<string, Value> = {}) => ({ name, size: 1, description: "d", tags: { env: "dev" }, settings: [{ mode: "fast", retries: 2 }], rule: [{ port: 80 }, { port: 443, protocol: "udp" }], ...over });
+  add("httpapi", "httpapi_item", "unchanged", item("i1"), item("i1"), ["id", "etag"]);
+  add("httpapi", "httpapi_item", "size-and-tags", item("i2"), item("i2", { size: 5, tags: { env: "prod", team: "x" } }), ["id", "etag"]);
+  add("httpapi", "httpapi_item", "renamed", item("i3"), item("i3b"), ["id", "etag"]);
+  add("httpapi", "httpapi_item", "settings-removed", item("i4"), item("i4", { settings: [] }), ["id", "etag"]);
+  add("httpapi", "httpapi_item", "settings-mode-default", item("i5"), item("i5", { settings: [{ retries: 2 }] }), ["id", "etag"]);
+  add("httpapi", "httpapi_item", "rule-added", item("i6"), item("i6", { rule: [{ port: 80 }, { port: 443, protocol: "udp" }, { port: 22 }] }), ["id", "etag"]);
+  add("httpapi", "httpapi_item", "rule-removed-first", item("i7"), item("i7", { rule: [{ port: 443, protocol: "udp" }] }), ["id", "etag"]);
+  add("httpapi", "httpapi_item", "description-removed", item("i8"), item("i8", { description: null }), ["id", "etag"]);
+  // bridgetest (plugin framework, protocol 6)
+  const obj = (name: string, over: Record<string, Value> = {}) => ({ name, number_value: 1.5, int_value: 3, bool_value: true, list_value: ["a", "b"], set_value: ["x", "y"], map_value: { k: "v" }, set_nested: [{ key: "a" }, { key: "b", value: "vb" }], ...over });
+  const objVolatile = ["id"];
+  add("bridgetest", "bridgetest_object", "unchanged", obj("o1"), obj("o1"), objVolatile);
+  add("bridgetest", "bridgetest_object", "decimal", obj("o2", { number_value: 0.1 }), obj("o2", { number_value: 0.1 }), objVolatile);
+  add("bridgetest", "bridgetest_object", "set-nested-element-added", obj("o3"), obj("o3", { set_nested: [{ key: "a" }, { key: "b", value: "vb" }, { key: "c" }] }), objVolatile);
+  add("bridgetest", "bridgetest_object", "set-nested-value-changed", obj("o4"), obj("o4", { set_nested: [{ key: "a", value: "new" }, { key: "b", value: "vb" }] }), objVolatile);
+  add("bridgetest", "bridgetest_object", "list-and-map-changed", obj("o5"), obj("o5", { list_value: ["b", "a", "c"], map_value: { k: "w", k2: "x" } }), objVolatile);
+  add("bridgetest", "bridgetest_object", "name-changed", obj("o6"), obj("o6b"), objVolatile);
+  add("bridgetest", "bridgetest_object", "blocks-added", obj("o7"), obj("o7", { list_block: [{ key: "k", value: "v" }], set_block: [{ key: "s" }] }), objVolatile);
+  return { providers: { bridgetest: { state_dir: "{dir}/bridgetest" }, httpapi: { endpoint: "{httpapi}", token: "{httpapi_token}" } }, cases };
+}
+
 mkdirSync(CORPUS_DIR, { recursive: true });
+{
+  const { providers, cases } = peerCorpus();
+  writeFileSync(join(CORPUS_DIR, "peers.cases.json"), JSON.stringify({ providers, cases }, null, 1) + "\n");
+  console.log(`peers: ${new Set(cases.map((c) => c.shape)).size} resource types, ${cases.length} cases`);
+}
 for (const flavour of ["sdkv2", "framework"] as const) {
   const { shapes, cases } = corpus(flavour);
   writeFileSync(join(CORPUS_DIR, `${flavour}.shapes.json`), JSON.stringify({ resources: shapes }, null, 1) + "\n");

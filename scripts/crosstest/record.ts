@@ -6,9 +6,12 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { FLAVOURS, GOLDEN_DIR, PEER, goldenPath, isUnknownMarker, loadCases, loadShapes, type Case, type Flavour, type Golden, type Value } from "../../test/crosstest/corpus.js";
-import { changedPaths, replaceSteps, shapeNode } from "../../test/crosstest/paths.js";
-import { repoRoot } from "../../test/support/peers.js";
+import { FLAVOURS, GOLDEN_DIR, PEER, goldenPath, isUnknownMarker, loadCases, loadPeerCorpus, loadShapes, type Case, type Flavour, type Golden, type PeerCase, type Value } from "../../test/crosstest/corpus.js";
+import { blockNode, changedPaths, replaceSteps, shapeNode, type Node } from "../../test/crosstest/paths.js";
+import { startHttpApi } from "../../test/support/httpapi.js";
+import { peerPath, pins, repoRoot } from "../../test/support/peers.js";
+import { GrpcTerraformProvider } from "../../src/terraform/client.js";
+import type { ProviderSchema } from "../../src/terraform/types.js";
 
 if (process.env["CROSSTEST_SKIP_BUILD"] === undefined && process.argv[2] !== "--paths") execFileSync("bash", [join(repoRoot, "scripts/build-peers.sh")], { stdio: ["ignore", "ignore", "inherit"] });
 const tofu = realpathSync(join(repoRoot, ".peers", "tofu"));
@@ -28,7 +31,7 @@ function tofuIn(dir: string, env: NodeJS.ProcessEnv): Tofu {
 }
 
 /** Terraform resource names for case ids (`prim_string_optional.decimal-0.1-unchanged` → `decimal-0_1-unchanged`). */
-function resourceName(c: Case): string {
+function resourceName(c: { scenario: string }): string {
   return "c_" + c.scenario.replace(/[^A-Za-z0-9_-]/g, "_");
 }
 
@@ -58,33 +61,57 @@ function usesUnknown(v: Value): boolean {
   return false;
 }
 
+/** What one recording covers: cases, the providers they use (local name → source), their configuration, and how to read their types. */
+interface Target {
+  /** The golden folder's name: a flavour, or `peers`. */
+  name: string;
+  cases: AnyCase[];
+  providers: Record<string, string>;
+  providerConfig: Record<string, Record<string, Value>>;
+  /** The Terraform resource type of a case. */
+  typeOf(c: AnyCase): string;
+  node(c: AnyCase): Node;
+  /** The provider whose `_source` resource supplies unknown values, if any. */
+  source?: string;
+  env: Record<string, string>;
+  /** Run-time placeholders (`{dir}`) and their values, put in before OpenTofu runs and taken out of what it recorded. */
+  placeholders: [string, string][];
+}
+
+type AnyCase = Case | PeerCase;
+
+const fill = (text: string, t: Target): string => t.placeholders.reduce((s, [k, v]) => s.split(k).join(v), text);
+const unfill = (text: string, t: Target): string => t.placeholders.reduce((s, [k, v]) => s.split(v).join(k), text);
+
 /**
  * The configuration file, one resource per line so a diagnostic's line names its case. `which` picks config1 or
  * config2; `imports` adds import blocks (unknowns then take their known values: the sources are not in that state).
  */
-function configFile(flavour: Flavour, cases: Case[], which: "config1" | "config2", imports?: Map<string, string>): { text: string; lines: Map<number, string> } {
-  const peer = PEER[flavour];
-  const lines: string[] = ["{", `"terraform": {"required_providers": {"${peer}": {"source": "bridge/${peer}"}}},`];
+function configFile(t: Target, cases: AnyCase[], which: "config1" | "config2", imports?: Map<string, string>): { text: string; lines: Map<number, string> } {
+  const required = Object.fromEntries(Object.entries(t.providers).map(([k, v]) => [k, { source: v }]));
+  const lines: string[] = ["{", `"terraform": {"required_providers": ${JSON.stringify(required)}},`];
+  if (Object.keys(t.providerConfig).length > 0) lines.push(`"provider": ${fill(JSON.stringify(t.providerConfig), t)},`);
   const owner = new Map<number, string>();
-  const byType = new Map<string, Case[]>();
-  for (const c of cases) byType.set(c.shape, [...(byType.get(c.shape) ?? []), c]);
+  const byType = new Map<string, AnyCase[]>();
+  for (const c of cases) byType.set(t.typeOf(c), [...(byType.get(t.typeOf(c)) ?? []), c]);
   const sources = cases.filter((c) => which === "config2" && imports === undefined && usesUnknown(c.config2));
+  if (sources.length > 0 && t.source === undefined) throw new Error(`${t.name}: unknown values need a source resource`);
   lines.push(`"resource": {`);
   const blocks: string[][] = [];
-  for (const [shape, list] of byType) {
+  for (const [type, list] of byType) {
     const body = list.map((c) => {
-      const src = `${peer}_source.${shape}__${resourceName(c)}`;
+      const src = `${t.source}_source.${c.shape}__${resourceName(c)}`;
       const cfg = imports === undefined ? render(c[which], src) : resolved(c[which]);
-      return `${JSON.stringify(resourceName(c))}: ${JSON.stringify(cfg)}`;
+      return `${JSON.stringify(resourceName(c))}: ${fill(JSON.stringify(cfg), t)}`;
     });
-    blocks.push([`${JSON.stringify(`${peer}_${shape}`)}: {`, body.join(",\n"), "}"]);
+    blocks.push([`${JSON.stringify(type)}: {`, body.join(",\n"), "}"]);
   }
   if (sources.length > 0) {
-    blocks.push([`"${peer}_source": {`, sources.map((c) => `${JSON.stringify(`${c.shape}__${resourceName(c)}`)}: {"input": "u"}`).join(",\n"), "}"]);
+    blocks.push([`"${t.source}_source": {`, sources.map((c) => `${JSON.stringify(`${c.shape}__${resourceName(c)}`)}: {"input": "u"}`).join(",\n"), "}"]);
   }
   let text = lines.join("\n") + "\n" + blocks.map((b) => b.join("\n")).join(",\n") + "\n}";
   if (imports !== undefined) {
-    const im = cases.filter((c) => imports.has(c.id)).map((c) => JSON.stringify({ to: `${peer}_${c.shape}.${resourceName(c)}`, id: imports.get(c.id) }));
+    const im = cases.filter((c) => imports.has(c.id)).map((c) => JSON.stringify({ to: `${t.typeOf(c)}.${resourceName(c)}`, id: imports.get(c.id) }));
     text += `,\n"import": [\n${im.join(",\n")}\n]`;
   }
   text += "\n}\n";
@@ -92,11 +119,11 @@ function configFile(flavour: Flavour, cases: Case[], which: "config1" | "config2
   const all = text.split("\n");
   let type = "";
   for (let i = 0; i < all.length; i++) {
-    const t = /^"([^"]+)": \{$/.exec(all[i]!);
-    if (t) type = t[1]!;
+    const m = /^"([^"]+)": \{$/.exec(all[i]!);
+    if (m) type = m[1]!;
     const r = /^"(c_[^"]+)": /.exec(all[i]!);
-    if (r && type.startsWith(`${peer}_`) && type !== `${peer}_source`) {
-      const c = cases.find((x) => `${peer}_${x.shape}` === type && resourceName(x) === r[1]);
+    if (r) {
+      const c = cases.find((x) => t.typeOf(x) === type && resourceName(x) === r[1]);
       if (c) owner.set(i + 1, c.id);
     }
   }
@@ -110,17 +137,17 @@ function stateValues(show: any): Map<string, Record<string, Value>> {
   return out;
 }
 
-function record(flavour: Flavour, only?: string): void {
-  const peer = PEER[flavour];
-  const shapes = loadShapes(flavour);
-  let cases = loadCases(flavour).filter((c) => only === undefined || c.id.includes(only));
-  const work = mkdtempSync(join(tmpdir(), `crosstest-${flavour}-`));
-  const bin = realpathSync(join(repoRoot, ".peers", `terraform-provider-${peer}`));
-  const cli = join(work, "tofurc");
-  writeFileSync(cli, `provider_installation {\n  dev_overrides {\n    "bridge/${peer}" = "${dirname(bin)}"\n  }\n  direct {}\n}\n`);
-  const schemaFile = join(work, "shapes.json");
-  writeFileSync(schemaFile, JSON.stringify({ resources: shapes }));
-  const env = { ...process.env, TF_CLI_CONFIG_FILE: cli, SHAPES_SCHEMA: schemaFile, SHAPES_STORE: join(work, "store"), TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
+/** The CLI configuration pointing every provider address of the target at the binaries the tests use. */
+function cliConfig(work: string, t: Target): string {
+  const file = join(work, "tofurc");
+  const overrides = Object.entries(t.providers).map(([local, source]) => `    "${source}" = "${dirname(realpathSync(join(repoRoot, ".peers", `terraform-provider-${local}`)))}"`);
+  writeFileSync(file, `provider_installation {\n  dev_overrides {\n${overrides.join("\n")}\n  }\n  direct {}\n}\n`);
+  return file;
+}
+
+function record(t: Target, work: string): void {
+  let cases = t.cases;
+  const env = { ...process.env, ...t.env, TF_CLI_CONFIG_FILE: cliConfig(work, t), TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
   const errors = new Map<string, string[]>();
   const fail = (id: string, msg: string) => errors.set(id, [...(errors.get(id) ?? []), msg]);
 
@@ -130,7 +157,7 @@ function record(flavour: Flavour, only?: string): void {
   const tf = tofuIn(main, env);
   for (const which of ["config1", "config2"] as const) {
     for (;;) {
-      const { text, lines } = configFile(flavour, cases, which);
+      const { text, lines } = configFile(t, cases, which);
       writeFileSync(join(main, "main.tf.json"), text);
       const v = JSON.parse(tf.run(["validate", "-json", "-no-color"], true).stdout);
       const bad = new Set<string>();
@@ -139,13 +166,14 @@ function record(flavour: Flavour, only?: string): void {
         const id = lines.get(d.range?.start?.line);
         if (id === undefined) throw new Error(`validation error not tied to a case: ${d.summary}: ${d.detail}`);
         fail(id, `${which}: ${d.summary}: ${d.detail ?? ""}`);
+        console.log(`${t.name}: ${id} refused: ${d.summary}`);
         bad.add(id);
       }
-      if (bad.size === 0) break;
       cases = cases.filter((c) => !bad.has(c.id));
+      if (bad.size === 0 || cases.length === 0) break;
     }
   }
-  const addr = (c: Case) => `${peer}_${c.shape}.${resourceName(c)}`;
+  const addr = (c: AnyCase) => `${t.typeOf(c)}.${resourceName(c)}`;
   // A run whose errors are all tied to cases records them there; any other failure stops the recording.
   const step = (args: string[], planFile?: string) => {
     const r = tf.run([...args, "-json", "-no-color", "-input=false", "-lock=false", ...(planFile === undefined ? [] : [planFile])], true);
@@ -163,12 +191,13 @@ function record(flavour: Flavour, only?: string): void {
     if (r.status !== 0 && tied === 0) throw new Error(`tofu ${args.join(" ")} failed (${r.status}):\n${r.stderr}\n${r.stdout.slice(-4000)}`);
   };
 
-  console.log(`${flavour}: ${cases.length} cases in ${work}`);
-  writeFileSync(join(main, "main.tf.json"), configFile(flavour, cases, "config1").text);
+  console.log(`${t.name}: ${cases.length} cases in ${work}`);
+  if (cases.length === 0) throw new Error(`${t.name}: OpenTofu refused every case`);
+  writeFileSync(join(main, "main.tf.json"), configFile(t, cases, "config1").text);
   step(["apply", "-auto-approve", "-parallelism=4"]);
   const state1 = stateValues(tf.json(["show", "-json"]));
 
-  writeFileSync(join(main, "main.tf.json"), configFile(flavour, cases, "config2").text);
+  writeFileSync(join(main, "main.tf.json"), configFile(t, cases, "config2").text);
   step(["plan", "-out=plan2", "-parallelism=4"]);
   const plan2 = tf.json(["show", "-json", "plan2"]);
   const changes = new Map<string, any>();
@@ -184,29 +213,29 @@ function record(flavour: Flavour, only?: string): void {
   for (const rc of tf.json(["show", "-json", "plan4"]).resource_changes ?? []) if (rc.change.actions.join() !== "no-op") again.set(rc.address, rc.change.actions);
 
   // Import: the objects by id into an empty state, with the second configuration; the import's `before` is what the
-  // provider's import and read gave.
-  const imp = join(work, "import");
-  mkdirSync(imp);
-  const ids = new Map<string, string>();
-  for (const c of cases) {
-    const id = state2.get(addr(c))?.["id"];
-    if (typeof id === "string") ids.set(c.id, id);
-  }
-  writeFileSync(join(imp, "main.tf.json"), configFile(flavour, cases, "config2", ids).text);
-  const ti = tofuIn(imp, env);
-  const ir = ti.run(["plan", "-out=plan5", "-json", "-no-color", "-input=false", "-lock=false", "-parallelism=4"], true);
+  // provider's import and read gave. One plan per resource type, so a type that cannot be imported fails alone.
   const imported = new Map<string, Record<string, Value>>();
-  if (ir.status === 0) {
+  const byType = new Map<string, AnyCase[]>();
+  for (const c of cases) if (typeof state2.get(addr(c))?.["id"] === "string") byType.set(t.typeOf(c), [...(byType.get(t.typeOf(c)) ?? []), c]);
+  for (const [type, list] of byType) {
+    const imp = join(work, `import-${type}`);
+    mkdirSync(imp);
+    const ids = new Map(list.map((c) => [c.id, state2.get(addr(c))!["id"] as string]));
+    writeFileSync(join(imp, "main.tf.json"), configFile(t, list, "config2", ids).text);
+    const ti = tofuIn(imp, env);
+    const ir = ti.run(["plan", "-out=plan5", "-json", "-no-color", "-input=false", "-lock=false", "-parallelism=4"], true);
+    if (ir.status !== 0) {
+      const why = ir.stdout.split("\n").filter((l) => l.includes('"@level":"error"')).map((l) => JSON.parse(l).diagnostic?.summary as string);
+      console.log(`${t.name}: ${type} not imported: ${[...new Set(why)].join("; ")}`);
+      continue;
+    }
     for (const rc of ti.json(["show", "-json", "plan5"]).resource_changes ?? []) if (rc.change.importing !== undefined) imported.set(rc.address, rc.change.before);
-  } else {
-    for (const line of ir.stdout.split("\n")) if (line.includes('"diagnostic"')) console.error(`import: ${line}`);
   }
 
-  rmSync(join(GOLDEN_DIR, flavour), { recursive: true, force: true });
-  mkdirSync(join(GOLDEN_DIR, flavour), { recursive: true });
+  mkdirSync(join(GOLDEN_DIR, t.name), { recursive: true });
   let written = 0;
-  for (const c of loadCases(flavour).filter((x) => only === undefined || x.id.includes(only))) {
-    const node = shapeNode(shapes[c.shape]!, flavour);
+  for (const c of t.cases) {
+    const node = t.node(c);
     const a = addr(c);
     const ch = changes.get(a);
     const golden: Golden = {
@@ -226,11 +255,70 @@ function record(flavour: Flavour, only?: string): void {
       imported: imported.get(a) ?? null,
       ...(errors.has(c.id) ? { errors: errors.get(c.id)! } : {}),
     };
-    writeFileSync(goldenPath(flavour, c.id), JSON.stringify(golden, null, 1) + "\n");
+    writeFileSync(join(GOLDEN_DIR, t.name, `${c.id}.json`), unfill(JSON.stringify(golden, null, 1), t) + "\n");
     written++;
   }
-  console.log(`${flavour}: ${written} goldens, ${errors.size} cases with OpenTofu errors, ${drift.size} drifted on refresh, ${again.size} still planned after apply, ${imported.size} imported`);
-  if (process.env["CROSSTEST_KEEP"] === undefined) rmSync(work, { recursive: true, force: true });
+  console.log(`${t.name}: ${written} goldens, ${errors.size} cases with OpenTofu errors, ${drift.size} drifted on refresh, ${again.size} still planned after apply, ${imported.size} imported`);
+}
+
+function flavourTarget(flavour: Flavour, only: string | undefined, work: string): Target {
+  const peer = PEER[flavour];
+  const shapes = loadShapes(flavour);
+  const schemaFile = join(work, "shapes.json");
+  writeFileSync(schemaFile, JSON.stringify({ resources: shapes }));
+  return {
+    name: flavour,
+    cases: loadCases(flavour).filter((c) => only === undefined || c.id.includes(only)),
+    providers: { [peer]: `bridge/${peer}` },
+    providerConfig: {},
+    typeOf: (c) => `${peer}_${c.shape}`,
+    node: (c) => shapeNode(shapes[c.shape]!, flavour),
+    source: peer,
+    env: { SHAPES_SCHEMA: schemaFile, SHAPES_STORE: join(work, "store") },
+    placeholders: [],
+  };
+}
+
+/** The real peers, each in its own working directory; httpapi's loopback service runs for the recording. */
+async function recordPeers(only: string | undefined): Promise<void> {
+  const corpus = loadPeerCorpus();
+  rmSync(join(GOLDEN_DIR, "peers"), { recursive: true, force: true });
+  const api = await startHttpApi();
+  try {
+    for (const peer of [...new Set(corpus.cases.map((c) => c.peer))]) {
+      const cases = corpus.cases.filter((c) => c.peer === peer && (only === undefined || c.id.includes(only)));
+      if (cases.length === 0) continue;
+      const work = mkdtempSync(join(tmpdir(), `crosstest-${peer}-`));
+      mkdirSync(join(work, "files"));
+      const schema = await providerSchema(peer);
+      const source = pins[peer]!.source !== undefined ? `bridge/${peer}` : `hashicorp/${peer}`;
+      record(
+        {
+          name: "peers",
+          cases,
+          providers: { [peer]: source },
+          providerConfig: corpus.providers[peer] !== undefined ? { [peer]: corpus.providers[peer] } : {},
+          typeOf: (c) => c.shape,
+          node: (c) => blockNode(schema.resources.get(c.shape)!.block),
+          env: {},
+          placeholders: [["{dir}", join(work, "files")], ["{httpapi_token}", api.token], ["{httpapi}", api.url]],
+        },
+        work,
+      );
+      if (process.env["CROSSTEST_KEEP"] === undefined) rmSync(work, { recursive: true, force: true });
+    }
+  } finally {
+    await api.stop();
+  }
+}
+
+async function providerSchema(peer: string): Promise<ProviderSchema> {
+  const p = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
+  try {
+    return await p.getProviderSchema();
+  } finally {
+    await p.close();
+  }
 }
 
 /** Recomputes the changed paths of existing goldens from their recorded plans (after a change to paths.ts). */
@@ -249,9 +337,16 @@ function rederive(flavour: Flavour): void {
 
 const args = process.argv.slice(2);
 const pathsOnly = args[0] === "--paths";
-const [flavourArg, only] = pathsOnly ? args.slice(1) : args;
+const [which, only] = pathsOnly ? args.slice(1) : args;
 for (const f of FLAVOURS) {
-  if (flavourArg !== undefined && flavourArg !== f) continue;
-  if (pathsOnly) rederive(f);
-  else record(f, only);
+  if (which !== undefined && which !== f) continue;
+  if (pathsOnly) {
+    rederive(f);
+    continue;
+  }
+  const work = mkdtempSync(join(tmpdir(), `crosstest-${f}-`));
+  if (only === undefined) rmSync(join(GOLDEN_DIR, f), { recursive: true, force: true });
+  record(flavourTarget(f, only, work), work);
+  if (process.env["CROSSTEST_KEEP"] === undefined) rmSync(work, { recursive: true, force: true });
 }
+if (!pathsOnly && (which === undefined || which === "peers")) await recordPeers(only);

@@ -59,6 +59,18 @@ export interface Case {
   config2: Record<string, Value>;
 }
 
+/** A case on a real peer's resource (`shape` is its Terraform type); `volatile` attributes are compared by presence. */
+export interface PeerCase extends Omit<Case, "flavour"> {
+  flavour: "peers";
+  peer: string;
+  volatile: string[];
+}
+
+/** The real peers' cases and the provider configuration each peer needs (`{dir}`, `{httpapi}` filled at run time). */
+export function loadPeerCorpus(): { providers: Record<string, Record<string, Value>>; cases: PeerCase[] } {
+  return JSON.parse(readFileSync(join(CORPUS_DIR, "peers.cases.json"), "utf8")) as { providers: Record<string, Record<string, Value>>; cases: PeerCase[] };
+}
+
 /** A changed place in Terraform's plan: a Terraform attribute path (`items[0].s`, `tags["k"]`) and how it changed. */
 export interface ChangedPath {
   path: string;
@@ -99,11 +111,12 @@ export function loadCases(flavour: Flavour): Case[] {
   return JSON.parse(readFileSync(join(CORPUS_DIR, `${flavour}.cases.json`), "utf8")) as Case[];
 }
 
-export function goldenPath(flavour: Flavour, id: string): string {
+/** A golden's file: `golden/<flavour or "peers">/<case id>.json`. */
+export function goldenPath(flavour: Flavour | "peers", id: string): string {
   return join(GOLDEN_DIR, flavour, `${id}.json`);
 }
 
-export function loadGolden(flavour: Flavour, id: string): Golden | undefined {
+export function loadGolden(flavour: Flavour | "peers", id: string): Golden | undefined {
   const p = goldenPath(flavour, id);
   return existsSync(p) ? (JSON.parse(readFileSync(p, "utf8")) as Golden) : undefined;
 }

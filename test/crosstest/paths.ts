@@ -1,6 +1,8 @@
 // Reads a case's shape as a type tree, finds the paths a Terraform plan changes, and moves values and paths between
 // Terraform's names and Pulumi's (the corpus's names are lower-case single words, so only block flattening differs).
 import { objectTypeOf, type PropertyModel } from "../../src/schema-translate/model.js";
+import type { CtyType } from "../../src/terraform/cty/index.js";
+import type { Block, NestedAttributeObject } from "../../src/terraform/types.js";
 import type { AttrDesc, BlockDesc, ChangedPath, ShapeDesc, TypeDesc, Value } from "./corpus.js";
 
 export type Node =
@@ -233,9 +235,10 @@ export function pulumiToTfPath(node: Node, pulumiPath: string): string {
       const entry: [string, Field] | undefined = Object.entries(n.fields).find(([k, x]) => (x.pulumi ?? k) === String(s));
       const f: Field | undefined = entry?.[1];
       out.push(entry?.[0] ?? String(s));
+      if (f?.flatten === true && f.node.kind === "set") break;
       if (f?.flatten === true) {
         out.push(0);
-        n = f.node.kind === "list" ? f.node.elem : undefined;
+        n = f.node.kind === "list" || f.node.kind === "set" ? f.node.elem : undefined;
       } else {
         n = f?.node;
       }
@@ -266,7 +269,7 @@ export function tfToPulumi(node: Node, v: unknown, resolve: (marker: { $unknown:
         let x = o[k];
         if (f.flatten === true && Array.isArray(x)) x = x[0] ?? null;
         const name = f.pulumi ?? k;
-        if (f.flatten === true && f.node.kind === "list") out[name] = tfToPulumi(f.node.elem, x, resolve);
+        if (f.flatten === true && (f.node.kind === "list" || f.node.kind === "set")) out[name] = tfToPulumi(f.node.elem, x, resolve);
         else out[name] = tfToPulumi(f.node, x, resolve);
       }
       return out;
@@ -290,7 +293,7 @@ export function pulumiToTf(node: Node, v: unknown): unknown {
       const out: Record<string, unknown> = {};
       for (const [k, f] of Object.entries(node.fields)) {
         const x = o[f.pulumi ?? k];
-        if (f.flatten === true && f.node.kind === "list") out[k] = isNull(x) ? [] : [pulumiToTf(f.node.elem, x)];
+        if (f.flatten === true && (f.node.kind === "list" || f.node.kind === "set")) out[k] = isNull(x) ? [] : [pulumiToTf(f.node.elem, x)];
         else if (f.block === true && isNull(x)) out[k] = [];
         else out[k] = pulumiToTf(f.node, x);
       }
@@ -318,10 +321,48 @@ export function withPulumiNames(node: Node, props: readonly PropertyModel[]): vo
     const f = node.fields[p.tfName];
     if (f === undefined) continue;
     if (p.name !== p.tfName) f.pulumi = p.name;
+    if (p.maxItemsOne && (f.node.kind === "list" || f.node.kind === "set")) f.flatten = true;
     const inner = objectTypeOf(p.type);
     if (inner === undefined) continue;
     const fn = f.node;
     const target = fn.kind === "object" ? fn : fn.kind === "list" || fn.kind === "set" || fn.kind === "map" ? fn.elem : undefined;
     if (target !== undefined) withPulumiNames(target, inner.properties);
+  }
+}
+
+/** The type tree of a provider's own schema block (the real peers' resources). */
+export function blockNode(block: Block): Node {
+  const fields: Record<string, Field> = {};
+  for (const a of block.attributes) {
+    const node = a.nestedType !== undefined ? nestedTypeNode(a.nestedType) : ctyNode(a.type!);
+    fields[a.name] = { node, ...(a.writeOnly ? { writeOnly: true } : {}), ...(a.computed && !a.optional && !a.required ? { computedOnly: true } : {}) };
+  }
+  for (const nb of block.blockTypes) {
+    const inner = blockNode(nb.block);
+    if (nb.nesting === "single" || nb.nesting === "group") fields[nb.typeName] = { node: inner };
+    else fields[nb.typeName] = { node: { kind: nb.nesting, elem: inner }, block: true };
+  }
+  return { kind: "object", fields };
+}
+
+function nestedTypeNode(o: NestedAttributeObject): Node {
+  const inner = blockNode({ attributes: o.attributes, blockTypes: [], description: "", descriptionKind: "plain", deprecated: false, deprecationMessage: "" });
+  return o.nesting === "single" ? inner : { kind: o.nesting, elem: inner };
+}
+
+function ctyNode(t: CtyType): Node {
+  switch (t.kind) {
+    case "dynamic":
+      return { kind: "dynamic" };
+    case "list":
+    case "set":
+    case "map":
+      return { kind: t.kind, elem: ctyNode(t.element) };
+    case "object":
+      return { kind: "object", fields: Object.fromEntries(Object.entries(t.attributes).map(([k, v]) => [k, { node: ctyNode(v) }])) };
+    case "tuple":
+      return { kind: "list", elem: { kind: "dynamic" } };
+    default:
+      return { kind: "prim" };
   }
 }

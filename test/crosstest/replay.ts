@@ -1,15 +1,16 @@
 // Replays the oracle corpus through our plugin's gRPC as the engine calls it and lists every place our answer differs
 // from OpenTofu's recorded one (action, detailed diff, state after create/update, refresh, import).
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { peerPath } from "../support/peers.js";
 import { argsRequest, startPluginProcess, type CallError, type PluginProcess } from "../support/pulumi.js";
 import { fromStruct, toStruct as plainStruct, toWire, type Json } from "../support/reference-ops.js";
-import { PEER, loadCases, loadGolden, loadShapes, type Case, type Flavour, type Golden, type Value } from "./corpus.js";
-import { pulumiToTf, pulumiToTfPath, shapeNode, tfToPulumi, valueDifferences, withPulumiNames, type Node } from "./paths.js";
+import { PEER, loadCases, loadGolden, loadPeerCorpus, loadShapes, type Case, type Flavour, type Golden, type PeerCase, type Value } from "./corpus.js";
+import { blockNode, pulumiToTf, pulumiToTfPath, shapeNode, tfToPulumi, valueDifferences, withPulumiNames, type Node } from "./paths.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
-import type { ResourceModel } from "../../src/schema-translate/model.js";
+import type { PropertyModel, ResourceModel } from "../../src/schema-translate/model.js";
+import type { Block } from "../../src/terraform/types.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -57,6 +58,8 @@ function tfAction(actions: string[]): { action: Action; deleteFirst: boolean } {
 }
 
 const DIFF_KINDS = ["add", "add-replace", "delete", "delete-replace", "update", "update-replace"];
+const fillIn = (text: string, placeholders: [string, string][]): string => placeholders.reduce((t, [k, v]) => t.split(k).join(v), text);
+
 function kindName(k: unknown): string {
   if (typeof k === "number") return DIFF_KINDS[k]!;
   if (k === undefined || k === null) return "add";
@@ -92,13 +95,27 @@ export function goldenPaths(golden: Golden): Set<string> {
   return new Set(golden.plan.changed.map((x) => `${x.path}:${x.kind}${x.replace ? "-replace" : ""}`));
 }
 
+/** What a replay runs against: one plugin parameterized with one provider, and how its cases map to that provider. */
+interface Subject {
+  /** The golden folder: a flavour, or `peers`. */
+  goldens: Flavour | "peers";
+  cases: AnyCase[];
+  /** The Terraform resource type of a case's shape. */
+  typeOf(shape: string): string;
+  /** The shape's type tree before Pulumi names are put on it. */
+  tree(shape: string): Node;
+  models: Map<string, ResourceModel>;
+  /** Run-time placeholders (`{dir}`) and their values in cases and goldens. */
+  placeholders: [string, string][];
+}
+
+type AnyCase = Case | PeerCase;
+
 export class Replayer {
   private constructor(
     private readonly plugin: PluginProcess,
-    private readonly flavour: Flavour,
-    private readonly tokens: Map<string, string>,
-    private readonly store: string,
-    private readonly models: Map<string, ResourceModel>,
+    private readonly subject: Subject,
+    private readonly dir: string,
   ) {}
 
   private readonly nodes = new Map<string, Node>();
@@ -107,47 +124,98 @@ export class Replayer {
   private node(shape: string): Node {
     let n = this.nodes.get(shape);
     if (n === undefined) {
-      n = namedShapeNode(this.flavour, shape, this.models);
+      n = this.subject.tree(shape);
+      const model = this.subject.models.get(this.subject.typeOf(shape));
+      if (model === undefined) throw new Error(`no resource ${this.subject.typeOf(shape)} in the provider's schema`);
+      withPulumiNames(n, model.properties);
       this.nodes.set(shape, n);
     }
     return n;
   }
 
-  static async start(flavour: Flavour): Promise<Replayer> {
-    const dir = mkdtempSync(join(tmpdir(), `crosstest-replay-${flavour}-`));
-    const schemaFile = join(dir, "shapes.json");
-    writeFileSync(schemaFile, JSON.stringify({ resources: loadShapes(flavour) }));
-    const env = { SHAPES_SCHEMA: schemaFile, SHAPES_STORE: join(dir, "store") };
-    const models = await shapeModels(flavour, env);
+  /** A plugin parameterized with `peer` and configured with `config` (Terraform names), in its own scratch folder. */
+  private static async launch(peer: string, dir: string, env: Record<string, string>, config: Record<string, Value>, subject: (models: Map<string, ResourceModel>, providerConfig: PropertyModel[]) => Subject): Promise<Replayer> {
+    const provider = await GrpcTerraformProvider.launch({ path: peerPath(peer), env });
+    let model: ReturnType<typeof buildProviderModel>;
+    let configBlock: Block;
+    try {
+      const schema = await provider.getProviderSchema();
+      model = buildProviderModel(schema, { packageName: peer, packageVersion: "0.0.0" });
+      configBlock = schema.provider.block;
+    } finally {
+      await provider.close();
+    }
     const plugin = await startPluginProcess({ env: { ...process.env, ...env } });
     try {
-      await plugin.call("Parameterize", argsRequest(peerPath(PEER[flavour])));
-      const schema = JSON.parse(String((await plugin.call("GetSchema", {}))["schema"])) as { resources: Record<string, unknown> };
-      const tokens = new Map<string, string>();
-      for (const token of Object.keys(schema.resources)) tokens.set(token.split(":").pop()!.toLowerCase(), token);
-      await plugin.call("Configure", { args: toStruct({}), acceptSecrets: true, acceptResources: true });
-      return new Replayer(plugin, flavour, tokens, dir, models);
+      await plugin.call("Parameterize", argsRequest(peerPath(peer)));
+      const configNode = blockNode(configBlock);
+      withPulumiNames(configNode, model.config);
+      const args = tfToPulumi(configNode, config, (m) => m.value) as Props;
+      await plugin.call("Configure", { args: toStruct(args), acceptSecrets: true, acceptResources: true });
+      return new Replayer(plugin, subject(model.resources, model.config), dir);
     } catch (e) {
       await plugin.stop();
       throw e;
     }
   }
 
+  static async start(flavour: Flavour): Promise<Replayer> {
+    const dir = mkdtempSync(join(tmpdir(), `crosstest-replay-${flavour}-`));
+    const schemaFile = join(dir, "shapes.json");
+    const shapes = loadShapes(flavour);
+    writeFileSync(schemaFile, JSON.stringify({ resources: shapes }));
+    const env = { SHAPES_SCHEMA: schemaFile, SHAPES_STORE: join(dir, "store") };
+    return Replayer.launch(PEER[flavour], dir, env, {}, (models) => ({
+      goldens: flavour,
+      cases: loadCases(flavour),
+      typeOf: (shape) => `${PEER[flavour]}_${shape}`,
+      tree: (shape) => shapeNode(shapes[shape]!, flavour),
+      models,
+      placeholders: [],
+    }));
+  }
+
+  /** One real peer's cases of the peers corpus; `httpapi` is the loopback service httpapi's cases need. */
+  static async startPeer(peer: string, httpapi?: { url: string; token: string }): Promise<Replayer> {
+    const dir = mkdtempSync(join(tmpdir(), `crosstest-replay-${peer}-`));
+    mkdirSync(join(dir, "files"));
+    const corpus = loadPeerCorpus();
+    const placeholders: [string, string][] = [["{dir}", join(dir, "files")], ["{httpapi_token}", httpapi?.token ?? ""], ["{httpapi}", httpapi?.url ?? ""]];
+    const config = JSON.parse(fillIn(JSON.stringify(corpus.providers[peer] ?? {}), placeholders)) as Record<string, Value>;
+    const schema = await (async () => {
+      const p = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
+      try {
+        return await p.getProviderSchema();
+      } finally {
+        await p.close();
+      }
+    })();
+    return Replayer.launch(peer, dir, {}, config, (models) => ({
+      goldens: "peers",
+      cases: corpus.cases.filter((c) => c.peer === peer),
+      typeOf: (shape) => shape,
+      tree: (shape) => blockNode(schema.resources.get(shape)!.block),
+      models,
+      placeholders,
+    }));
+  }
+
   async stop(): Promise<void> {
     await this.plugin.stop();
-    rmSync(this.store, { recursive: true, force: true });
+    rmSync(this.dir, { recursive: true, force: true });
   }
 
   /** Every case with a golden, `concurrency` at a time. */
-  async replayAll(filter: (c: Case) => boolean = () => true, concurrency = 6): Promise<ReplayResult> {
-    const cases = loadCases(this.flavour).filter(filter);
+  async replayAll(filter: (c: AnyCase) => boolean = () => true, concurrency = 6): Promise<ReplayResult> {
+    const cases = this.subject.cases.filter(filter).map((c) => JSON.parse(fillIn(JSON.stringify(c), this.subject.placeholders)) as AnyCase);
     const result: ReplayResult = { cases: 0, refused: [], disagreements: [] };
     let next = 0;
     const worker = async () => {
       while (next < cases.length) {
         const c = cases[next++]!;
-        const golden = loadGolden(this.flavour, c.id);
-        if (golden === undefined) throw new Error(`no golden for ${this.flavour} case ${c.id}: run \`npm run crosstest:record\``);
+        const recorded = loadGolden(this.subject.goldens, c.id);
+        if (recorded === undefined) throw new Error(`no golden for ${this.subject.goldens} case ${c.id}: run \`npm run crosstest:record\``);
+        const golden = JSON.parse(fillIn(JSON.stringify(recorded), this.subject.placeholders)) as Golden;
         if (golden.errors !== undefined) {
           // A configuration OpenTofu refuses must be refused here too, before anything is created.
           result.refused.push(c.id);
@@ -163,10 +231,10 @@ export class Replayer {
     return result;
   }
 
-  private token(c: Case): string {
-    const t = this.tokens.get(c.shape.replace(/_/g, ""));
-    if (t === undefined) throw new Error(`no resource token for shape ${c.shape}`);
-    return t;
+  private token(c: AnyCase): string {
+    const model = this.subject.models.get(this.subject.typeOf(c.shape));
+    if (model === undefined) throw new Error(`no resource token for ${c.shape}`);
+    return model.token;
   }
 
   /** A call's answer, or its gRPC error as text (a disagreement to report, not a test crash). */
@@ -181,7 +249,7 @@ export class Replayer {
   }
 
   /** Check, then a Create of what it accepted: one of them must fail where OpenTofu's validation did. */
-  private async refuse(c: Case, errors: string[]): Promise<Disagreement[]> {
+  private async refuse(c: AnyCase, errors: string[]): Promise<Disagreement[]> {
     const node = this.node(c.shape);
     const type = this.token(c);
     const base = { urn: `urn:pulumi:crosstest::crosstest::${type}::${c.id}`, type, name: c.id };
@@ -189,13 +257,13 @@ export class Replayer {
     const news = tfToPulumi(node, cfg, (m) => m.value) as Props;
     const checked = await this.call("Check", { ...base, olds: toStruct({}), news: toStruct(news), randomSeed: Buffer.alloc(32, 1) });
     if (checked.error !== undefined || ((checked.ok["failures"] as unknown[] | undefined) ?? []).length > 0) return [];
-    const created = await this.call("Create", { ...base, properties: checked.ok["inputs"], timeout: 60 });
+    const created = await this.call("Create", { ...base, properties: checked.ok["inputs"] });
     if (created.error !== undefined) return [];
-    await this.call("Delete", { ...base, id: created.ok["id"], properties: created.ok["properties"], timeout: 60 });
+    await this.call("Delete", { ...base, id: created.ok["id"], properties: created.ok["properties"] });
     return [{ id: c.id, kind: "check", detail: `OpenTofu refused the configuration (${errors[0]!.split("\n")[0]}), ours created it` }];
   }
 
-  async replay(c: Case, golden: Golden): Promise<Disagreement[]> {
+  async replay(c: AnyCase, golden: Golden): Promise<Disagreement[]> {
     const out: Disagreement[] = [];
     const say = (kind: DisagreementKind, detail: string) => out.push({ id: c.id, kind, detail });
     const stop = (kind: DisagreementKind, detail: string): Disagreement[] => (say(kind, detail), out);
@@ -213,15 +281,23 @@ export class Replayer {
       if (failures.length > 0) return void say("check", `${what}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
       return fromStruct(r["inputs"] as Record<string, unknown>) as Props;
     };
+    // Values that differ from run to run (random results, keys, timestamps) are compared by presence.
+    const volatile = "volatile" in c ? c.volatile : [];
+    const masked = (v: unknown): unknown => {
+      if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+      const o = { ...(v as Record<string, unknown>) };
+      for (const k of volatile) if (o[k] !== null && o[k] !== undefined) o[k] = "<present>";
+      return o;
+    };
     const stateDiff = (kind: DisagreementKind, ours: Props, theirs: Record<string, Value> | null) => {
-      const d = valueDifferences(cmpNode, pulumiToTf(cmpNode, plain(ours)), theirs);
+      const d = valueDifferences(cmpNode, masked(pulumiToTf(cmpNode, plain(ours))), masked(theirs));
       if (d.length > 0) say(kind, `ours ${JSON.stringify(plain(ours))} vs OpenTofu ${JSON.stringify(theirs)}: ${d.join(", ")}`);
     };
 
     // Step 1: create from config1.
     const in1 = await check({}, inputs(c.config1, false), "config1");
     if (in1 === undefined) return out;
-    const createdCall = await this.call("Create", { ...base, properties: toStruct(in1), timeout: 60 });
+    const createdCall = await this.call("Create", { ...base, properties: toStruct(in1) });
     if (createdCall.error !== undefined) return stop("create", createdCall.error);
     const created = createdCall.ok;
     let id = String(created["id"]);
@@ -230,6 +306,16 @@ export class Replayer {
     // OpenTofu refreshes before it plans; `pulumi up --refresh` is the same sequence.
     const pre = await this.call("Read", { ...base, id, properties: toStruct(state), inputs: toStruct(in1) });
     if (pre.error !== undefined) return stop("refresh", pre.error);
+    if (String(pre.ok["id"] ?? "") === "") {
+      // The refresh found the object gone (time_rotating past its rotation): both sides plan a create.
+      if (golden.plan.actions.join() !== "create") say("action", `ours: gone on refresh, create; OpenTofu ${golden.plan.actions.join(",")}`);
+      const again = await this.call("Create", { ...base, properties: toStruct((await check({}, inputs(c.config2, false), "config2 (recreate)")) ?? {}) });
+      if (again.error !== undefined) return stop("create", again.error);
+      id = String(again.ok["id"]);
+      stateDiff("state2", fromStruct(again.ok["properties"] as Record<string, unknown>) as Props, golden.state2);
+      await this.call("Delete", { ...base, id, properties: again.ok["properties"] });
+      return out;
+    }
     state = fromStruct(pre.ok["properties"] as Record<string, unknown>) as Props;
 
     try {
@@ -264,14 +350,17 @@ export class Replayer {
       const applyDiff = applyDiffCall.ok;
       if (applyDiff["changes"] === "DIFF_SOME" || applyDiff["changes"] === 2) {
         if (((applyDiff["replaces"] as string[] | undefined) ?? []).length > 0) {
-          const madeCall = await this.call("Create", { ...base, properties: toStruct(in2), timeout: 60 });
+          // The engine's order: delete first when the Diff says so, else create the replacement first.
+          const deleteFirst = Boolean(applyDiff["deleteBeforeReplace"]);
+          if (deleteFirst) await this.call("Delete", { ...base, id, properties: toStruct(state), oldInputs: toStruct(in1) });
+          const madeCall = await this.call("Create", { ...base, properties: toStruct(in2) });
           if (madeCall.error !== undefined) return stop("update", madeCall.error);
           const made = madeCall.ok;
-          await this.call("Delete", { ...base, id, properties: toStruct(state), oldInputs: toStruct(in1), timeout: 60 });
+          if (!deleteFirst) await this.call("Delete", { ...base, id, properties: toStruct(state), oldInputs: toStruct(in1) });
           id = String(made["id"]);
           state = fromStruct(made["properties"] as Record<string, unknown>) as Props;
         } else {
-          const updatedCall = await this.call("Update", { ...base, id, olds: toStruct(state), news: toStruct(in2), oldInputs: toStruct(in1), timeout: 60 });
+          const updatedCall = await this.call("Update", { ...base, id, olds: toStruct(state), news: toStruct(in2), oldInputs: toStruct(in1) });
           if (updatedCall.error !== undefined) return stop("update", updatedCall.error);
           const updated = updatedCall.ok;
           state = fromStruct(updated["properties"] as Record<string, unknown>) as Props;
@@ -296,10 +385,13 @@ export class Replayer {
 
       // Step 5: import by id.
       const imported = await this.call("Read", { ...base, id, properties: toStruct({}) });
-      if (imported.error !== undefined) say("import", imported.error);
-      else if (golden.imported !== null) stateDiff("import", fromStruct(imported.ok["properties"] as Record<string, unknown>) as Props, golden.imported);
+      if (golden.imported === null) {
+        // OpenTofu could not import the object by its id (no importer, or another id format): neither may we.
+        if (imported.error === undefined) say("import", "OpenTofu could not import the object by its id, ours did");
+      } else if (imported.error !== undefined) say("import", imported.error);
+      else stateDiff("import", fromStruct(imported.ok["properties"] as Record<string, unknown>) as Props, golden.imported);
     } finally {
-      await this.call("Delete", { ...base, id, properties: toStruct(state), timeout: 60 });
+      await this.call("Delete", { ...base, id, properties: toStruct(state) });
     }
     return out;
   }
