@@ -1,5 +1,5 @@
 // The whole engine-kill matrix (test/support/kill-matrix.ts): `pulumi up`/`destroy` of httpapi items stopped by each
-// signal at moments spread over plan, create, update and delete, then recovered as the README says; prints one row per
+// signal at moments spread over plan, create, update and delete, then recovered as docs/reliability.md says; prints one row per
 // run and the totals per signal. `npm run faults`, or `npx tsx bench/faults-kill.bench.ts [signals] [moments] [items]`
 // (defaults SIGKILL,SIGTERM,SIGINT 20 50: about 60 runs, half an hour on two cores). Reports, never asserts.
 import { installPlugin } from "../test/support/e2e.js";

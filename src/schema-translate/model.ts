@@ -79,7 +79,7 @@ export interface ResourceModel {
   aliases: string[];
   tfSchema: Schema;
   properties: PropertyModel[];
-  /** Where the Pulumi resource id comes from; see README "Resource ids". */
+  /** Where the Pulumi resource id comes from; see docs/architecture.md "Schema translation". */
   id: { kind: "attribute"; tfName: string } | { kind: "synthesized" };
   description: string;
   deprecationMessage?: string;

@@ -1,6 +1,6 @@
 // The benchmarks keep working: `bench/run.ts` (what `npm run bench` runs) at small sizes must finish and report every
 // scenario with a bridge figure, and a direct figure wherever one is measured. Only that they run is checked here:
-// the figures themselves are for reading (README, closing notes), never asserted.
+// the figures themselves are for reading (docs/performance.md, closing notes), never asserted.
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";

@@ -1,6 +1,6 @@
 // The engine stopped at chosen moments of `pulumi up`/`destroy` of 50 httpapi items (real SDKv2 provider, real loopback
 // service that counts objects): by SIGKILL in the plan, create, update and delete, by SIGTERM and by Ctrl-C. After each,
-// nothing of ours is left running, and the user's recovery (README "Reliability") converges with no object lost, none
+// nothing of ours is left running, and the user's recovery (docs/reliability.md) converges with no object lost, none
 // duplicated, and a destroy that empties the service. A bounded sample; bench/faults-kill.bench.ts runs the matrix.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpApi, type HttpApiServer } from "../support/httpapi.js";

@@ -314,7 +314,7 @@ describe.skipIf(hostsMissing())("a Go project through pulumi-language-go", () =>
     const plugin = JSON.parse(readFileSync(join(project, "sdks", "regrandom", "regrandom", "pulumi-plugin.json"), "utf8")) as { parameterization: { name: string; value: string } };
     expect(plugin.parameterization.name).toBe("regrandom");
     expect(JSON.parse(Buffer.from(plugin.parameterization.value, "base64").toString())).toEqual({
-      // The package's lock hash is pinned in the value (README "Lock hashes").
+      // The package's lock hash is pinned in the value (docs/using.md "Lock hashes").
       remote: { url: address, version: "3.7.2", hashes: [expect.stringMatching(/^h1:[A-Za-z0-9+/]{43}=$/), expect.stringMatching(/^zh:[0-9a-f]{64}$/)] },
       providerName: "regrandom",
     });

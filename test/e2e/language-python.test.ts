@@ -291,7 +291,7 @@ describe.skipIf(hostsMissing())("a Python project through the real Python langua
     const plugin = JSON.parse(readFileSync(join(project, "sdks", "regrandom", "pulumi_regrandom", "pulumi-plugin.json"), "utf8")) as Record<string, any>;
     expect(plugin["parameterization"]).toMatchObject({ name: "regrandom", version: "3.7.2" });
     expect(JSON.parse(Buffer.from(plugin["parameterization"]["value"], "base64").toString())).toEqual({
-      // The package's lock hash is pinned in the value (README "Lock hashes").
+      // The package's lock hash is pinned in the value (docs/using.md "Lock hashes").
       remote: { url: address, version: "3.7.2", hashes: [expect.stringMatching(/^h1:[A-Za-z0-9+/]{43}=$/), expect.stringMatching(/^zh:[0-9a-f]{64}$/)] },
       providerName: "regrandom",
     });

@@ -207,7 +207,7 @@ describe.skipIf(hostsMissing())("a TypeScript project through the real Node.js l
     expect(sdk.name).toBe("@pulumi/regrandom");
     expect(sdk.pulumi["parameterization"]).toMatchObject({ name: "regrandom", version: "3.7.2" });
     expect(JSON.parse(Buffer.from(sdk.pulumi["parameterization"]["value"], "base64").toString())).toEqual({
-      // The package's lock hash is pinned in the value (README "Lock hashes").
+      // The package's lock hash is pinned in the value (docs/using.md "Lock hashes").
       remote: { url: address, version: "3.7.2", hashes: [expect.stringMatching(/^h1:[A-Za-z0-9+/]{43}=$/), expect.stringMatching(/^zh:[0-9a-f]{64}$/)] },
       providerName: "regrandom",
     });

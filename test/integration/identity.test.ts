@@ -79,7 +79,7 @@ describe("resource identity through the bridge", () => {
 
     const identity = { id: created.id, name: "alpha" };
     const c = calls().filter((x) => x.request["typeName"] === "bridgetest_identified");
-    // The stored state is at the provider's schema version, so no UpgradeResourceState (README "Resource operations").
+    // The stored state is at the provider's schema version, so no UpgradeResourceState (docs/resources.md).
     expect(c.map((x) => x.method)).toEqual(["PlanResourceChange", "ApplyResourceChange", "ReadResource", "PlanResourceChange", "ApplyResourceChange", "PlanResourceChange", "ApplyResourceChange"]);
     const [plan0, apply0, read, plan1, apply1, plan2, apply2] = c;
     expect(plan0!.request["priorIdentity"]).toBeNull();

@@ -147,7 +147,7 @@ export async function runKillCase(sandbox: PulumiSandbox, api: HttpApiServer, c:
   const hosts = sandboxProcesses(sandbox, "pulumi-language-yaml").filter((p) => !hostsBefore.has(p.pid));
   for (const h of hosts) process.kill(h.pid, "SIGKILL");
 
-  // Recovery, as the README tells a user.
+  // Recovery, as docs/reliability.md tells a user.
   const recovery: string[] = [];
   // The file backend writes each blob's `.attrs` sidecar in place (gocloud fileblob), so a kill in the middle of a
   // checkpoint can leave it empty, and every command then fails with "failed to load checkpoint: EOF". An empty

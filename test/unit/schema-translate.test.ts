@@ -224,7 +224,7 @@ describe("reserved names and resource ids", () => {
     expect(s.resources["acme:index/c:C"].requiredInputs).toEqual(["name"]);
   });
 
-  it("a resource without an id attribute gets a synthesized id (documented in the README)", () => {
+  it("a resource without an id attribute gets a synthesized id (documented in docs/architecture.md)", () => {
     const r = resource(model(provider({ resources: { acme_r: block([req("name", S)]) } })), "acme_r");
     expect(r.id).toEqual({ kind: "synthesized" });
   });
