@@ -4,7 +4,7 @@ import { GrpcTerraformProvider } from "../src/terraform/client.js";
 import type { Block, ProviderSchema, Schema } from "../src/terraform/types.js";
 import { buildProviderModel, renderPackageSchema } from "../src/schema-translate/index.js";
 import { peerPath, pins } from "../test/support/peers.js";
-import { loadProtos, serviceOf } from "../src/proto.js";
+import { loadProtos, serviceOf } from "../src/wire/proto.js";
 import { withCachedSchemaEncoding } from "../src/server/plugin.js";
 import { peakRssKiB } from "../src/server/rss.js";
 import { report } from "./report.js";

@@ -10,7 +10,7 @@ import * as http2 from "node:http2";
 import * as net from "node:net";
 import { createInterface } from "node:readline";
 import * as grpc from "@grpc/grpc-js";
-import { encodeMessage, loadProtos, protoRoot, serviceOf } from "../src/proto.js";
+import { encodeMessage, loadProtos, protoRoot, serviceOf } from "../src/wire/proto.js";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, parseHandshake, providerLogEnv } from "../src/terraform/launch.js";
 import { impliedType } from "../src/terraform/schema.js";
 import { completeObject } from "../src/terraform/values.js";

@@ -1,9 +1,9 @@
 // Generates src/wire/*.gen.ts: TypeScript types for every message, enum and service of proto/, in the exact shapes
-// src/proto.ts decodes and encodes (run `npx tsx scripts/gen-wire-types.ts`; test/unit/wire-types.test.ts fails when
+// src/wire/proto.ts decodes and encodes (run `npx tsx scripts/gen-wire-types.ts`; test/unit/wire-types.test.ts fails when
 // the committed files differ from what this produces).
 //
 // Per message M two interfaces:
-//   M    as decoded (protobufjs toObject with src/proto.ts's options: names as written in the .proto, 64-bit integers
+//   M    as decoded (protobufjs toObject with src/wire/proto.ts's options: names as written in the .proto, 64-bit integers
 //        as strings, enums as names, bytes as Buffer, defaults filled in; fields of a oneof or proto3 `optional` are
 //        absent unless set, and the oneof's own name holds the name of the field that is set);
 //   MIn  as accepted for encoding (protobufjs fromObject: every field optional, messages may be null, enums by name
@@ -53,7 +53,7 @@ function load(files: readonly string[] = PROTO_FILES): protobuf.Root {
   return r;
 }
 
-/** src/wire/descriptors.gen.ts: each set's Root as protobufjs JSON, keyed as src/proto.ts keys its roots. */
+/** src/wire/descriptors.gen.ts: each set's Root as protobufjs JSON, keyed as src/wire/proto.ts keys its roots. */
 function descriptors(): string {
   const entries = DESCRIPTOR_SETS.map((files) => `  ${JSON.stringify(files.join("\n"))}:\n    ${JSON.stringify(JSON.stringify(load(files).toJSON()))},`);
   return [

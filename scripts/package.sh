@@ -4,7 +4,7 @@
 #   dist/boot.cjs             src/server/boot.ts: runs plugin.cjs with a V8 code cache kept beside it
 #   dist/sea.cjs              src/server/sea.ts: the single executable's main script (platforms without a snapshot)
 #   dist/snapshot.cjs         src/server/snapshot.ts: the plugin bundled again as the entry of a V8 startup snapshot
-#   dist/proto/               the wire definitions, which src/proto.ts finds beside the bundle
+#   dist/proto/               the wire definitions, which src/wire/proto.ts finds beside the bundle
 #   dist/pulumi-resource-terraform-provider-v<version>-linux-amd64.tar.gz with, at its root, one file:
 #     pulumi-resource-terraform-provider   a Node single-executable application (Node 24 with a startup snapshot
 #                                          of snapshot.cjs, or sea.cjs elsewhere, injected by postject), carrying

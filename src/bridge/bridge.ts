@@ -79,7 +79,7 @@ export class TerraformBridge extends ProviderCaller {
   // ---- provider configuration -------------------------------------------------------------------------------
 
   private configObject(inputs: PropertyMap): CtyValue {
-    return toTfObject(this.model.config, inputs);
+    return toTfObject(this.model.config, inputs, this.secrets);
   }
 
   async checkConfig(news: PropertyMap): Promise<CheckResult> {
@@ -130,7 +130,7 @@ export class TerraformBridge extends ProviderCaller {
       const v = inputs[p.name];
       if (!p.input || v === undefined) continue;
       try {
-        toTfObject([p], { [p.name]: v });
+        toTfObject([p], { [p.name]: v }, this.secrets);
       } catch (e) {
         if (!(e instanceof ConversionError)) throw e;
         failures.push({ property: e.property, reason: e.reason });
@@ -144,7 +144,7 @@ export class TerraformBridge extends ProviderCaller {
       }
       return hold({ inputs, failures });
     }
-    const config = toTfObject(model.properties, inputs);
+    const config = toTfObject(model.properties, inputs, this.secrets);
     const diags = await this.tf.validateResourceConfig(model.tfName, config);
     this.warn(diags, model.tfName);
     return hold({ inputs, failures: failuresFromDiagnostics(diags, model.properties) });
@@ -177,7 +177,7 @@ export class TerraformBridge extends ProviderCaller {
   /** Pulumi state → Terraform state of the current schema version (upgraded by the provider when older, as Terraform does). */
   private async priorState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap): Promise<{ state: CtyValue; meta: Meta; identity?: IdentityContext }> {
     const stored = readMeta(state[META_KEY]);
-    const obj = toTfObject(model.properties, withoutMeta(state)) as { [k: string]: CtyValue };
+    const obj = toTfObject(model.properties, withoutMeta(state), this.secrets) as { [k: string]: CtyValue };
     if (model.id.kind === "attribute" && !model.properties.some((p) => p.tfName === "id")) obj["id"] = id;
     let current: CtyValue = obj;
     let schemaVersion = stored.schemaVersion;
@@ -284,7 +284,7 @@ export class TerraformBridge extends ProviderCaller {
   async diff({ token, id, olds, news }: DiffRequest): Promise<DiffResult> {
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds);
-    const config = toTfObject(model.properties, news);
+    const config = toTfObject(model.properties, news, this.secrets);
     const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config);
     this.diffPlans.remember(planInputs(model, id, prior, config), plan);
     const replacing = changedReplacePaths(prior.state, plan.plannedState, plan.requiresReplace);
@@ -299,7 +299,7 @@ export class TerraformBridge extends ProviderCaller {
   async create(options: CreateRequest): Promise<{ id: string; properties: PropertyMap }> {
     const { token, news } = options;
     const { model, schema } = this.resource(token);
-    const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn)), "create", options.timeoutSeconds);
+    const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn), this.secrets), "create", options.timeoutSeconds);
     const identity = await this.identityContext(model);
     const plan = await this.plan(model, schema, { state: null, identity }, config);
     const meta: Meta = { schemaVersion: schema.version, privateState: plan.plannedPrivate, ...this.keepIdentity(identity, plan.plannedIdentity) };
@@ -337,7 +337,7 @@ export class TerraformBridge extends ProviderCaller {
     const { token, id, olds, news } = options;
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds);
-    const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn)), "update", options.timeoutSeconds);
+    const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn), this.secrets), "update", options.timeoutSeconds);
     const plan =
       this.diffPlans.take(planInputs(model, id, prior, config)) ??
       (await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config));

@@ -1,6 +1,6 @@
 // What every bridge operation does with a Terraform provider's diagnostics: warnings to the log, errors as failures.
 import { errorDiagnostics, reportWarnings, warnThenThrow } from "../terraform/diagnostics.js";
-import type { Diagnostic, TerraformProvider } from "../terraform/types.js";
+import type { Diagnostic, SecretSink, TerraformProvider } from "../terraform/types.js";
 import type { PropertyModel } from "../schema-translate/model.js";
 import { toPropertyPath } from "./convert.js";
 import { formatPath } from "../terraform/path.js";
@@ -20,6 +20,11 @@ export abstract class ProviderCaller {
     readonly tf: TerraformProvider,
     protected readonly log: LogFn = () => undefined,
   ) {}
+
+  /** Where conversions hand the program's secrets: the recording session's, when the calls are recorded. */
+  protected get secrets(): SecretSink | undefined {
+    return this.tf.secretSink;
+  }
 
   protected warn(diags: readonly Diagnostic[], context: string): void {
     reportWarnings(diags, { context, warn: (m) => this.log("warning", m) });

@@ -1,9 +1,8 @@
 // Converts values between Pulumi property maps and Terraform cty objects, using only the provider model's names and types.
 import { BigNum, Dynamic, Unknown, isRecord, isUnknown, rawEquals, wholeContainsUnknown, type CtyType, type CtyValue } from "../terraform/cty/index.js";
 import { attribute, formatPath, index, key, type Path, type PathStep } from "../terraform/path.js";
-import { collectingSecrets, noteSecret } from "../terraform/recording.js";
 import { objectTypeOf, type PropertyModel, type TypeModel } from "../schema-translate/model.js";
-import type { AttributePath } from "../terraform/types.js";
+import type { AttributePath, SecretSink } from "../terraform/types.js";
 import {
   AssetOrArchive,
   COMPUTED,
@@ -45,27 +44,28 @@ function under(e: unknown, step: PathStep): unknown {
 }
 
 /** Strips secrets and output wrappers; what Terraform sees is the plain value or an unknown. */
-export function unwrap(v: PropertyValue): PropertyValue {
+export function unwrap(v: PropertyValue, secrets?: SecretSink): PropertyValue {
   for (;;) {
     if (v instanceof Secret) {
       // Terraform is about to see it in the clear; a recording of the calls must not.
-      if (collectingSecrets()) noteSecret(v.value);
+      secrets?.note(v.value);
       v = v.value;
     } else if (v instanceof OutputValue) {
       if (!v.known) return COMPUTED;
-      if (v.secret && collectingSecrets()) noteSecret(v.value);
+      if (v.secret) secrets?.note(v.value);
       v = v.value!;
     } else return v;
   }
 }
 
 /** Pulumi inputs (or state) → the TF object for a list of properties; absent properties become null / empty blocks. */
-export function toTfObject(props: readonly PropertyModel[], values: PropertyMap): CtyObject {
+/** `secrets` receives every secret the conversion unwraps (only when the calls are recorded). */
+export function toTfObject(props: readonly PropertyModel[], values: PropertyMap, secrets?: SecretSink): CtyObject {
   const out: CtyObject = Object.create(null) as CtyObject;
   for (const p of props) {
     const raw = values[p.name];
     try {
-      out[p.tfName] = toTfProperty(p, raw === undefined ? null : raw);
+      out[p.tfName] = toTfProperty(p, raw === undefined ? null : raw, secrets);
     } catch (e) {
       throw under(e, attribute(p.name));
     }
@@ -73,26 +73,26 @@ export function toTfObject(props: readonly PropertyModel[], values: PropertyMap)
   return out;
 }
 
-function toTfProperty(p: PropertyModel, raw: PropertyValue): CtyValue {
-  const v = unwrap(raw);
+function toTfProperty(p: PropertyModel, raw: PropertyValue, secrets: SecretSink | undefined): CtyValue {
+  const v = unwrap(raw, secrets);
   if (v instanceof Computed) return new Unknown();
   if (p.maxItemsOne) {
     // A flattened list or set block: Pulumi holds the one object, Terraform a collection of zero or one.
     if (v === null) return [];
     const inner = p.type;
-    return [toTfValue(inner, p.tfType.kind === "list" || p.tfType.kind === "set" ? p.tfType.element : p.tfType, v)];
+    return [toTfValue(inner, p.tfType.kind === "list" || p.tfType.kind === "set" ? p.tfType.element : p.tfType, v, secrets)];
   }
   if (v === null && p.block !== undefined) {
     // Blocks are never null in Terraform configuration: an absent collection block is empty, an absent group all-null.
     if (p.block === "list" || p.block === "set") return [];
     if (p.block === "map") return Object.create(null) as CtyObject;
-    if (p.block === "group" && p.type.kind === "object") return toTfObject(p.type.ref.properties, {});
+    if (p.block === "group" && p.type.kind === "object") return toTfObject(p.type.ref.properties, {}, secrets);
   }
-  return toTfValue(p.type, p.tfType, v);
+  return toTfValue(p.type, p.tfType, v, secrets);
 }
 
-function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue): CtyValue {
-  const v = unwrap(raw);
+function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue, secrets: SecretSink | undefined): CtyValue {
+  const v = unwrap(raw, secrets);
   if (v === null) return null;
   if (v instanceof Computed) return new Unknown();
   switch (t.kind) {
@@ -111,13 +111,13 @@ function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue): CtyValue {
       if (v === "true" || v === "false") return v === "true";
       break;
     case "any":
-      return plainToCty(v);
+      return plainToCty(v, secrets);
     case "array":
       if (Array.isArray(v)) {
         const el = ct.kind === "list" || ct.kind === "set" ? ct.element : { kind: "dynamic" as const };
         const items = v.map((x, i) => {
           try {
-            return toTfValue(t.items, el, x);
+            return toTfValue(t.items, el, x, secrets);
           } catch (e) {
             throw under(e, index(i));
           }
@@ -131,7 +131,7 @@ function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue): CtyValue {
         const out: CtyObject = Object.create(null) as CtyObject;
         for (const [k, x] of Object.entries(v)) {
           try {
-            out[k] = toTfValue(t.values, el, x);
+            out[k] = toTfValue(t.values, el, x, secrets);
           } catch (e) {
             throw under(e, key(k));
           }
@@ -140,7 +140,7 @@ function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue): CtyValue {
       }
       break;
     case "object":
-      if (isPropertyMap(v)) return toTfObject(t.ref.properties, v);
+      if (isPropertyMap(v)) return toTfObject(t.ref.properties, v, secrets);
       break;
   }
   throw new ConversionError(`expected ${describeType(t)}, got ${describeValue(v)}`);
@@ -160,15 +160,15 @@ function distinct(items: CtyValue[]): CtyValue[] {
 }
 
 /** Values of dynamic attributes: plain JSON-like data; the codec infers their cty type. */
-function plainToCty(v: PropertyValue): CtyValue {
-  const u = unwrap(v);
+function plainToCty(v: PropertyValue, secrets: SecretSink | undefined): CtyValue {
+  const u = unwrap(v, secrets);
   if (typeof u === "number") return decimalNumber(u);
   if (u === null || typeof u === "string" || typeof u === "boolean") return u;
   if (u instanceof Computed) return new Unknown();
   if (Array.isArray(u)) {
     return u.map((x, i) => {
       try {
-        return plainToCty(x);
+        return plainToCty(x, secrets);
       } catch (e) {
         throw under(e, index(i));
       }
@@ -178,7 +178,7 @@ function plainToCty(v: PropertyValue): CtyValue {
     const out: CtyObject = Object.create(null) as CtyObject;
     for (const [k, x] of Object.entries(u)) {
       try {
-        out[k] = plainToCty(x);
+        out[k] = plainToCty(x, secrets);
       } catch (e) {
         throw under(e, key(k));
       }

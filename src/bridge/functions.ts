@@ -41,7 +41,7 @@ export class Functions extends ProviderCaller {
     const unknownArgs = Object.keys(args).filter((k) => !m.properties.some((p) => p.name === k && p.input));
     if (unknownArgs.length > 0) return { failures: unknownArgs.map((k) => ({ property: k, reason: `${m.token} has no argument ${k}` })) };
     try {
-      return { config: toTfObject(m.properties, args) };
+      return { config: toTfObject(m.properties, args, this.secrets) };
     } catch (e) {
       if (e instanceof ConversionError) return { failures: [{ property: e.property, reason: e.reason }] };
       throw e;
@@ -120,7 +120,7 @@ export class Functions extends ProviderCaller {
     const failures: CheckFailure[] = [];
     const convert = (p: FunctionModel["parameters"][number], v: PropertyValue): CtyValue => {
       const prop = propertyModel({ tfName: p.tfName, name: p.name, tfType: p.tfType, type: p.type, required: p.required });
-      return toTfObject([prop], { [p.name]: v })[p.tfName]!;
+      return toTfObject([prop], { [p.name]: v }, this.secrets)[p.tfName]!;
     };
     for (const p of fn.parameters) {
       const v = args[p.name];

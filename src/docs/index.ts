@@ -7,7 +7,6 @@ import { DocsParseError } from "./markdown.js";
 export type { EntityDocs } from "./markdown.js";
 export type { DocsWanted, ProviderDocs } from "./repo.js";
 export { DOCS_REPO_URL_ENV, upstreamCacheDir, upstreamUrl, type UpstreamRepo } from "./upstream.js";
-export { renderIndexDoc, writeIndexDoc } from "./index-doc.js";
 
 /** Where full docs come from: `--upstreamRepoPath DIR`, or `--fullDocs` (the registry provider's repository). */
 export type DocsSource = { kind: "path"; dir: string } | { kind: "upstream"; repo: UpstreamRepo };

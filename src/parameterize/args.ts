@@ -1,8 +1,8 @@
 // The args form of Parameterize (`pulumi package add terraform-provider ARGS...`): flags, source and validation.
 import { basename } from "node:path";
-import { parseProviderAddress, type ProviderAddress } from "./address.js";
-import { parseVersionConstraint, type VersionConstraint } from "./constraint.js";
-import { invalidArgument, ParameterizeError } from "./errors.js";
+import { parseProviderAddress, type ProviderAddress } from "../acquire/address.js";
+import { parseVersionConstraint, type VersionConstraint } from "../acquire/constraint.js";
+import { invalidArgument, ParameterizeError } from "../acquire/errors.js";
 
 export const USAGE = `Usage: pulumi package add terraform-provider <provider> [version-constraint] [flags]
        pulumi package add terraform-provider <path/to/terraform-provider-NAME> [flags]

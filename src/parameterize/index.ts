@@ -1,13 +1,13 @@
 // Parameterize end to end: args or value → provider binary (local or registry) → launched provider and its schema.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { DEFAULT_REGISTRY_HOST, formatAddress, type ProviderAddress } from "./address.js";
+import { DEFAULT_REGISTRY_HOST, formatAddress, type ProviderAddress } from "../acquire/address.js";
 import { parseArgs, type Selection } from "./args.js";
-import { exactVersion, parseVersionConstraint, type VersionConstraint } from "./constraint.js";
-import { ParameterizeError, invalidArgument } from "./errors.js";
+import { exactVersion, parseVersionConstraint, type VersionConstraint } from "../acquire/constraint.js";
+import { ParameterizeError, invalidArgument } from "../acquire/errors.js";
 import { LOCAL_VERSION, resolveLocalBinary } from "./local.js";
 import { describeReattach, findReattach, localPath, type ReattachEntry } from "./reattach.js";
-import { acquireRemote, type RemoteBinary } from "./remote.js";
+import { acquireRemote, type RemoteBinary } from "../acquire/remote.js";
 import { encodeValue, parseValue, type ValueDocs, type ValueSource } from "./value.js";
 import type { DocsSource } from "../docs/index.js";
 import { GrpcTerraformProvider } from "../terraform/client.js";
@@ -15,7 +15,7 @@ import type { ProviderLogEntry } from "../terraform/launch.js";
 import { RecordingProvider, recorderFromEnv, type CallRecorder } from "../terraform/recording.js";
 import type { ProviderSchema, TerraformProvider } from "../terraform/types.js";
 
-export { ParameterizeError } from "./errors.js";
+export { ParameterizeError } from "../acquire/errors.js";
 export { HelpRequested, USAGE } from "./args.js";
 
 export type ParameterizeInput =

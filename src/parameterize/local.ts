@@ -2,7 +2,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { typeFromBinaryName } from "./args.js";
-import { ParameterizeError } from "./errors.js";
+import { ParameterizeError } from "../acquire/errors.js";
 
 /** A local binary reports no version of its own; the package gets this one (as the reference implementation does). */
 export const LOCAL_VERSION = "0.0.0";

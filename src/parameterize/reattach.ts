@@ -1,8 +1,8 @@
 // Which already-running Terraform provider, if any, the user asked us to attach to instead of acquiring and launching one.
 import { resolve } from "node:path";
-import { DEFAULT_REGISTRY_HOST, formatAddress, parseProviderAddress, type ProviderAddress } from "./address.js";
+import { DEFAULT_REGISTRY_HOST, formatAddress, parseProviderAddress, type ProviderAddress } from "../acquire/address.js";
 import { typeFromBinaryName } from "./args.js";
-import { ParameterizeError } from "./errors.js";
+import { ParameterizeError } from "../acquire/errors.js";
 import type { ReattachTarget } from "../terraform/reattach.js";
 
 /**

@@ -1,7 +1,7 @@
 // The value form of Parameterize: the JSON bytes generated SDKs embed, parsed strictly and written canonically.
-import { parseProviderAddress, formatAddress, type ProviderAddress } from "./address.js";
+import { parseProviderAddress, formatAddress, type ProviderAddress } from "../acquire/address.js";
 import { validatePackageName, type Selection } from "./args.js";
-import { ParameterizeError, invalidArgument } from "./errors.js";
+import { ParameterizeError, invalidArgument } from "../acquire/errors.js";
 
 /**
  * `hashes` are the lock hashes of a registry provider's package recorded when the SDK was generated (`h1:` over the

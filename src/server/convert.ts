@@ -1,4 +1,4 @@
-// pulumirpc request/response messages (as src/proto.ts decodes them) ⇄ the plain requests and results of ResourceOps.
+// pulumirpc request/response messages (as src/wire/proto.ts decodes them) ⇄ the plain requests and results of ResourceOps.
 import type {
   CallRequest,
   CallResult,
@@ -25,7 +25,7 @@ import type * as google_protobuf from "../wire/google.protobuf.gen.js";
 import type * as pb from "../wire/pulumirpc.gen.js";
 
 // One converter per message, typed by the generated pulumirpc types (src/wire/pulumirpc.gen.ts): requests as
-// src/proto.ts decodes them (defaults filled in), responses in the shape it encodes. An absent Struct decodes to an
+// src/wire/proto.ts decodes them (defaults filled in), responses in the shape it encodes. An absent Struct decodes to an
 // empty property map, labelled by its field for errors.
 
 function urnsMap(m: Record<string, pb.CallRequest_ArgumentDependencies>): Record<string, string[]> {

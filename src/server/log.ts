@@ -1,5 +1,5 @@
 // Logging for the plugin: through the engine's Engine.Log when we have its address, else to stderr (never stdout).
-import { loadProtos, serviceOf } from "../proto.js";
+import { loadProtos, serviceOf } from "../wire/proto.js";
 import type { ProviderLogEntry } from "../terraform/launch.js";
 import { Channel, type CallError, type Method } from "../wire/rpc.js";
 import { method } from "../wire/shape.js";

@@ -1,5 +1,5 @@
 // The plugin server: ResourceProvider on a free loopback port, engine logging, orderly stop; main.ts makes it an executable.
-import { loadProtos, prepareCodecs, serviceOf } from "../proto.js";
+import { loadProtos, prepareCodecs, serviceOf } from "../wire/proto.js";
 import { VERSION } from "../version.js";
 import { parsePluginArgs } from "./cli.js";
 import { ENGINE_PROTO, EngineLogger, StderrLogger, type Logger } from "./log.js";

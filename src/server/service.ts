@@ -1,6 +1,6 @@
 // The pulumirpc.ResourceProvider service: Parameterize, GetSchema, plugin housekeeping, and dispatch of resource RPCs to ResourceOps.
 import { describe, parameterize, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
-import { cacheRoot } from "../parameterize/cache.js";
+import { cacheRoot } from "../acquire/cache.js";
 import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
 import { VERSION } from "../version.js";
 import * as convert from "./convert.js";
@@ -185,7 +185,8 @@ export class ProviderService {
       // --indexDocOutDir alone reads only the provider's page, for _index.md; the schema keeps the short docs.
       if (p.docs !== undefined && documented !== undefined) model = documented;
       if (p.indexDoc !== undefined) {
-        const file = await docs.writeIndexDoc(p.indexDoc.dir, documented ?? model, { addArgs: p.indexDoc.addArgs });
+        const { writeIndexDoc } = await import("../schema-translate/index-doc.js");
+        const file = await writeIndexDoc(p.indexDoc.dir, documented ?? model, { addArgs: p.indexDoc.addArgs });
         log.log("info", `wrote ${file}`);
       }
     }

@@ -1,7 +1,7 @@
 // Errors → gRPC status for the engine: codes chosen by the kind of failure, partial failures as ErrorResourceInitFailed details.
-import { ParameterizeError } from "../parameterize/errors.js";
+import { ParameterizeError } from "../acquire/errors.js";
 import { ResourceInitError } from "./ops.js";
-import { encodeMessage, protoRoot } from "../proto.js";
+import { encodeMessage, protoRoot } from "../wire/proto.js";
 import { CallError, Status } from "../wire/rpc.js";
 import { propertyMapToStruct, StructDecodeError } from "./struct.js";
 import type * as rpcStatus from "../wire/google.rpc.gen.js";

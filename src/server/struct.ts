@@ -1,4 +1,4 @@
-// google.protobuf.Struct (as src/proto.ts decodes it, oneofs on) ⇄ Pulumi property values, special signature objects included.
+// google.protobuf.Struct (as src/wire/proto.ts decodes it, oneofs on) ⇄ Pulumi property values, special signature objects included.
 import {
   AssetOrArchive,
   COMPUTED,
@@ -39,7 +39,7 @@ const UNKNOWN_SENTINELS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * google.protobuf.Value and Struct as src/proto.ts decodes them (`kind` names the oneof member that is set), typed by
+ * google.protobuf.Value and Struct as src/wire/proto.ts decodes them (`kind` names the oneof member that is set), typed by
  * the generated types; read as Lean so that a message built without the `kind` virtual field decodes too.
  */
 export type PbValue = Lean<google_protobuf.Value>;

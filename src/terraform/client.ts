@@ -43,7 +43,7 @@ import {
   toDynamic,
   type PbResourceIdentityData,
 } from "./wire.js";
-import { loadProtos, prepareCodecs, serviceOf, type Services } from "../proto.js";
+import { loadProtos, prepareCodecs, serviceOf, type Services } from "../wire/proto.js";
 import { CallError, Status, type ClientCall, type Service } from "../wire/rpc.js";
 import { method as typedMethod, type Lean } from "../wire/shape.js";
 import type * as tf6 from "../wire/tfplugin6.gen.js";

@@ -4,7 +4,7 @@ import { accessSync, constants as fsConstants, existsSync, statSync } from "node
 import { createInterface } from "node:readline";
 import { LaunchError } from "./errors.js";
 import { serverCertificatePem, takeClientCertificate } from "./mtls.js";
-import { loadProtos, serviceOf, type Services } from "../proto.js";
+import { loadProtos, serviceOf, type Services } from "../wire/proto.js";
 import { Channel, warmChannel, type ClientCall, type Method } from "../wire/rpc.js";
 import { method } from "../wire/shape.js";
 import type * as goplugin from "../wire/plugin.gen.js";

@@ -24,6 +24,7 @@ import type {
   ReadRequest,
   ReadResult,
   RenewEphemeralResult,
+  SecretSink,
   TerraformProvider,
   UpgradeIdentityRequest,
   UpgradeIdentityResult,
@@ -42,58 +43,70 @@ const UNKNOWN_TEXT = "<unknown>";
 /** Shorter secrets are redacted where they are a whole value, not inside other text, which they would shred. */
 const MIN_SUBSTRING_SECRET = 4;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Json = null | boolean | number | string | Redacted | Json[] | { [key: string]: Json };
 
 // ---- Secrets known by value ----
 
 /**
  * Values the program marked secret reach Terraform in attributes the schema may not call sensitive, and providers
- * echo values into diagnostics; so every secret seen is remembered by value and scrubbed from every record. Only
- * collected once a recorder exists: the normal path pays one boolean test per secret.
+ * echo values into diagnostics; so every secret seen is remembered by value and scrubbed from every record. One set
+ * per recording session (a CallRecorder), filled by the conversion through the recorded provider's `secretSink`.
  */
-let collecting = false;
-const secretStrings = new Set<string>();
-const secretNumbers = new Set<number>();
+export class RecordedSecrets implements SecretSink {
+  private readonly strings = new Set<string>();
+  private readonly numbers = new Set<number>();
 
-export function collectingSecrets(): boolean {
-  return collecting;
-}
-
-/** Remembers the strings and numbers inside a secret value (plain data, or wrappers carrying it in `value`). */
-export function noteSecret(v: unknown): void {
-  if (typeof v === "string") {
-    if (v !== "") secretStrings.add(v);
-  } else if (typeof v === "number") {
-    secretNumbers.add(v);
-  } else if (v instanceof BigNum) {
-    secretStrings.add(v.text);
-  } else if (Array.isArray(v)) {
-    for (const x of v) noteSecret(x);
-  } else if (typeof v === "object" && v !== null) {
-    const proto: unknown = Object.getPrototypeOf(v);
-    if (proto === null || proto === Object.prototype) for (const x of Object.values(v)) noteSecret(x);
-    else if ("value" in v) noteSecret((v as { value: unknown }).value);
+  /** Remembers the strings and numbers inside a secret value (plain data, or wrappers carrying it in `value`). */
+  note(v: unknown): void {
+    if (typeof v === "string") {
+      if (v !== "") this.strings.add(v);
+    } else if (typeof v === "number") {
+      this.numbers.add(v);
+    } else if (v instanceof BigNum) {
+      this.strings.add(v.text);
+    } else if (v instanceof Redacted) {
+      this.note(v.value);
+    } else if (Array.isArray(v)) {
+      for (const x of v) this.note(x);
+    } else if (typeof v === "object" && v !== null) {
+      const proto: unknown = Object.getPrototypeOf(v);
+      if (proto === null || proto === Object.prototype) for (const x of Object.values(v)) this.note(x);
+      else if ("value" in v) this.note((v as { value: unknown }).value);
+    }
   }
-}
 
-function scrubString(s: string): string {
-  if (secretStrings.has(s)) return REDACTED;
-  let out = s;
-  for (const secret of secretStrings) if (secret.length >= MIN_SUBSTRING_SECRET && out.includes(secret)) out = out.split(secret).join(REDACTED);
-  return out;
-}
+  /** Remembers what a record hides (its Redacted values), and nothing else of it. */
+  noteHidden(v: Json): void {
+    if (v instanceof Redacted) this.note(v.value);
+    else if (Array.isArray(v)) for (const x of v) this.noteHidden(x);
+    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) this.noteHidden(x);
+  }
 
-/** The record with every remembered secret replaced, in values and in keys. */
-function scrub(v: Json): Json {
-  if (typeof v === "string") return scrubString(v);
-  if (typeof v === "number") return secretNumbers.has(v) ? REDACTED : v;
-  if (Array.isArray(v)) return v.map(scrub);
-  if (v !== null && typeof v === "object") {
-    const out: { [key: string]: Json } = {};
-    for (const [k, x] of Object.entries(v)) out[scrubString(k)] = scrub(x);
+  private scrubString(s: string): string {
+    if (this.strings.has(s)) return REDACTED;
+    let out = s;
+    for (const secret of this.strings) if (secret.length >= MIN_SUBSTRING_SECRET && out.includes(secret)) out = out.split(secret).join(REDACTED);
     return out;
   }
-  return v;
+
+  /** The record with every remembered secret replaced, in values and in keys, and every redacted value hidden. */
+  scrub(v: Json): Json {
+    if (v instanceof Redacted) return REDACTED;
+    if (typeof v === "string") return this.scrubString(v);
+    if (typeof v === "number") return this.numbers.has(v) ? REDACTED : v;
+    if (Array.isArray(v)) return v.map((x) => this.scrub(x));
+    if (v !== null && typeof v === "object") {
+      const out: { [key: string]: Json } = {};
+      for (const [k, x] of Object.entries(v)) out[this.scrubString(k)] = this.scrub(x);
+      return out;
+    }
+    return v;
+  }
+}
+
+/** A value the schema says to hide: written as REDACTED, and remembered by the session in case it turns up elsewhere. */
+class Redacted {
+  constructor(readonly value: Json) {}
 }
 
 // ---- Values by schema ----
@@ -115,8 +128,7 @@ function plain(v: CtyValue | undefined): Json {
 function redact(v: CtyValue | undefined): Json {
   if (v === null || v === undefined) return null;
   if (isUnknown(v)) return UNKNOWN_TEXT;
-  noteSecret(plain(v));
-  return REDACTED;
+  return new Redacted(plain(v));
 }
 
 /** Applies `each` to the object(s) a nesting mode holds; anything shaped otherwise is redacted whole. */
@@ -188,13 +200,17 @@ export class CallRecorder {
     } catch (e) {
       throw new TerraformProviderError(`${RECORD_VARIABLE}=${file}: cannot open the file for appending (${(e as Error).message}); name a writable file or unset ${RECORD_VARIABLE}`, { cause: e });
     }
-    collecting = true;
   }
+
+  /** This session's secrets: what the schema hid in earlier records and what the conversion handed over. */
+  readonly secrets = new RecordedSecrets();
 
   write(record: { [key: string]: Json }): void {
     if (this.fd === undefined) return;
+    // Hidden values are remembered before anything is written, so the same record's diagnostics cannot show them.
+    this.secrets.noteHidden(record);
     try {
-      writeSync(this.fd, `${JSON.stringify(scrub(record))}\n`);
+      writeSync(this.fd, `${JSON.stringify(this.secrets.scrub(record))}\n`);
     } catch {
       // A full disk must not fail the deployment being recorded.
     }
@@ -232,6 +248,11 @@ export class RecordingProvider implements TerraformProvider {
     private readonly label: string,
   ) {
     this.names = methods[inner.protocolVersion];
+  }
+
+  /** The program's secrets go to this session, to be scrubbed wherever they turn up in a record. */
+  get secretSink(): SecretSink {
+    return this.recorder.secrets;
   }
 
   get protocolVersion(): 5 | 6 {

@@ -257,8 +257,15 @@ export interface ConfigureOptions {
 }
 
 /** One client over protocol 5 and 6: what the bridge needs from a Terraform provider. */
+/** Where the conversion of program values hands the secrets it unwraps (a recording of the calls scrubs them). */
+export interface SecretSink {
+  note(v: unknown): void;
+}
+
 export interface TerraformProvider {
   readonly protocolVersion: 5 | 6;
+  /** Set when the calls are recorded: the program's secrets are handed here before Terraform sees them. */
+  readonly secretSink?: SecretSink;
   /** The schema, fetched once and cached; every value conversion uses it. */
   getProviderSchema(): Promise<ProviderSchema>;
   validateProviderConfig(config: CtyValue): Promise<Diagnostic[]>;

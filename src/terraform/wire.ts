@@ -21,7 +21,7 @@ import type * as google_protobuf from "../wire/google.protobuf.gen.js";
 import type { Lean } from "../wire/shape.js";
 import type * as tf6 from "../wire/tfplugin6.gen.js";
 
-// Messages as src/proto.ts decodes them, typed by the generated tfplugin6 types (src/wire/tfplugin6.gen.ts). Every
+// Messages as src/wire/proto.ts decodes them, typed by the generated tfplugin6 types (src/wire/tfplugin6.gen.ts). Every
 // response is read as Lean: the schema responses decode without defaults, and a tfplugin5 provider's messages lack
 // the fields tfplugin6 added (their names are otherwise the same; test/unit/wire-types.test.ts checks this).
 export type PbDynamicValue = Lean<tf6.DynamicValue>;

@@ -2,7 +2,7 @@
 import type { Method, Service } from "./rpc.js";
 
 /**
- * A message decoded without defaults (src/proto.ts LoadOptions.leanResponses), or one that may come from an older
+ * A message decoded without defaults (src/wire/proto.ts LoadOptions.leanResponses), or one that may come from an older
  * protocol revision lacking some fields: every field may be absent, at every depth.
  */
 export type Lean<T> = T extends Buffer | string | number | boolean | null | undefined
@@ -17,8 +17,8 @@ export type Lean<T> = T extends Buffer | string | number | boolean | null | unde
 export type MethodTable = Record<string, { request: unknown; requestIn: unknown; response: unknown; responseIn: unknown }>;
 
 /**
- * The RPC `wireName` of a service loaded by src/proto.ts, with its response typed as `Res`: the only conversion from
- * the transport's `unknown`. src/proto.ts decodes every response with the protobufjs Type the generated types are made
+ * The RPC `wireName` of a service loaded by src/wire/proto.ts, with its response typed as `Res`: the only conversion from
+ * the transport's `unknown`. src/wire/proto.ts decodes every response with the protobufjs Type the generated types are made
  * from (scripts/gen-wire-types.ts, kept current by test/unit/wire-types.test.ts), so the value has that shape.
  * Undefined when the service has no such RPC.
  */

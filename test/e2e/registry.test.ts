@@ -7,7 +7,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashV1 } from "../../src/parameterize/verify.js";
+import { hashV1 } from "../../src/acquire/verify.js";
 import { sandboxWithPlugin } from "../support/e2e.js";
 import { peerPath } from "../support/peers.js";
 import { expectSuccess, runPulumi, tempDir, type PulumiSandbox } from "../support/pulumi.js";

@@ -4,7 +4,7 @@ import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFile
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashV1 } from "../../src/parameterize/verify.js";
+import { hashV1 } from "../../src/acquire/verify.js";
 import { FakeRegistry, CURRENT_PLATFORM } from "../support/registry-server.js";
 import { acquireInChild, sandbox, type AcquireResult } from "../support/registry-child.js";
 import { peerPath } from "../support/peers.js";

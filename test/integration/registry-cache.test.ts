@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as openpgp from "openpgp";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseProviderAddress } from "../../src/parameterize/address.js";
-import { extractZip, UnsafeArchiveError } from "../../src/parameterize/archive.js";
-import { cachedVersions, cacheRoot, findExecutable, installPackage, packageDir } from "../../src/parameterize/cache.js";
-import { hashV1, parseSha256Sums, verifyDetachedSignature } from "../../src/parameterize/verify.js";
+import { parseProviderAddress } from "../../src/acquire/address.js";
+import { extractZip, UnsafeArchiveError } from "../../src/acquire/archive.js";
+import { cachedVersions, cacheRoot, findExecutable, installPackage, packageDir } from "../../src/acquire/cache.js";
+import { hashV1, parseSha256Sums, verifyDetachedSignature } from "../../src/acquire/verify.js";
 import { buildZip } from "../support/registry-zip.js";
 
 const dirs: string[] = [];

@@ -1,9 +1,9 @@
 // Child-process entry for registry tests: acquires one provider with the environment it was started with (so
 // NODE_EXTRA_CA_CERTS, read only at process start, makes it trust the test CA) and prints one JSON line.
-import { parseProviderAddress } from "../../src/parameterize/address.js";
-import { parseVersionConstraint } from "../../src/parameterize/constraint.js";
-import { ParameterizeError } from "../../src/parameterize/errors.js";
-import { acquireRemote } from "../../src/parameterize/remote.js";
+import { parseProviderAddress } from "../../src/acquire/address.js";
+import { parseVersionConstraint } from "../../src/acquire/constraint.js";
+import { ParameterizeError } from "../../src/acquire/errors.js";
+import { acquireRemote } from "../../src/acquire/remote.js";
 
 const [address, constraint, lockHashes] = JSON.parse(process.argv[2] ?? "[]") as [string, string, string[] | undefined];
 const statuses: string[] = [];

@@ -390,7 +390,7 @@ export async function runConcurrent(reg: FakeRegistry, n: number): Promise<Concu
     const clean =
       cacheLeftovers(sb.cache, true).length === 0 &&
       existsSync(pkg) &&
-      // The package and, beside it, the registry's zh: of its archive (src/parameterize/remote.ts).
+      // The package and, beside it, the registry's zh: of its archive (src/acquire/remote.ts).
       readdirSync(versionDir).sort().join() === `${CURRENT_PLATFORM},${CURRENT_PLATFORM}.zh` &&
       readdirSync(pkg).join() === "terraform-provider-random_v3.6.0";
     const paths = new Set(results.map((r) => r.path));

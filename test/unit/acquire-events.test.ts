@@ -7,12 +7,12 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseProviderAddress } from "../../src/parameterize/address.js";
-import { parseVersionConstraint } from "../../src/parameterize/constraint.js";
-import { HostUnreachableError, ParameterizeError } from "../../src/parameterize/errors.js";
-import { eventSink, type AcquireEvents } from "../../src/parameterize/events.js";
-import { currentPlatform, formatPlatform } from "../../src/parameterize/platform.js";
-import { acquireRemote } from "../../src/parameterize/remote.js";
+import { parseProviderAddress } from "../../src/acquire/address.js";
+import { parseVersionConstraint } from "../../src/acquire/constraint.js";
+import { HostUnreachableError, ParameterizeError } from "../../src/acquire/errors.js";
+import { eventSink, type AcquireEvents } from "../../src/acquire/events.js";
+import { currentPlatform, formatPlatform } from "../../src/acquire/platform.js";
+import { acquireRemote } from "../../src/acquire/remote.js";
 
 const PLATFORM = formatPlatform(currentPlatform());
 const foo = parseProviderAddress("hashicorp/foo");

@@ -1,7 +1,7 @@
 // The acquisition settings read from the environment (timeouts, retries, size limits) and the retry backoff.
 import { describe, expect, it } from "vitest";
-import { backoffMs } from "../../src/parameterize/http.js";
-import { acquireSettings, DEFAULT_SETTINGS } from "../../src/parameterize/settings.js";
+import { backoffMs } from "../../src/acquire/http.js";
+import { acquireSettings, DEFAULT_SETTINGS } from "../../src/acquire/settings.js";
 
 describe("acquisition settings", () => {
   it("defaults to Terraform's and OpenTofu's values when nothing is set, and ignores empty values", () => {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as openpgp from "openpgp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseProviderAddress } from "../../src/parameterize/address.js";
+import { parseProviderAddress } from "../../src/acquire/address.js";
 import {
   archiveChecksumStep,
   authenticateAll,
@@ -18,11 +18,11 @@ import {
   signatureStep,
   type MirrorPackage,
   type RegistryPackage,
-} from "../../src/parameterize/authentication.js";
-import { ParameterizeError } from "../../src/parameterize/errors.js";
-import { eventSink } from "../../src/parameterize/events.js";
-import { RegistryProtocolError } from "../../src/parameterize/source.js";
-import { hashV1 } from "../../src/parameterize/verify.js";
+} from "../../src/acquire/authentication.js";
+import { ParameterizeError } from "../../src/acquire/errors.js";
+import { eventSink } from "../../src/acquire/events.js";
+import { RegistryProtocolError } from "../../src/acquire/source.js";
+import { hashV1 } from "../../src/acquire/verify.js";
 
 const random = parseProviderAddress("hashicorp/random");
 const FILE = "terraform-provider-random_3.6.0_linux_amd64.zip";

@@ -4,12 +4,12 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseProviderAddress } from "../../src/parameterize/address.js";
-import { CacheSource } from "../../src/parameterize/cache-source.js";
-import { parseVersionConstraint } from "../../src/parameterize/constraint.js";
-import { eventSink } from "../../src/parameterize/events.js";
-import { Http } from "../../src/parameterize/http.js";
-import { DEFAULT_SETTINGS } from "../../src/parameterize/settings.js";
+import { parseProviderAddress } from "../../src/acquire/address.js";
+import { CacheSource } from "../../src/acquire/cache-source.js";
+import { parseVersionConstraint } from "../../src/acquire/constraint.js";
+import { eventSink } from "../../src/acquire/events.js";
+import { Http } from "../../src/acquire/http.js";
+import { DEFAULT_SETTINGS } from "../../src/acquire/settings.js";
 
 const PLATFORM = "linux_amd64";
 const foo = parseProviderAddress("hashicorp/foo");

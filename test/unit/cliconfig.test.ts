@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseProviderAddress } from "../../src/parameterize/address.js";
+import { parseProviderAddress } from "../../src/acquire/address.js";
 import {
   expandEnv,
   impliedMirrorDirs,
@@ -12,10 +12,10 @@ import {
   parseCliConfig,
   parseProviderPattern,
   type InstallationMethod,
-} from "../../src/parameterize/cliconfig.js";
-import { comparisonHost, credentialsFromEnv, hostFromTokenEnvVarName, tokenEnvVarName, tokenForHost } from "../../src/parameterize/credentials.js";
-import { ParameterizeError } from "../../src/parameterize/errors.js";
-import { methodApplies } from "../../src/parameterize/multi-source.js";
+} from "../../src/acquire/cliconfig.js";
+import { comparisonHost, credentialsFromEnv, hostFromTokenEnvVarName, tokenEnvVarName, tokenForHost } from "../../src/acquire/credentials.js";
+import { ParameterizeError } from "../../src/acquire/errors.js";
+import { methodApplies } from "../../src/acquire/multi-source.js";
 
 const dirs: string[] = [];
 const tmp = (): string => {

@@ -1,7 +1,7 @@
 // The HCL block scanner: block order, labels and spans, and what it must not mistake for a block.
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { scanHclBlocks } from "../../src/parameterize/hcl-blocks.js";
+import { scanHclBlocks } from "../../src/acquire/hcl-blocks.js";
 
 describe("the HCL block scanner", () => {
   it("finds blocks in order, skipping strings, comments, heredocs and object values", () => {

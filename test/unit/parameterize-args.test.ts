@@ -2,12 +2,12 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_NAMESPACE, DEFAULT_REGISTRY_HOST, parseProviderAddress } from "../../src/parameterize/address.js";
+import { DEFAULT_NAMESPACE, DEFAULT_REGISTRY_HOST, parseProviderAddress } from "../../src/acquire/address.js";
 import { HelpRequested, USAGE, parseArgs, typeFromBinaryName } from "../../src/parameterize/args.js";
-import { exactVersion, newestMatching, parseVersionConstraint, satisfies } from "../../src/parameterize/constraint.js";
-import { ParameterizeError } from "../../src/parameterize/errors.js";
+import { exactVersion, newestMatching, parseVersionConstraint, satisfies } from "../../src/acquire/constraint.js";
+import { ParameterizeError } from "../../src/acquire/errors.js";
 import { resolveLocalBinary } from "../../src/parameterize/local.js";
-import { acquireRemote } from "../../src/parameterize/remote.js";
+import { acquireRemote } from "../../src/acquire/remote.js";
 import { encodeValue, parseValue } from "../../src/parameterize/value.js";
 import { tempDir } from "../support/pulumi.js";
 

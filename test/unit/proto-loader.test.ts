@@ -1,4 +1,4 @@
-// src/proto.ts loads the wire definitions with protobufjs directly (no reflection descriptors). Everything else in the
+// src/wire/proto.ts loads the wire definitions with protobufjs directly (no reflection descriptors). Everything else in the
 // project was written against @grpc/proto-loader's message shapes; this checks, service by service, that both loaders
 // produce the same method paths and streaming flags, and the same bytes and decoded objects for messages that use the
 // shapes the code relies on: bytes, 64-bit integers, enums, oneofs, maps, Struct values and defaults.
@@ -7,7 +7,7 @@ import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import protobuf from "protobufjs";
-import { generatedConstructor, loadProtos, messageConstructor, protoDir, protoRoot, serviceOf } from "../../src/proto.js";
+import { generatedConstructor, loadProtos, messageConstructor, protoDir, protoRoot, serviceOf } from "../../src/wire/proto.js";
 
 const FILES = {
   "pulumirpc.ResourceProvider": "pulumi/provider.proto",
@@ -100,7 +100,7 @@ describe("protobufjs service loading matches @grpc/proto-loader", () => {
   });
 });
 
-describe("message constructors (src/proto.ts builds them from closures, not generated source)", () => {
+describe("message constructors (src/wire/proto.ts builds them from closures, not generated source)", () => {
   const root = protoRoot(["tfplugin6/tfplugin6.proto"]);
   const types: protobuf.Type[] = [];
   const walk = (ns: protobuf.NamespaceBase): void => {

@@ -4,8 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BigNum, CtyString, Unknown, type CtyValue } from "../../src/terraform/cty/index.js";
-import { CallRecorder, noteSecret, RecordingProvider } from "../../src/terraform/recording.js";
+import { CallRecorder, RecordedSecrets, RecordingProvider } from "../../src/terraform/recording.js";
 import type { Attribute, Block, ProviderSchema, TerraformProvider } from "../../src/terraform/types.js";
+import { toTfObject } from "../../src/bridge/convert.js";
+import { Secret } from "../../src/bridge/property-value.js";
+import type { PropertyModel } from "../../src/schema-translate/model.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tfbridge-recording-unit-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,6 +76,9 @@ function fakeProvider(): TerraformProvider {
   };
 }
 
+const stringProperty = (name: string): PropertyModel =>
+  ({ name, tfName: name, type: { kind: "string" }, tfType: { kind: "string" }, input: true, output: true, required: false, computed: false, secret: false, writeOnly: false, maxItemsOne: false, description: "" }) as PropertyModel;
+
 type Line = { method: string; request: Record<string, unknown>; response?: Record<string, unknown>; error?: string };
 
 describe("RecordingProvider", () => {
@@ -83,7 +89,7 @@ describe("RecordingProvider", () => {
     await p.getProviderSchema(); // cached: no second record
     await p.configureProvider({ endpoint: "https://api.example", token: "cfg-token-123" });
     // What the program marked secret, whatever the schema says about the attribute.
-    noteSecret({ value: "program-secret" });
+    p.secretSink.note({ value: "program-secret" });
     const value: CtyValue = {
       plain: "program-secret",
       password: "hunter2-long",
@@ -124,4 +130,36 @@ describe("RecordingProvider", () => {
     expect(lines[3]!.error).toBe("boom: apply failed for password <redacted>");
     expect(lines[4]!.request).toEqual({ name: "f", arguments: ["abc", "<redacted>"] });
   });
+
+  it("keeps each session's secrets to itself, and takes the program's from the conversion", async () => {
+    const first = new RecordingProvider(fakeProvider(), new CallRecorder(join(dir, "first.jsonl")), "x");
+    const second = new RecordingProvider(fakeProvider(), new CallRecorder(join(dir, "second.jsonl")), "x");
+    // The conversion of a program value with a secret inside hands it to the provider's sink, and to no other.
+    toTfObject([stringProperty("plain")], { plain: new Secret("only-in-first") }, first.secretSink);
+    for (const p of [first, second]) {
+      await p.getProviderSchema();
+      await p.callFunction("f", ["only-in-first"]);
+      await p.close();
+    }
+    expect(readFileSync(join(dir, "first.jsonl"), "utf8")).not.toContain("only-in-first");
+    expect(readFileSync(join(dir, "second.jsonl"), "utf8")).toContain("only-in-first");
+  });
 });
+
+describe("RecordedSecrets", () => {
+  it("scrubs what it was given, whole and inside longer text (4 characters or more), and nothing else", () => {
+    const s = new RecordedSecrets();
+    expect(s.scrub({ a: "abc", b: "xabcx", n: 42 })).toEqual({ a: "abc", b: "xabcx", n: 42 });
+    s.note({ value: ["abc", "long-secret", 42, new BigNum("7.5")] });
+    expect(s.scrub({ a: "abc", b: "xabcx", c: "my long-secret here", n: 42, m: 43, d: "7.5", [`k-long-secret`]: 1 })).toEqual({
+      a: "<redacted>",
+      b: "xabcx",
+      c: "my <redacted> here",
+      n: "<redacted>",
+      m: 43,
+      d: "<redacted>",
+      "k-<redacted>": 1,
+    });
+  });
+});
+

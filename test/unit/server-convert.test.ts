@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Secret } from "../../src/bridge/property-value.js";
 import * as convert from "../../src/server/convert.js";
 import type * as ops from "../../src/server/ops.js";
-import { loadProtos, serviceOf } from "../../src/proto.js";
+import { loadProtos, serviceOf } from "../../src/wire/proto.js";
 import { propertyMapToStruct } from "../../src/server/struct.js";
 import type * as pb from "../../src/wire/pulumirpc.gen.js";
 

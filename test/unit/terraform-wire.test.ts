@@ -16,7 +16,7 @@ import {
   timestampFromPb,
   toDynamic,
 } from "../../src/terraform/wire.js";
-import { encodeMessage, protoRoot } from "../../src/proto.js";
+import { encodeMessage, protoRoot } from "../../src/wire/proto.js";
 import type { Lean } from "../../src/wire/shape.js";
 import type * as tf6 from "../../src/wire/tfplugin6.gen.js";
 import type * as tf5 from "../../src/wire/tfplugin5.gen.js";
@@ -24,7 +24,7 @@ import type * as tf5 from "../../src/wire/tfplugin5.gen.js";
 const tf6Root = protoRoot(["tfplugin6/tfplugin6.proto"]);
 const tf5Root = protoRoot(["tfplugin5/tfplugin5.proto"]);
 
-/** A message as a provider sends it: encoded, then decoded as src/proto.ts decodes (lean: without defaults). */
+/** A message as a provider sends it: encoded, then decoded as src/wire/proto.ts decodes (lean: without defaults). */
 function wire<T>(root: typeof tf6Root, type: string, message: object, lean = false): T {
   const t = root.lookupType(type);
   return t.toObject(t.decode(encodeMessage(t, message)), { longs: String, enums: String, defaults: !lean, oneofs: true }) as T;

@@ -1,11 +1,11 @@
-// The generated wire types (src/wire/*.gen.ts): current with proto/, and describing what src/proto.ts really decodes.
+// The generated wire types (src/wire/*.gen.ts): current with proto/, and describing what src/wire/proto.ts really decodes.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
 import { DESCRIPTOR_SETS, generate, PROTO_FILES } from "../../scripts/gen-wire-types.js";
-import { loadProtos, protoRoot } from "../../src/proto.js";
+import { loadProtos, protoRoot } from "../../src/wire/proto.js";
 import type { Lean } from "../../src/wire/shape.js";
 import { DESCRIPTORS } from "../../src/wire/descriptors.gen.js";
 import type * as tf5 from "../../src/wire/tfplugin5.gen.js";
@@ -25,7 +25,7 @@ describe("generated wire types", () => {
     }
   });
 
-  // Every request and response of every RPC, decoded from an empty message as src/proto.ts decodes it: the fields
+  // Every request and response of every RPC, decoded from an empty message as src/wire/proto.ts decodes it: the fields
   // present are exactly those the generated decoded type declares required, with the generator's default shapes.
   const services = Object.entries(loadProtos(PROTO_FILES));
   const reflection = protoRoot(PROTO_FILES);

@@ -1,7 +1,7 @@
 // Renders the registry-style `_index.md` of a package: front matter, how to add it, the provider's overview and config.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { objectTypeOf, type ObjectTypeModel, type PropertyModel, type ProviderModel, type TypeModel } from "../schema-translate/model.js";
+import { objectTypeOf, type ObjectTypeModel, type PropertyModel, type ProviderModel, type TypeModel } from "./model.js";
 
 export interface IndexDocOptions {
   /** What follows `pulumi package add terraform-provider` to get this package (`hashicorp/random`). */

@@ -3,7 +3,7 @@
 import type { ProviderAddress } from "./address.js";
 import { ArchiveTooLargeError, extractZip, UnsafeArchiveError } from "./archive.js";
 import type { AcquireEventSink } from "./events.js";
-import type { Http } from "./http.js";
+import { formatBytes, type Http } from "./http.js";
 import { MAX_UNPACKED_BYTES_ENV } from "./settings.js";
 
 /** A source answered, but not as its protocol says (or not with what was asked for); the message says which. */
@@ -49,13 +49,6 @@ export interface Source {
 export function protocolsSupported(protocols: readonly string[] | undefined): boolean {
   if (protocols === undefined || protocols.length === 0) return true;
   return protocols.some((p) => /^(5|6)(\.|$)/.test(p.trim()));
-}
-
-/** "12.3 MiB" */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 ** 2).toFixed(1)} MiB`;
 }
 
 /** A progress callback that reports at most every second or every 10%, plus the end. */

@@ -5,7 +5,6 @@ import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 import { comparisonHost, tokenEnvVarName } from "./credentials.js";
-import { formatBytes } from "./source.js";
 import {
   CLIENT_TIMEOUT_ENV,
   DEFAULT_SETTINGS,
@@ -22,6 +21,13 @@ import { VERSION } from "../version.js";
  * short or stalled; `protocol`: an answer we cannot use (bad JSON, missing fields, a redirect loop); `too-large`: an
  * archive over the size limit.
  */
+/** "12.3 MiB" */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+}
+
 export type HttpFailureKind = "unreachable" | "tls" | "http" | "transfer" | "protocol" | "too-large";
 
 interface FailureOptions {

@@ -7,8 +7,8 @@ import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import protobuf from "protobufjs";
-import { DESCRIPTORS } from "./wire/descriptors.gen.js";
-import type { Method, Service } from "./wire/rpc.js";
+import { DESCRIPTORS } from "./descriptors.gen.js";
+import type { Method, Service } from "./rpc.js";
 
 // protobufjs refuses messages nested more than 100 deep, which a property value reaches at about 33 levels of maps (a
 // Helm values document can); the engine's Go protobuf allows 10,000. 3,000 carries any value the Struct decoder

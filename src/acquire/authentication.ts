@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import { DEFAULT_REGISTRY_HOST, formatAddress, type ProviderAddress } from "./address.js";
 import { ParameterizeError } from "./errors.js";
 import type { AcquireEventSink } from "./events.js";
-import { formatBytes, RegistryProtocolError } from "./source.js";
+import { formatBytes } from "./http.js";
+import { RegistryProtocolError } from "./source.js";
 import { hashV1, hashZh, parseSha256Sums, SignatureError, verifyDetachedSignature, type SignatureProblem } from "./verify.js";
 
 /**
