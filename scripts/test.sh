@@ -9,4 +9,5 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 bash scripts/build-peers.sh >/dev/null
 npx tsc -p tsconfig.json --noEmit
+bash scripts/lint.sh
 npx vitest run "$@"

@@ -354,7 +354,7 @@ function combined(flavour: Flavour, shapes: Shapes, cases: Cases): void {
     },
     blocks: { rules: { mode: "set", attributes: { port: { type: "int", required: true }, proto: { type: "string", optional: true, default: "tcp" }, rid: { type: "string", computed: true } } } },
   });
-  const base = { other: "o", name: "n1", tags: { env: "dev" }, ports: [80], rules: [{ port: 80 }, { port: 443, proto: "udp" }] };
+  const base: Record<string, Value> = { other: "o", name: "n1", tags: { env: "dev" }, ports: [80], rules: [{ port: 80 }, { port: 443, proto: "udp" }] };
   const variants: [string, Record<string, Value>][] = [
     ["unchanged", base],
     ["tags-and-size", { ...base, tags: { env: "prod", team: "x" }, size: 3 }],
@@ -440,7 +440,7 @@ function peerCorpus(): { providers: Record<string, Record<string, Value>>; cases
   add("local", "local_file", "renamed", { filename: "{dir}/d.txt", content: "r" }, { filename: "{dir}/e.txt", content: "r" });
   add("local", "local_sensitive_file", "content-changed", { filename: "{dir}/s.txt", content: "secret-1" }, { filename: "{dir}/s.txt", content: "secret-2" });
   // httpapi (SDKv2)
-  const item = (name: string, over: Record<string, Value> = {}) => ({ name, size: 1, description: "d", tags: { env: "dev" }, settings: [{ mode: "fast", retries: 2 }], rule: [{ port: 80 }, { port: 443, protocol: "udp" }], ...over });
+  const item = (name: string, over: Record<string, Value> = {}): Record<string, Value> => ({ name, size: 1, description: "d", tags: { env: "dev" }, settings: [{ mode: "fast", retries: 2 }], rule: [{ port: 80 }, { port: 443, protocol: "udp" }], ...over });
   add("httpapi", "httpapi_item", "unchanged", item("i1"), item("i1"), ["id", "etag"]);
   add("httpapi", "httpapi_item", "size-and-tags", item("i2"), item("i2", { size: 5, tags: { env: "prod", team: "x" } }), ["id", "etag"]);
   add("httpapi", "httpapi_item", "renamed", item("i3"), item("i3b"), ["id", "etag"]);
@@ -450,7 +450,7 @@ function peerCorpus(): { providers: Record<string, Record<string, Value>>; cases
   add("httpapi", "httpapi_item", "rule-removed-first", item("i7"), item("i7", { rule: [{ port: 443, protocol: "udp" }] }), ["id", "etag"]);
   add("httpapi", "httpapi_item", "description-removed", item("i8"), item("i8", { description: null }), ["id", "etag"]);
   // bridgetest (plugin framework, protocol 6)
-  const obj = (name: string, over: Record<string, Value> = {}) => ({ name, number_value: 1.5, int_value: 3, bool_value: true, list_value: ["a", "b"], set_value: ["x", "y"], map_value: { k: "v" }, set_nested: [{ key: "a" }, { key: "b", value: "vb" }], ...over });
+  const obj = (name: string, over: Record<string, Value> = {}): Record<string, Value> => ({ name, number_value: 1.5, int_value: 3, bool_value: true, list_value: ["a", "b"], set_value: ["x", "y"], map_value: { k: "v" }, set_nested: [{ key: "a" }, { key: "b", value: "vb" }], ...over });
   const objVolatile = ["id"];
   add("bridgetest", "bridgetest_object", "unchanged", obj("o1"), obj("o1"), objVolatile);
   add("bridgetest", "bridgetest_object", "decimal", obj("o2", { number_value: 0.1 }), obj("o2", { number_value: 0.1 }), objVolatile);

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { comparisonHost } from "./credentials.js";
 import { ParameterizeError } from "./errors.js";
 import { scanHclBlocks } from "./hcl-blocks.js";
+import type * as Hcl2JsonModule from "@cdktf/hcl2json";
 
 /** `host/namespace/type` where any part may be `*` (and every part after a `*` is `*` too). */
 export interface ProviderPattern {
@@ -104,7 +105,7 @@ export function expandEnv(s: string, env: NodeJS.ProcessEnv): string {
   return s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, a: string | undefined, b: string | undefined) => env[(a ?? b)!] ?? "");
 }
 
-type Hcl2Json = typeof import("@cdktf/hcl2json");
+type Hcl2Json = typeof Hcl2JsonModule;
 let hcl2json: Hcl2Json | undefined;
 
 /**

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import type { Key as OpenPgpKey } from "openpgp";
 
 /** `<sha256 hex>  <filename>` lines, as registries publish them. */
 export function parseSha256Sums(text: string): Map<string, string> {
@@ -57,7 +58,7 @@ const iso = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, "Z");
  */
 export async function verifyDetachedSignature(data: Uint8Array, signatureBytes: Uint8Array, armoredKeys: readonly string[]): Promise<SignatureCheck> {
   const openpgp = await import("openpgp");
-  const keys: import("openpgp").Key[] = [];
+  const keys: OpenPgpKey[] = [];
   for (const armored of armoredKeys) {
     try {
       keys.push(...(await openpgp.readKeys({ armoredKeys: armored })));
@@ -78,7 +79,7 @@ export async function verifyDetachedSignature(data: Uint8Array, signatureBytes: 
     throw new SignatureError("unreadable", `the signature file is not an OpenPGP signature: ${(e as Error).message}`, { cause: e });
   }
   const signedAt = signature.packets[0]?.created ?? undefined;
-  const expiry = async (key: import("openpgp").Key): Promise<Date | undefined> => {
+  const expiry = async (key: OpenPgpKey): Promise<Date | undefined> => {
     const at = await key.getExpirationTime().catch(() => null);
     return at instanceof Date ? at : undefined;
   };

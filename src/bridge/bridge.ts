@@ -156,9 +156,9 @@ export class TerraformBridge extends ProviderCaller {
     const held: PropertyMap = {};
     for (const p of model.properties) {
       if (!p.writeOnly || !(p.name in kept)) continue;
-      const v = kept[p.name]!;
+      const v = kept[p.name];
       delete kept[p.name];
-      if (v !== null) held[p.name] = v;
+      if (v !== undefined && v !== null) held[p.name] = v;
     }
     if (Object.keys(held).length > 0) this.writeOnlyHeld.set(key, held);
     else this.writeOnlyHeld.delete(key);
@@ -525,7 +525,7 @@ function deferredMessage(what: string, reason: DeferredReason, diags: readonly D
 }
 
 /** Terraform's deferral reasons, as a user can act on them. */
-const DEFERRED_REASONS: Record<DeferredReason, string> = {
+const DEFERRED_REASONS: Partial<Record<string, string>> = {
   unknown: "reason not given",
   resource_config_unknown: "resource configuration unknown",
   provider_config_unknown: "provider configuration unknown",

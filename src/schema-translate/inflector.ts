@@ -265,6 +265,8 @@ function inflect(set: CompiledRules, word: string): string {
       // The callback gets the match, its groups, then offset and input (no named groups here).
       return expand(args.slice(0, -2) as (string | undefined)[]);
     });
+    // Set by the replace callback, which TypeScript does not see running.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (matched) out = replaced;
   }
   out ??= word;

@@ -10,7 +10,7 @@ function typeAndName(urn: string, type: string, name: string): { type: string; n
   if (type !== "" && name !== "") return { type, name };
   const parts = urn.split("::");
   const qualified = parts[2] ?? "";
-  return { type: type || qualified.slice(qualified.lastIndexOf("$") + 1), name: name || (parts.slice(3).join("::") ?? "") };
+  return { type: type || qualified.slice(qualified.lastIndexOf("$") + 1), name: name || parts.slice(3).join("::") };
 }
 
 function diffResult(d: BridgeDiff): DiffResponse {

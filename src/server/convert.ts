@@ -42,7 +42,8 @@ function toUrnsMap(m: Record<string, string[]>): Record<string, pb.CallResponse_
 
 const failures = (f: CheckFailure[]): pb.CheckFailureIn[] => f.map((x) => ({ property: x.property, reason: x.reason }));
 
-const AUTONAMING_MODES: Record<pb.CheckRequest_AutonamingOptions_Mode, "propose" | "enforce" | "disable"> = {
+// An enum value newer than our definitions decodes as its number, which no key names.
+const AUTONAMING_MODES: Partial<Record<string, "propose" | "enforce" | "disable">> = {
   PROPOSE: "propose",
   ENFORCE: "enforce",
   DISABLE: "disable",

@@ -132,6 +132,8 @@ export class ProviderService {
     })();
     try {
       const active = await this.pending;
+      // close() may have run while Parameterize was under way; the check before the await does not hold here.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (this.closed) {
         await active.parameterized.provider.close().catch(() => undefined);
         throw new RpcError(Status.UNAVAILABLE, "the provider is shutting down");
@@ -307,7 +309,7 @@ function engineQuirks(input: ParameterizeInput): ParameterizeInput {
 function decodeParameterize(r: pb.ParameterizeRequest): ParameterizeInput {
   const { args, value } = r;
   if (r.parameters === "args" || (r.parameters === undefined && args)) return { kind: "args", args: [...(args?.args ?? [])] };
-  if (r.parameters === "value" || (r.parameters === undefined && value)) {
+  if (r.parameters === "value" || value) {
     return { kind: "value", name: value?.name ?? "", version: value?.version ?? "", value: value?.value ?? new Uint8Array() };
   }
   throw new RpcError(Status.INVALID_ARGUMENT, "Parameterize needs either args or a value");

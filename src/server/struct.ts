@@ -100,7 +100,7 @@ function put<T>(obj: Record<string, T>, key: string, value: T): void {
 function kindOf(v: PbValue): string | undefined {
   if (v.kind !== undefined) return v.kind;
   for (const k of ["nullValue", "numberValue", "stringValue", "boolValue", "structValue", "listValue"] as const) {
-    if (v[k] !== undefined && v[k] !== null) return k;
+    if (v[k] !== undefined) return k;
   }
   return undefined;
 }
@@ -254,7 +254,7 @@ function special(sig: string, fields: Record<string, google_protobuf.ValueIn>): 
 }
 
 /** Encodes a property map as a Struct; undefined entries (not a property value, but easy to produce) are dropped. */
-export function propertyMapToStruct(m: PropertyMap): google_protobuf.StructIn {
+export function propertyMapToStruct(m: { readonly [k: string]: PropertyValue | undefined }): google_protobuf.StructIn {
   const fields: Record<string, google_protobuf.ValueIn> = {};
   for (const [k, v] of Object.entries(m)) {
     if (v === undefined) continue;
@@ -264,7 +264,7 @@ export function propertyMapToStruct(m: PropertyMap): google_protobuf.StructIn {
 }
 
 /** Encodes one property value as a google.protobuf.Value, special values as signature objects. */
-export function propertyToValue(v: PropertyValue): google_protobuf.ValueIn {
+export function propertyToValue(v: PropertyValue | undefined): google_protobuf.ValueIn {
   if (v === null || v === undefined) return { nullValue: "NULL_VALUE" };
   if (typeof v === "boolean") return { boolValue: v };
   if (typeof v === "number") return { numberValue: v };

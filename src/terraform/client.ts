@@ -1,5 +1,5 @@
 // One client over tfplugin5 and tfplugin6: launches a provider and exposes its RPCs as TerraformProvider, with cty values in and out.
-import { CtyDynamic, type CtyType, type CtyValue } from "./cty/index.js";
+import type { CtyType, CtyValue } from "./cty/index.js";
 import { errorDiagnostics, formatDiagnostics } from "./diagnostics.js";
 import { ProviderCallError, ProviderCrashedError, TerraformProviderError } from "./errors.js";
 import { DEFAULT_PROTOCOL_VERSIONS, GO_PLUGIN_PROTO, goPluginProtos, launchProvider, type LaunchedProvider, type LaunchOptions } from "./launch.js";
@@ -201,7 +201,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       throw new ProviderCallError(`${method} was not sent: the operation was cancelled (the provider was asked to stop)`, method, Status.CANCELLED);
     }
     try {
-      const c = this.process.channel.unary(rpcMethod, request ?? {});
+      const c = this.process.channel.unary(rpcMethod, request);
       this.open.add(c);
       return await c.finally(() => this.open.delete(c));
     } catch (e) {
@@ -214,6 +214,8 @@ export class GrpcTerraformProvider implements TerraformProvider {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([this.process.exited, new Promise((r) => (timer = setTimeout(r, CRASH_SETTLE_MS)))]);
         clearTimeout(timer);
+        // Set by the exit handler while we waited; the narrowing from the check before the call does not hold.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (this.process.exit !== undefined) throw this.crashError(method);
       }
       if (err.code === Status.UNIMPLEMENTED) {
@@ -488,7 +490,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
     });
     const error = functionErrorFromPb(res.error);
     if (error !== undefined) return { result: null, error };
-    return { result: fromDynamic(res.result, fn.returnType ?? CtyDynamic) };
+    return { result: fromDynamic(res.result, fn.returnType) };
   }
 
   async validateEphemeralResourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]> {

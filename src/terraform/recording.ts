@@ -269,7 +269,7 @@ export class RecordingProvider implements TerraformProvider {
       return result;
     } catch (e) {
       const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-      this.recorder.write({ time, pid: process.pid, provider: this.label, method, durationMs, request: request(), error: (e as Error).message ?? String(e) });
+      this.recorder.write({ time, pid: process.pid, provider: this.label, method, durationMs, request: request(), error: e instanceof Error ? e.message : String(e) });
       throw e;
     }
   }

@@ -53,7 +53,7 @@ function toInt(v: string | number | undefined | null): number {
 
 function attributeFromPb(a: PbAttribute): Attribute {
   const nested = a.nested_type ?? undefined;
-  const type = a.type !== undefined && a.type !== null && a.type.length > 0 ? a.type : undefined;
+  const type = a.type !== undefined && a.type.length > 0 ? a.type : undefined;
   return {
     name: a.name ?? "",
     type: type !== undefined ? parseTypeBytes(type) : undefined,
@@ -222,10 +222,11 @@ export function diagnosticsFromPb(ds: PbDiagnostic[] | undefined): Diagnostic[] 
 export function functionErrorFromPb(e: PbFunctionError | null | undefined): FunctionError | undefined {
   if (!e) return undefined;
   const arg = e.function_argument;
-  return { text: e.text ?? "", ...(arg !== undefined && arg !== null ? { argument: Number(arg) } : {}) };
+  return { text: e.text ?? "", ...(arg !== undefined ? { argument: Number(arg) } : {}) };
 }
 
-const DEFERRED_REASONS: Record<tf6.Deferred_Reason, DeferredReason> = {
+// A reason newer than our definitions decodes as its number, which no key names.
+const DEFERRED_REASONS: Partial<Record<string, DeferredReason>> = {
   UNKNOWN: "unknown",
   RESOURCE_CONFIG_UNKNOWN: "resource_config_unknown",
   PROVIDER_CONFIG_UNKNOWN: "provider_config_unknown",

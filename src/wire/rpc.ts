@@ -78,7 +78,6 @@ export interface Method<Req = unknown, Res = unknown> {
 export type Service = Readonly<Record<string, Method>>;
 
 // HTTP/2 error codes (RFC 9113 section 7), as http2.constants names them.
-const NGHTTP2_NO_ERROR = 0x0;
 const NGHTTP2_REFUSED_STREAM = 0x7;
 const NGHTTP2_CANCEL = 0x8;
 const NGHTTP2_ENHANCE_YOUR_CALM = 0xb;
@@ -504,7 +503,7 @@ export class Channel {
         const why = this.sessionError?.message ?? "the connection was closed";
         return finish(new CallError(Status.UNAVAILABLE, `connection lost: ${why}`));
       }
-      const code = stream.rstCode ?? NGHTTP2_NO_ERROR;
+      const code = stream.rstCode;
       finish(new CallError(statusOfReset(code), `the stream was reset (HTTP/2 error code ${code}) without a status`));
     });
     writeMessage(stream, payload, true);

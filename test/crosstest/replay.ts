@@ -243,7 +243,7 @@ export class Replayer {
       return { ok: await this.plugin.call(method, request) };
     } catch (e) {
       const err = e as CallError;
-      if (err.code === undefined) throw e;
+      if (typeof (e as { code?: unknown }).code !== "number") throw e;
       return { error: `${method}: ${err.details}` };
     }
   }

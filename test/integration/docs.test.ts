@@ -16,7 +16,7 @@ import { schemaFacts, type Facts } from "../support/schema-facts.js";
 import { argsRequest, pulumiBinDir, startPluginProcess, valueRequest, type Msg } from "../support/pulumi.js";
 import { CURRENT_PLATFORM } from "../support/registry-server.js";
 
-type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Schema = Record<string, any>;  
 
 const scratch: string[] = [];
 const tmp = (prefix: string): string => {

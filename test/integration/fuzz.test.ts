@@ -33,7 +33,7 @@ async function attempt(plugin: PluginProcess, method: string, request: Msg): Pro
     return { ok: await plugin.call(method, request, 20_000) };
   } catch (e) {
     const err = e as CallError;
-    if (err.code === undefined) throw e;
+    if (typeof (e as { code?: unknown }).code !== "number") throw e;
     return { code: err.code, details: err.details };
   }
 }

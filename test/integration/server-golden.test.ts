@@ -85,7 +85,7 @@ async function record(call: Call, method: string, request: Msg): Promise<Msg | u
     exchange = { request: messageJson(request), response: responseJson(method, res) };
   } catch (e) {
     const err = e as grpc.ServiceError;
-    if (err.code === undefined) throw e;
+    if (typeof (e as { code?: unknown }).code !== "number") throw e;
     exchange = { request: messageJson(request), error: { code: String(err.code), details: err.details } };
   }
   exchanges.set(method, JSON.parse(stable(JSON.stringify(exchange), ids)) as Exchange);

@@ -120,7 +120,7 @@ export async function callError(plugin: PluginProcess, method: string, request: 
     const res = await plugin.call(method, request);
     throw new Error(`${method} succeeded unexpectedly: ${JSON.stringify(res).slice(0, 300)}`);
   } catch (e) {
-    if ((e as CallError).code === undefined) throw e;
+    if (typeof (e as { code?: unknown }).code !== "number") throw e;
     return e as CallError;
   }
 }

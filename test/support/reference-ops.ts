@@ -130,7 +130,7 @@ export async function outcome(plugin: PluginProcess, method: string, request: Ms
     return { ok: normalizeResponse(await plugin.call(method, request)) };
   } catch (e) {
     const err = e as CallError;
-    if (err.code === undefined) throw e;
+    if (typeof (e as { code?: unknown }).code !== "number") throw e;
     return { error: { code: err.code, details: err.details } };
   }
 }
@@ -172,7 +172,7 @@ export function mask(tree: Json, paths: readonly string[], placeholder = "<volat
     for (let i = 0; i < parts.length - 1 && node !== null && typeof node === "object" && !Array.isArray(node); i++) node = node[parts[i]!] ?? null;
     const last = parts[parts.length - 1]!;
     if (node !== null && typeof node === "object" && !Array.isArray(node) && last in node) {
-      const v = node[last]!;
+      const v = node[last] ?? null;
       // A secret keeps its envelope so the masking does not hide whether the value is secret.
       node[last] = v !== null && typeof v === "object" && !Array.isArray(v) && SECRET_MARK in v ? { [SECRET_MARK]: placeholder } : v === UNKNOWN_MARK ? v : placeholder;
     }

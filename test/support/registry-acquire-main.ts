@@ -5,7 +5,7 @@ import { parseVersionConstraint } from "../../src/acquire/constraint.js";
 import { ParameterizeError } from "../../src/acquire/errors.js";
 import { acquireRemote } from "../../src/acquire/remote.js";
 
-const [address, constraint, lockHashes] = JSON.parse(process.argv[2] ?? "[]") as [string, string, string[] | undefined];
+const [address, constraint, lockHashes] = JSON.parse(process.argv[2] ?? "[]") as [string, string | undefined, string[] | undefined];
 const statuses: string[] = [];
 const debugs: string[] = [];
 const warnings: string[] = [];

@@ -1,6 +1,6 @@
 // Reduces a Pulumi package schema to comparable facts (tokens, property names, types, required sets, secrets), for
 // differential tests against the reference bridge.
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;  
 
 /** One fact: a path of names and the value there, e.g. `resource random:index/id:Id / input keepers` → `map<string>`. */
 export type Facts = Map<string, string>;

@@ -199,7 +199,8 @@ function describeJs(v: CtyValue | undefined): string {
   if (v instanceof Unknown) return "an unknown";
   switch (typeof v) {
     case "boolean": return "bool";
-    case "object": return isRecord(v) ? "an object" : `an instance of ${(v as object).constructor?.name ?? "a class"}`;
+    // An object without a prototype has no constructor, whatever its type says.
+    case "object": return isRecord(v) ? "an object" : `an instance of ${(Object.getPrototypeOf(v) as { constructor?: { name?: string } } | null)?.constructor?.name ?? "a class"}`;
     default: return typeof v;
   }
 }

@@ -172,7 +172,7 @@ function ownValue(r: CtyRecord, name: string): CtyValue | undefined {
 export function commonType(elems: readonly CtyValue[]): CtyType {
   let found: CtyType | undefined;
   for (const v of elems) {
-    if (v === null || v === undefined || v instanceof Unknown) continue;
+    if (v === null || v instanceof Unknown) continue;
     const t = v instanceof Dynamic ? v.type : impliedType(v);
     if (found === undefined) found = t;
     else if (!typeEquals(found, t)) {

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# `npm run lint`: typescript-eslint with type-aware rules (eslint.config.mjs). Its packages live in tools/lint, with the
+# TypeScript 6 JavaScript API typescript-eslint needs (the project compiles with TypeScript 7, which has none).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [ ! -d tools/lint/node_modules ] || [ tools/lint/package-lock.json -nt tools/lint/node_modules/.package-lock.json ]; then
+  npm --prefix tools/lint install --no-audit --no-fund >/dev/null
+fi
+exec tools/lint/node_modules/.bin/eslint --max-warnings 0 "${@:-.}"
