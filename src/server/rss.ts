@@ -7,12 +7,13 @@ import { readFileSync } from "node:fs";
  * process the engine starts (Go spawns with CLONE_VM|CLONE_VFORK) inherits the engine's own peak through it.
  * Elsewhere ru_maxrss is all there is.
  */
-export function peakRssKiB(): number {
+export function peakRssKiB(readStatus: () => string = () => readFileSync("/proc/self/status", "utf8")): number {
   try {
-    const m = /^VmHWM:\s+(\d+)\s+kB$/m.exec(readFileSync("/proc/self/status", "utf8"));
+    const m = /^VmHWM:\s+(\d+)\s+kB$/m.exec(readStatus());
     if (m) return Number(m[1]);
   } catch {
     // not Linux
   }
+  // Node gives maxRSS in KiB already (getrusage's unit on Linux; Node scales macOS's bytes to match).
   return process.resourceUsage().maxRSS;
 }
