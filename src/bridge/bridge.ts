@@ -8,7 +8,7 @@ import { proposedNewState } from "../terraform/values.js";
 import { propertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
 import { autoname } from "./autonaming.js";
 import { failuresFromDiagnostics, ProviderCaller } from "./caller.js";
-import { ConversionError, fromTfObject, toTfObject } from "./convert.js";
+import { ConversionError, formerAttributesJson, fromTfObject, toTfObject } from "./convert.js";
 import { changedReplacePaths, computeDiff } from "./diff.js";
 import { Functions } from "./functions.js";
 import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdentity } from "./identity.js";
@@ -190,11 +190,10 @@ export class TerraformBridge extends ProviderCaller {
       const type = impliedType(schema.block);
       current = decodeJson(encodeJson(obj, type), type);
     } else if (!wholeContainsUnknown(obj)) {
-      const upgraded = await this.tf.upgradeResourceState({
-        typeName: model.tfName,
-        version: stored.schemaVersion,
-        rawStateJson: encodeJson(obj, impliedType(schema.block)),
-      });
+      let raw = encodeJson(obj, impliedType(schema.block));
+      const former = formerAttributesJson(model.properties, withoutMeta(state), this.secrets);
+      if (former.length > 0) raw = raw === "{}" ? `{${former.join(",")}}` : `${raw.slice(0, -1)},${former.join(",")}}`;
+      const upgraded = await this.tf.upgradeResourceState({ typeName: model.tfName, version: stored.schemaVersion, rawStateJson: raw });
       if (errorDiagnostics(upgraded.diagnostics).length > 0) {
         throw new BridgeError(failureMessage(`upgrading the stored state of ${model.tfName} from schema version ${stored.schemaVersion}`, upgraded.diagnostics));
       }

@@ -2,6 +2,7 @@
 import { BigNum, Dynamic, Unknown, isRecord, isUnknown, rawEquals, wholeContainsUnknown, type CtyType, type CtyValue } from "../terraform/cty/index.js";
 import { attribute, formatPath, index, key, type Path, type PathStep } from "../terraform/path.js";
 import { objectTypeOf, type PropertyModel, type TypeModel } from "../schema-translate/model.js";
+import { formerTfName } from "../schema-translate/names.js";
 import type { AttributePath, SecretSink } from "../terraform/types.js";
 import {
   AssetOrArchive,
@@ -56,6 +57,31 @@ export function unwrap(v: PropertyValue, secrets?: SecretSink): PropertyValue {
       v = v.value!;
     } else return v;
   }
+}
+
+/**
+ * The properties of a stored state that the current model does not have, as JSON object members (`"title":"x"`) under
+ * their former Terraform names: an older schema version's upgrader reads the state as that version wrote it, so an
+ * attribute renamed since then must reach it under its old name. Values go as plain JSON (secrets unwrapped and
+ * handed to `secrets`).
+ */
+export function formerAttributesJson(props: readonly PropertyModel[], values: PropertyMap, secrets?: SecretSink): string[] {
+  const known = new Set(props.map((p) => p.name));
+  const out: string[] = [];
+  for (const [name, v] of Object.entries(values)) {
+    if (known.has(name) || name === "id") continue;
+    out.push(`${JSON.stringify(formerTfName(name))}:${plainJson(v, secrets)}`);
+  }
+  return out;
+}
+
+function plainJson(v: PropertyValue, secrets: SecretSink | undefined): string {
+  const u = unwrap(v, secrets);
+  if (u instanceof BigNum) return u.text;
+  if (typeof u === "string" || typeof u === "number" || typeof u === "boolean") return JSON.stringify(u);
+  if (Array.isArray(u)) return `[${u.map((x) => plainJson(x, secrets)).join(",")}]`;
+  if (isPropertyMap(u)) return `{${Object.entries(u).map(([k, x]) => `${JSON.stringify(k)}:${plainJson(x, secrets)}`).join(",")}}`;
+  return "null";
 }
 
 /** Pulumi inputs (or state) → the TF object for a list of properties; absent properties become null / empty blocks. */

@@ -34,6 +34,15 @@ export function propertyName(tfName: string): string {
 }
 
 /**
+ * The Terraform name a property most likely had when the current schema no longer has it (a state written before an
+ * attribute was renamed): propertyName undone, each upper-case letter back to `_` and lower case. `minUpper` →
+ * `min_upper`. Plurals cannot be undone without the old schema, so a renamed list keeps its Pulumi plural.
+ */
+export function formerTfName(property: string): string {
+  return property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/**
  * A name part for tokens and type names: split on `_` and `-`, capitalise each piece, spell out a leading digit
  * (tokens can't start with one). `string` → `String`, `rfc3339_parse` → `Rfc3339Parse`, `2fa` → `TwoFa`.
  */

@@ -118,8 +118,9 @@ describe("a YAML project", () => {
     expect(preview.stdout).toMatch(/\+\s+random:index:Pet\s+pet\s+create/);
     expect(preview.stdout).toMatch(/\+\s+random:index:String\s+suffix\s+create/);
     expect(preview.stdout).toMatch(/\+ 3 to create|\+ 2 to create/);
-    // A local provider launches in milliseconds: no status lines for it, so none end up in the stack's diagnostics.
-    expect(preview.stdout).not.toMatch(/Launching terraform-provider|Diagnostics:/);
+    // Progress lines (shown only when a launch takes 0.5 s, which depends on the machine's load) are ephemeral: none
+    // ends up in the stack's diagnostics, and there are no diagnostics at all.
+    expect(preview.stdout).not.toMatch(/Diagnostics:/);
     await run(["up", "--yes"], "up");
     const name = JSON.parse((await run(["stack", "output", "--json"], "stack output")).stdout) as { name: string };
     expect(name.name).toMatch(/^[a-z]+-[a-z]+-[A-Za-z0-9]{6}$/);
@@ -134,7 +135,11 @@ describe("a TypeScript SDK", () => {
 
   it("cannot come from `pulumi package gen-sdk --language nodejs` without pulumi-language-nodejs on PATH: the error names it", async () => {
     const cwd = tempDir("tfbridge-gen-");
-    const r = await runPulumi(["package", "gen-sdk", "terraform-provider", random(), "--language", "nodejs", "--out", "sdk"], { cwd, env: sandbox.env });
+    // The user's PATH may well hold a Pulumi install with its language hosts: take every folder that has one out.
+    const path = (sandbox.env["PATH"] ?? "").split(":").filter((d) => d !== "" && !existsSync(join(d, "pulumi-language-nodejs")));
+    expect(existsSync(join(pulumiBinDir(), "pulumi-language-nodejs")), "the CLI's own folder has no Node.js host").toBe(false);
+    const env = { ...sandbox.env, PATH: path.join(":") };
+    const r = await runPulumi(["package", "gen-sdk", "terraform-provider", random(), "--language", "nodejs", "--out", "sdk"], { cwd, env });
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toMatch(/no language plugin 'pulumi-language-nodejs'/);
   });

@@ -225,11 +225,18 @@ describe("bridgetest (protocol 6) through the bridge", () => {
   it("state written by an older schema version is upgraded before planning", async () => {
     const { b } = await bridgeFor("bridgetest", {}, env);
     const created = await b.create({ token: T, news: { name: "old" } });
-    // Pretend the stored state came from schema version 0, where `name` was called `title`.
+    // The stack as schema version 0 wrote it: `title` where version 1 has `name`, and none of version 1's additions.
     const meta = JSON.parse(created.properties[META_KEY] as string) as Record<string, string>;
-    const v0 = { ...created.properties, [META_KEY]: JSON.stringify({ ...meta, schema_version: "0" }) };
+    const v0: PropertyMap = { id: created.id, title: "old", [META_KEY]: JSON.stringify({ ...meta, schema_version: "0" }) };
+    // Only the provider's upgrader turns title into name: planning the same name must then change nothing about it.
+    const diff = await b.diff({ token: T, id: created.id, olds: v0, news: { name: "old" } });
+    expect(Object.keys(diff.detailedDiff)).not.toContain("name");
+    expect(diff.replaces).toEqual([]);
+    const renamed = await b.diff({ token: T, id: created.id, olds: v0, news: { name: "new" } });
+    expect(renamed.detailedDiff["name"]).toMatchObject({ kind: "update" });
     const refreshed = await b.read({ token: T, id: created.id, state: v0, inputs: { name: "old" } });
     expect(JSON.parse(refreshed!.properties[META_KEY] as string).schema_version).toBe("1");
+    expect(refreshed!.properties["name"]).toBe("old");
   });
 
   it("a failed apply that returns state is a PartialFailure carrying id, outputs and inputs", async () => {

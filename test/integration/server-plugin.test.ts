@@ -116,10 +116,13 @@ describe("plugin process, parameterized with a local binary", () => {
     expect(await plugin.call("Parameterize", argsRequest(random()))).toEqual({ name: "random", version: "0.0.0" });
   });
 
-  it("sends the engine the provider's logs, and no status line for a launch this quick", async () => {
+  it("sends the engine the provider's logs; progress, if a loaded machine made the launch slow, only as status lines", async () => {
     // Provider logs arrive as debug lines prefixed with the provider name.
     expect(engine.logs.some((l) => l.severity === "DEBUG" && l.message.startsWith("random: "))).toBe(true);
-    expect(engine.logs.filter((l) => l.ephemeral)).toEqual([]);
+    // Whether the launch took 0.5 s depends on the machine's load (the threshold itself is a unit test,
+    // server-slow-status.test.ts); what holds either way is that progress never becomes a lasting message.
+    const progress = engine.logs.filter((l) => /^(Launching|Resolving|Downloading|Unpacking) /.test(l.message));
+    expect(progress.filter((l) => !l.ephemeral)).toEqual([]);
   });
 
   it("renders the schema with the parameterization the engine needs", async () => {

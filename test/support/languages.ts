@@ -24,11 +24,22 @@ export function languageHosts(): LanguageHosts {
   return hosts;
 }
 
-/** True (and the reason printed) when the language hosts cannot be had here: `describe.skipIf(hostsMissing())`. */
-export function hostsMissing(): boolean {
-  const h = languageHosts();
-  if ("missing" in h) console.warn(`skipping: ${h.missing}`);
-  return "missing" in h;
+/**
+ * True (and the reason printed) when the language hosts cannot be had here: `describe.skipIf(hostsMissing())`. In CI
+ * (`CI` set and not `false`/`0`) a missing host throws instead, failing the run: a checkout that cannot run the
+ * language tests must not pass with them skipped.
+ */
+export function hostsMissing(env: NodeJS.ProcessEnv = process.env, hostsOf: () => LanguageHosts = languageHosts): boolean {
+  const h = hostsOf();
+  if (!("missing" in h)) return false;
+  if (inCi(env)) throw new Error(`the language hosts are missing and CI=${env["CI"]} does not allow skipping: ${h.missing}`);
+  console.warn(`skipping: ${h.missing}`);
+  return true;
+}
+
+export function inCi(env: NodeJS.ProcessEnv): boolean {
+  const ci = env["CI"];
+  return ci !== undefined && ci !== "" && ci !== "false" && ci !== "0";
 }
 
 /**

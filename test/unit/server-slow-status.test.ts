@@ -37,4 +37,14 @@ describe("slowStatus", () => {
     s.update("Unpacking terraform-provider-random_3.7.2_linux_amd64.zip…");
     expect(shown).toEqual(["Unpacking terraform-provider-random_3.7.2_linux_amd64.zip…"]);
   });
+
+  it("waits 0.5 s by default, as the service uses it", () => {
+    const shown: string[] = [];
+    const s = slowStatus((m) => shown.push(m));
+    s.update("Launching terraform-provider-random…");
+    vi.advanceTimersByTime(499);
+    expect(shown).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(shown).toEqual(["Launching terraform-provider-random…"]);
+  });
 });
