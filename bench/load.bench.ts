@@ -73,8 +73,15 @@ for (const total of sizes) {
   const ref = runs["reference"];
   // The plugin's peak: VmHWM of every plugin process, sampled from /proc, and for ours also the figure each process
   // reports of itself at exit (TF_BRIDGE_RSS_REPORT), which a 250 ms sample can miss.
-  const peak = (r: LoadResult | undefined): number | undefined =>
-    r && mib(Math.max(0, ...r.pluginReports.map((x) => x.maxRssKiB), ...r.pluginPeaks.map((x) => x.peakKiB)));
+  // No sample and no report is no figure (printed "-"), not 0 MiB.
+  const peak = (r: LoadResult | undefined): number | undefined => {
+    const samples = r === undefined ? [] : [...r.pluginReports.map((x) => x.maxRssKiB), ...r.pluginPeaks.map((x) => x.peakKiB)];
+    if (samples.length === 0) {
+      if (r !== undefined) console.log("no plugin memory figure: no process was sampled and none reported its peak");
+      return undefined;
+    }
+    return mib(Math.max(...samples));
+  };
   const seconds = (r: LoadResult | undefined, k: "upMs" | "previewMs" | "destroyMs"): number | undefined => r && r[k] / 1000;
   const row = (scenario: string, k: "upMs" | "previewMs" | "destroyMs"): void =>
     report({ scenario, bridge: seconds(ours, k) ?? NaN, reference: seconds(ref, k), unit: "s" });

@@ -9,6 +9,7 @@
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
 import { completeObject, proposedNewState } from "../src/terraform/values.js";
 import type { CtyValue } from "../src/terraform/cty/index.js";
+import type { Diagnostic } from "../src/terraform/types.js";
 import { propertyMapToStruct } from "../src/server/struct.js";
 import { execFile } from "node:child_process";
 import { rmSync } from "node:fs";
@@ -75,7 +76,13 @@ interface Session {
 async function directSession(c: Case): Promise<Session> {
   const tf = await GrpcTerraformProvider.launch({ path: peerPath(c.peer), env: c.env });
   const schema = await tf.getProviderSchema();
-  await tf.configureProvider(completeObject(schema.provider.block, {}));
+  // A call that answered with errors would time a failure, not the work: every direct answer is checked.
+  const ok = <T extends { diagnostics: readonly Diagnostic[] }>(what: string, r: T): T => {
+    const errors = r.diagnostics.filter((d) => d.severity === "error");
+    if (errors.length > 0) throw new Error(`direct ${c.tfType} ${what}: ${errors.map((d) => `${d.summary}: ${d.detail}`).join("; ")}`);
+    return r;
+  };
+  ok("configure", { diagnostics: await tf.configureProvider(completeObject(schema.provider.block, {})) });
   const resource = schema.resources.get(c.tfType)!;
   const run = async (n: number): Promise<Cycles> => {
     const out = none();
@@ -83,28 +90,28 @@ async function directSession(c: Case): Promise<Session> {
       const config = completeObject(resource.block, c.inputs(i));
       let t = performance.now();
       // Terraform validates a resource's configuration before planning it, as the bridge's Check does.
-      await tf.validateResourceConfig(c.tfType, config);
+      ok("validate", { diagnostics: await tf.validateResourceConfig(c.tfType, config) });
       out.check.push(performance.now() - t);
-      const plan = await tf.planResourceChange({ typeName: c.tfType, priorState: null, proposedNewState: config, config });
-      const applied = await tf.applyResourceChange({ typeName: c.tfType, priorState: null, plannedState: plan.plannedState, config, plannedPrivate: plan.plannedPrivate });
+      const plan = ok("plan", await tf.planResourceChange({ typeName: c.tfType, priorState: null, proposedNewState: config, config }));
+      const applied = ok("apply", await tf.applyResourceChange({ typeName: c.tfType, priorState: null, plannedState: plan.plannedState, config, plannedPrivate: plan.plannedPrivate }));
       out.create.push(performance.now() - t);
       let state = applied.newState;
       let priv = applied.private;
       // Terraform upgrades stored state before using it; the bridge does the same, so the direct path does too.
-      const upgrade = async () => (await tf.upgradeResourceState({ typeName: c.tfType, version: resource.version, rawStateJson: JSON.stringify(state) })).upgradedState;
+      const upgrade = async () => ok("upgrade", await tf.upgradeResourceState({ typeName: c.tfType, version: resource.version, rawStateJson: JSON.stringify(state) })).upgradedState;
       if (c.update) {
         const next = completeObject(resource.block, c.update.inputs(i));
         t = performance.now();
-        await tf.validateResourceConfig(c.tfType, next);
+        ok("validate", { diagnostics: await tf.validateResourceConfig(c.tfType, next) });
         const prior = await upgrade();
-        const uplan = await tf.planResourceChange({ typeName: c.tfType, priorState: prior, proposedNewState: proposedNewState(resource.block, prior, next), config: next, priorPrivate: priv });
-        const updated = await tf.applyResourceChange({ typeName: c.tfType, priorState: prior, plannedState: uplan.plannedState, config: next, plannedPrivate: uplan.plannedPrivate });
+        const uplan = ok("plan", await tf.planResourceChange({ typeName: c.tfType, priorState: prior, proposedNewState: proposedNewState(resource.block, prior, next), config: next, priorPrivate: priv }));
+        const updated = ok("apply", await tf.applyResourceChange({ typeName: c.tfType, priorState: prior, plannedState: uplan.plannedState, config: next, plannedPrivate: uplan.plannedPrivate }));
         out.update.push(performance.now() - t);
         state = updated.newState;
         priv = updated.private;
       }
       t = performance.now();
-      const read = await tf.readResource({ typeName: c.tfType, currentState: await upgrade(), private: priv });
+      const read = ok("read", await tf.readResource({ typeName: c.tfType, currentState: await upgrade(), private: priv }));
       out.read.push(performance.now() - t);
       state = read.newState;
       priv = read.private;
@@ -113,10 +120,10 @@ async function directSession(c: Case): Promise<Session> {
       // Terraform plans a deletion only with providers that declare the plan_destroy capability; so does the bridge.
       let plannedPrivate = priv;
       if (schema.serverCapabilities.planDestroy) {
-        const dplan = await tf.planResourceChange({ typeName: c.tfType, priorState: up, proposedNewState: null, config: null, priorPrivate: priv });
+        const dplan = ok("plan destroy", await tf.planResourceChange({ typeName: c.tfType, priorState: up, proposedNewState: null, config: null, priorPrivate: priv }));
         plannedPrivate = dplan.plannedPrivate;
       }
-      await tf.applyResourceChange({ typeName: c.tfType, priorState: up, plannedState: null, config: null, plannedPrivate });
+      ok("destroy", await tf.applyResourceChange({ typeName: c.tfType, priorState: up, plannedState: null, config: null, plannedPrivate }));
       out.del.push(performance.now() - t);
     }
     return out;
