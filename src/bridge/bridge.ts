@@ -8,7 +8,7 @@ import { proposedNewState } from "../terraform/values.js";
 import { propertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
 import { autoname } from "./autonaming.js";
 import { failuresFromDiagnostics, ProviderCaller } from "./caller.js";
-import { ConversionError, formerAttributesJson, fromTfObject, toTfObject } from "./convert.js";
+import { ConversionError, formerAttributesJson, fromTfObject, restoreWriteOnly, toTfObject, withoutWriteOnly } from "./convert.js";
 import { changedReplacePaths, computeDiff } from "./diff.js";
 import { Functions } from "./functions.js";
 import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdentity } from "./identity.js";
@@ -152,15 +152,11 @@ export class TerraformBridge extends ProviderCaller {
 
   /** The inputs without their write-only values, which are kept under `key` instead (or forgotten when none is set). */
   private holdWriteOnly(model: ResourceModel, key: string, inputs: PropertyMap): PropertyMap {
-    const kept: PropertyMap = { ...inputs };
-    const held: PropertyMap = {};
-    for (const p of model.properties) {
-      if (!p.writeOnly || !(p.name in kept)) continue;
-      const v = kept[p.name];
-      delete kept[p.name];
-      if (v !== undefined && v !== null) held[p.name] = v;
-    }
-    if (Object.keys(held).length > 0) this.writeOnlyHeld.set(key, held);
+    const found = { any: false };
+    const kept = withoutWriteOnly(model.properties, inputs, found);
+    // A write-only property at the top level leaves no trace in the inputs; nested ones are null in their object.
+    for (const p of model.properties) if (p.writeOnly) delete kept[p.name];
+    if (found.any) this.writeOnlyHeld.set(key, inputs);
     else this.writeOnlyHeld.delete(key);
     return kept;
   }
@@ -169,9 +165,9 @@ export class TerraformBridge extends ProviderCaller {
    * The inputs with the write-only values check held for this URN. Without them (another process, no check in this
    * deployment) the provider sees null, as Terraform sends write-only values only in the run that sets them.
    */
-  private withWriteOnly(news: PropertyMap, urn: string | undefined): PropertyMap {
+  private withWriteOnly(model: ResourceModel, news: PropertyMap, urn: string | undefined): PropertyMap {
     const held = urn === undefined ? undefined : this.writeOnlyHeld.get(urn);
-    return held === undefined ? news : { ...news, ...held };
+    return held === undefined ? news : restoreWriteOnly(model.properties, news, held);
   }
 
   /** Pulumi state → Terraform state of the current schema version (upgraded by the provider when older, as Terraform does). */
@@ -246,9 +242,7 @@ export class TerraformBridge extends ProviderCaller {
    * on refresh, so a stack this plugin wrote stays usable by the reference.
    */
   private outputs(model: ResourceModel, state: CtyValue, meta: Meta): PropertyMap {
-    const props = fromTfObject(model.id.kind === "attribute" && !model.properties.some((p) => p.tfName === "id") ? [...model.properties, ID_OUTPUT] : model.properties, state);
-    // Providers null them already; a provider that echoed one back must not get it stored.
-    for (const p of model.properties) if (p.writeOnly && p.name in props) props[p.name] = null;
+    const props = withoutWriteOnly(model.properties, fromTfObject(model.id.kind === "attribute" && !model.properties.some((p) => p.tfName === "id") ? [...model.properties, ID_OUTPUT] : model.properties, state));
     props[META_KEY] = writeMeta(meta);
     return props;
   }
@@ -298,7 +292,7 @@ export class TerraformBridge extends ProviderCaller {
   async create(options: CreateRequest): Promise<{ id: string; properties: PropertyMap }> {
     const { token, news } = options;
     const { model, schema } = this.resource(token);
-    const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn), this.secrets), "create", options.timeoutSeconds);
+    const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(model, news, options.urn), this.secrets), "create", options.timeoutSeconds);
     const identity = await this.identityContext(model);
     const plan = await this.plan(model, schema, { state: null, identity }, config);
     const meta: Meta = { schemaVersion: schema.version, privateState: plan.plannedPrivate, ...this.keepIdentity(identity, plan.plannedIdentity) };
@@ -336,7 +330,7 @@ export class TerraformBridge extends ProviderCaller {
     const { token, id, olds, news } = options;
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds);
-    const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(news, options.urn), this.secrets), "update", options.timeoutSeconds);
+    const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(model, news, options.urn), this.secrets), "update", options.timeoutSeconds);
     const plan =
       this.diffPlans.take(planInputs(model, id, prior, config)) ??
       (await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config));

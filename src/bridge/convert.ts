@@ -84,6 +84,71 @@ function plainJson(v: PropertyValue, secrets: SecretSink | undefined): string {
   return "null";
 }
 
+/**
+ * The values with every write-only property nulled, at any depth (inside blocks, nested attributes, lists, sets and
+ * maps of them). Providers null them in state already; one that echoed a value back must not get it stored.
+ */
+export function withoutWriteOnly(props: readonly PropertyModel[], values: PropertyMap, found?: { any: boolean }): PropertyMap {
+  const out: PropertyMap = { ...values };
+  for (const p of props) {
+    const v = out[p.name];
+    if (v === undefined) continue;
+    if (p.writeOnly) {
+      if (found && v !== null) found.any = true;
+      out[p.name] = null;
+    } else out[p.name] = writeOnlyNulledIn(p.type, v, found);
+  }
+  return out;
+}
+
+function writeOnlyNulledIn(t: TypeModel, v: PropertyValue, found: { any: boolean } | undefined): PropertyValue {
+  if (v instanceof Secret) return new Secret(writeOnlyNulledIn(t, v.value, found));
+  switch (t.kind) {
+    case "object":
+      return isPropertyMap(v) ? withoutWriteOnly(t.ref.properties, v, found) : v;
+    case "array":
+      return Array.isArray(v) ? v.map((x) => writeOnlyNulledIn(t.items, x, found)) : v;
+    case "map":
+      return isPropertyMap(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, writeOnlyNulledIn(t.values, x, found)])) : v;
+    default:
+      return v;
+  }
+}
+
+/**
+ * `news` with the write-only values of `original` put back where they were, at any depth: check hands the engine
+ * inputs without them, and create or update gets them back from what check held. Where the shapes no longer line
+ * up (a list that changed length), the value stays out, as if not given in this run.
+ */
+export function restoreWriteOnly(props: readonly PropertyModel[], news: PropertyMap, original: PropertyMap): PropertyMap {
+  const out: PropertyMap = { ...news };
+  for (const p of props) {
+    const o = original[p.name];
+    if (o === undefined || o === null) continue;
+    if (p.writeOnly) out[p.name] = o;
+    else {
+      const n = out[p.name];
+      if (n !== undefined && n !== null) out[p.name] = restoreIn(p.type, n, o);
+    }
+  }
+  return out;
+}
+
+function restoreIn(t: TypeModel, n: PropertyValue, o: PropertyValue): PropertyValue {
+  if (n instanceof Secret) return new Secret(restoreIn(t, n.value, o));
+  if (o instanceof Secret) return restoreIn(t, n, o.value);
+  switch (t.kind) {
+    case "object":
+      return isPropertyMap(n) && isPropertyMap(o) ? restoreWriteOnly(t.ref.properties, n, o) : n;
+    case "array":
+      return Array.isArray(n) && Array.isArray(o) && n.length === o.length ? n.map((x, i) => restoreIn(t.items, x, o[i]!)) : n;
+    case "map":
+      return isPropertyMap(n) && isPropertyMap(o) ? Object.fromEntries(Object.entries(n).map(([k, x]) => [k, o[k] === undefined ? x : restoreIn(t.values, x, o[k])])) : n;
+    default:
+      return n;
+  }
+}
+
 /** Pulumi inputs (or state) → the TF object for a list of properties; absent properties become null / empty blocks. */
 /** `secrets` receives every secret the conversion unwraps (only when the calls are recorded). */
 export function toTfObject(props: readonly PropertyModel[], values: PropertyMap, secrets?: SecretSink): CtyObject {

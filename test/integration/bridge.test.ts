@@ -8,6 +8,7 @@ import { META_KEY } from "../../src/bridge/meta.js";
 import { BridgeError, PartialFailure } from "../../src/bridge/types.js";
 import { COMPUTED, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
+import type { CtyValue } from "../../src/terraform/cty/index.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { peerPath } from "../support/peers.js";
 import { waitGone } from "../support/processes.js";
@@ -373,6 +374,43 @@ describe("write-only values through the bridge", () => {
     const again = await b.check({ token: T, name: "wo", olds: {}, news: { name: "wo" }, urn: URN });
     const created = await b.create({ token: T, news: again.inputs, urn: URN });
     expect(created.properties["writeOnlySeen"]).toBe(false);
+    await b.delete({ token: T, id: created.id, olds: created.properties });
+  });
+});
+
+describe("a provider that echoes a write-only value back", () => {
+  const env = { BRIDGETEST_STATE_DIR: join(scratch, "wo-echo") };
+  const T = "bridgetest:index/objectResource:ObjectResource";
+  const URN = "urn:pulumi:dev::p::bridgetest:index/objectResource:ObjectResource::echo";
+  const WO = "echoed-write-only-value";
+
+  it("does not get it stored: the state the bridge returns has it null", async () => {
+    const tf = await GrpcTerraformProvider.launch({ path: peerPath("bridgetest"), env });
+    open.push(tf);
+    // bridgetest, as the framework makes it, nulls write-only values in state; this one puts the value back, as a
+    // provider with a bug (or an older SDK) could.
+    const echoing = new Proxy(tf, {
+      get(target, prop, receiver) {
+        if (prop === "applyResourceChange") {
+          return async (req: Parameters<typeof tf.applyResourceChange>[0]) => {
+            const r = await target.applyResourceChange(req);
+            const config = req.config as Record<string, CtyValue> | null;
+            if (r.newState !== null && typeof r.newState === "object" && config !== null) (r.newState as Record<string, CtyValue>)["write_only_secret"] = config["write_only_secret"] ?? null;
+            return r;
+          };
+        }
+        const v: unknown = Reflect.get(target, prop, receiver);
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const schema = await tf.getProviderSchema();
+    const b = new TerraformBridge(echoing, schema, buildProviderModel(schema, { packageName: "bridgetest", packageVersion: "1.0.0" }));
+    await b.configure({});
+    const checked = await b.check({ token: T, name: "echo", olds: {}, news: { name: "echo", writeOnlySecret: new Secret(WO), writeOnlyVersion: 1 }, urn: URN });
+    const created = await b.create({ token: T, news: checked.inputs, urn: URN });
+    expect(created.properties["writeOnlySeen"]).toBe(true);
+    expect(created.properties["writeOnlySecret"]).toBeNull();
+    expect(JSON.stringify(created.properties, (_k, v: unknown) => (v instanceof Secret ? { secret: v.value } : v))).not.toContain(WO);
     await b.delete({ token: T, id: created.id, olds: created.properties });
   });
 });
