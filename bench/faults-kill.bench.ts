@@ -25,7 +25,7 @@ try {
     try {
       const o = await runKillCase(sandbox, api, c, count);
       outcomes.push(o);
-      console.log(`  ${c.signal} ${c.phase} at ${c.at}: adopted ${o.adopted}, lost ${o.lost}, duplicates ${o.duplicates}, left ${o.processesLeft.length}, recovery ${o.recoveryMs} ms`);
+      console.log(`  ${c.signal} ${c.phase} at ${c.at}: unaccounted at the stop ${o.unaccounted}, adopted ${o.adopted}, lost after recovery ${o.lost}, duplicates ${o.duplicates}, left ${o.processesLeft.length}, recovery ${o.recoveryMs} ms`);
     } catch (e) {
       // A run whose recovery failed is a finding, reported with the rest rather than ending the matrix.
       failures.push(`${c.signal} ${c.phase} at ${c.at}: ${(e as Error).message.split("\n").slice(0, 12).join("\n")}`);

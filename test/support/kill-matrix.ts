@@ -33,7 +33,13 @@ export interface KillOutcome {
    * (counted for the report, then ended so that it does not pile up).
    */
   languageHostsLeft: number;
-  /** Objects in the service that the converged stack does not know (orphans), and names held by more than one object. */
+  /**
+   * Objects in the service that the stopped stack accounts for in no way, counted before any recovery step: neither a
+   * resource of its state nor a pending create of the stopped run. Only a create in flight when the stop came can be
+   * one (so at most PARALLEL); after a SIGKILL none (the engine records a create as pending before it starts it).
+   */
+  unaccounted: number;
+  /** Objects in the service that the stack still does not know after recovery, and names held by more than one object. */
   lost: number;
   duplicates: number;
   /** Objects the program asks for that are missing, or state entries whose object is gone, after recovery. */
@@ -55,6 +61,9 @@ export interface KillOutcome {
 }
 
 const ITEM = "httpapi:index/item:Item";
+
+/** The engine's parallelism in every run: the bound on creates in flight when the stop comes. */
+export const PARALLEL = 10;
 
 function program(prefix: string, count: number, size: number): string {
   const lines = ["resources:"];
@@ -117,7 +126,7 @@ export async function runKillCase(sandbox: PulumiSandbox, api: HttpApiServer, c:
   // The stage: update and delete start from a deployed stack.
   s.program(program(prefix, count, 1));
   if (c.phase === "update" || c.phase === "delete") await s.ok(["up", "--yes", "--skip-preview"]);
-  const command = c.phase === "delete" ? ["destroy", "--yes", "--skip-preview"] : c.phase === "plan" ? ["up", "--yes"] : ["up", "--yes", "--skip-preview"];
+  const command = [...(c.phase === "delete" ? ["destroy", "--yes", "--skip-preview"] : c.phase === "plan" ? ["up", "--yes"] : ["up", "--yes", "--skip-preview"]), "--parallel", String(PARALLEL)];
   if (c.phase === "update") s.program(program(prefix, count, 2));
 
   const base = await before();
@@ -159,8 +168,14 @@ export async function runKillCase(sandbox: PulumiSandbox, api: HttpApiServer, c:
       recovery.push(`remove empty ${f}`);
     }
   }
-  const pending = ((await s.deployment()).pending_operations ?? []) as PendingOperation[];
+  // What the stopped stack accounts for, before any recovery step: its resources and its pending creates (by name:
+  // a create that never answered has no id in the stack).
+  const stopped = await s.deployment();
+  const pending = (stopped.pending_operations ?? []) as PendingOperation[];
   const creating = pending.filter((p) => p.type === "creating");
+  const stoppedIds = new Set(items(stopped).map((r) => r.id));
+  const pendingNames = new Set(creating.map((p) => p.resource.inputs?.["name"]).filter((n): n is string => typeof n === "string"));
+  const unaccounted = (await api.items()).filter((i) => ours(i) && !stoppedIds.has(i.id) && !pendingNames.has(i.name)).length;
   const refresh = ["refresh", "--yes", "--skip-preview", ...(creating.length > 0 ? ["--clear-pending-creates"] : [])];
   let refreshed = await s.pulumi(refresh);
   if (/currently locked/.test(refreshed.stdout + refreshed.stderr)) {
@@ -204,6 +219,7 @@ export async function runKillCase(sandbox: PulumiSandbox, api: HttpApiServer, c:
     languageHostsLeft: hosts.length,
     pendingCreates: creating.length,
     adopted: adopt.length,
+    unaccounted,
     lost: service.filter((i) => !stateIds.has(i.id)).length,
     duplicates: [...names.values()].filter((n) => n > 1).reduce((a, n) => a + n - 1, 0),
     missing: Math.max(0, want - names.size),
@@ -242,7 +258,7 @@ export function killMatrix(signals: KillSignal[], moments: number, count = 50): 
 
 /** The report: one line per case, then per signal the totals. */
 export function killReport(outcomes: KillOutcome[]): string {
-  const rows = [["signal", "phase", "at", "killed at c/u/d", "left", "hosts left", "pending creates", "adopted", "lost", "dup", "missing", "ghosts", "recovery", "recovery ms"]];
+  const rows = [["signal", "phase", "at", "killed at c/u/d", "left", "hosts left", "pending creates", "unaccounted", "adopted", "lost", "dup", "missing", "ghosts", "recovery", "recovery ms"]];
   for (const o of outcomes) {
     rows.push([
       o.case.signal,
@@ -252,6 +268,7 @@ export function killReport(outcomes: KillOutcome[]): string {
       String(o.processesLeft.length),
       String(o.languageHostsLeft),
       String(o.pendingCreates),
+      String(o.unaccounted),
       String(o.adopted),
       String(o.lost),
       String(o.duplicates),
@@ -269,7 +286,7 @@ export function killReport(outcomes: KillOutcome[]): string {
     const os = outcomes.filter((o) => o.case.signal === signal);
     const sum = (f: (o: KillOutcome) => number): number => os.reduce((a, o) => a + f(o), 0);
     out.push(
-      `${signal}: ${os.length} runs, adopted ${sum((o) => o.adopted)} (pending creates ${sum((o) => o.pendingCreates)}), objects lost ${sum((o) => o.lost)}, duplicates ${sum((o) => o.duplicates)}, missing ${sum((o) => o.missing)}, ` +
+      `${signal}: ${os.length} runs, unaccounted at the stop ${sum((o) => o.unaccounted)}, adopted ${sum((o) => o.adopted)} (pending creates ${sum((o) => o.pendingCreates)}), objects lost after recovery ${sum((o) => o.lost)}, duplicates ${sum((o) => o.duplicates)}, missing ${sum((o) => o.missing)}, ` +
         `processes left ${sum((o) => o.processesLeft.length)} (Pulumi's language hosts ${sum((o) => o.languageHostsLeft)}), left after destroy ${sum((o) => o.leftAfterDestroy)}, max recovery ${Math.max(...os.map((o) => o.recoveryMs))} ms`,
     );
   }
