@@ -190,6 +190,7 @@ function attributeProperty(ctx: TypeContext, a: Attribute, siblings: ReadonlySet
     writeOnly: a.writeOnly,
     description: a.description,
     deprecationMessage: deprecation(a.deprecated, a.deprecationMessage),
+    ...(rename !== undefined ? { renamed: true } : {}),
   });
 }
 

@@ -3,3 +3,4 @@ export type * from "./model.js";
 export { objectTypeOf } from "./model.js";
 export { buildProviderModel } from "./build.js";
 export { renderPackageSchema } from "./render.js";
+export { MAPPING_KEYS, mappedProviderName, providerMapping, type ProviderMapping } from "./mapping.js";

@@ -29,6 +29,11 @@ export interface PropertyModel {
    * so it is never a required input even where Terraform requires it.
    */
   autonamed?: boolean;
+  /**
+   * A resource's top-level `id`, `urn` or `pulumi` under a name of its own (`itemId`, `<pkg>Urn`, `pulumiInfo`),
+   * because Pulumi owns the plain one; the reference lists exactly these among a resource's fields.
+   */
+  renamed?: boolean;
   /** Set for nested blocks, which Terraform never holds as null: absent list/set/map blocks are empty. */
   block?: "single" | "list" | "set" | "map" | "group";
   description: string;

@@ -136,6 +136,16 @@ export function inferPrefix(names: readonly string[], fallback: string): string 
   return firsts.size === 1 ? [...firsts][0]! : fallback;
 }
 
+/**
+ * The Terraform provider a converter's mapping is for (GetMapping's `provider`), as the reference names it: the first
+ * `_`-separated part every resource name shares (names without `_` do not count), or "" when they disagree or there
+ * are no resources, and the caller falls back to the package name. Data sources play no part, unlike in inferPrefix.
+ */
+export function resourcePrefix(resourceNames: Iterable<string>): string {
+  const firsts = new Set([...resourceNames].filter((n) => n.includes("_")).map((n) => n.split("_")[0]!));
+  return firsts.size === 1 ? [...firsts][0]! : "";
+}
+
 /** A TF resource or data source name without the provider prefix: `random_string` → `string`, `http` → `http`. */
 export function stripPrefix(tfName: string, prefix: string): string {
   return tfName.startsWith(`${prefix}_`) && tfName.length > prefix.length + 1 ? tfName.slice(prefix.length + 1) : tfName;
