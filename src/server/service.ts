@@ -1,7 +1,7 @@
 // The pulumirpc.ResourceProvider service: Parameterize, GetSchema, plugin housekeeping, and dispatch of resource RPCs to ResourceOps.
 import { describe, parameterize, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
 import { cacheRoot } from "../acquire/cache.js";
-import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
+import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
 import { VERSION } from "../version.js";
 import * as convert from "./convert.js";
 import { forwardProviderLog, slowStatus, type Logger } from "./log.js";
@@ -33,6 +33,8 @@ interface Active {
   ops: ResourceOps;
   /** The GetSchema response, kept as one object so its wire encoding is computed once (see plugin.ts). */
   schemaResponse?: Promise<pb.GetSchemaResponseIn>;
+  /** The converter mapping, encoded once: `pulumi convert` asks for it per Terraform provider of the program. */
+  mapping?: { provider: string; data: Buffer };
 }
 
 const NOT_PARAMETERIZED =
@@ -196,6 +198,26 @@ export class ProviderService {
   }
 
   /**
+   * The mapping of the Terraform provider we are parameterized with, once Parameterize has finished. Before that there
+   * is none: the reference would describe an empty provider named after itself, which maps no Terraform provider.
+   */
+  private mapping(): { provider: string; data: Buffer } | undefined {
+    const active = this.active;
+    if (active === undefined) return undefined;
+    const { model, parameterized } = active;
+    active.mapping ??= { provider: mappedProviderName(model, parameterized.schema), data: Buffer.from(JSON.stringify(providerMapping(model, parameterized.schema))) };
+    return active.mapping;
+  }
+
+  /** Other keys, and a provider hint naming another Terraform provider, get what the reference gives them. */
+  private getMapping(request: pb.GetMappingRequest): pb.GetMappingResponseIn {
+    const mapping = MAPPING_KEYS.has(request.key) ? this.mapping() : undefined;
+    if (mapping === undefined) return { provider: "", data: Buffer.alloc(0) };
+    if (request.provider !== "" && request.provider !== mapping.provider) throw new RpcError(Status.UNKNOWN, `unknown provider ${JSON.stringify(request.provider)}`);
+    return mapping;
+  }
+
+  /**
    * The engine's Cancel (Ctrl-C, SIGTERM): StopProvider makes the Terraform provider end what it is doing, and its
    * applies in flight return at once with the state they reached: an object already made comes back with its id, which
    * the engine records. Killing the provider here instead would lose those objects (the service keeps them, the stack
@@ -271,9 +293,12 @@ export class ProviderService {
         return {};
       }),
       Cancel: unary("Cancel", () => this.cancel()),
-      // Mappings serve converters (e.g. `pulumi convert --from terraform`); none are offered.
-      GetMapping: unary("GetMapping", () => ({ provider: "", data: Buffer.alloc(0) })),
-      GetMappings: unary("GetMappings", () => ({ providers: [] })),
+      // Mappings serve converters (`pulumi convert --from terraform`); see docs/interchange.md.
+      GetMapping: unary("GetMapping", (r) => this.getMapping(r)),
+      GetMappings: unary("GetMappings", (r) => {
+        const mapping = MAPPING_KEYS.has(r.key) ? this.mapping() : undefined;
+        return { providers: mapping === undefined ? [] : [mapping.provider] };
+      }),
 
       // One line per resource RPC: the ResourceOps method it calls and its converters.
       CheckConfig: unary("CheckConfig", this.resource("CheckConfig", (o) => o.checkConfig, convert.decodeCheck, convert.encodeCheck)),
