@@ -234,7 +234,7 @@ describe("bridgetest (protocol 6) through the bridge", () => {
     expect(Object.keys(diff.detailedDiff)).not.toContain("name");
     expect(diff.replaces).toEqual([]);
     const renamed = await b.diff({ token: T, id: created.id, olds: v0, news: { name: "new" } });
-    expect(renamed.detailedDiff["name"]).toMatchObject({ kind: "update" });
+    expect(renamed.detailedDiff["name"]).toMatch(/^update/);
     const refreshed = await b.read({ token: T, id: created.id, state: v0, inputs: { name: "old" } });
     expect(JSON.parse(refreshed!.properties[META_KEY] as string).schema_version).toBe("1");
     expect(refreshed!.properties["name"]).toBe("old");
