@@ -72,6 +72,13 @@ function responseJson(method: string, res: Msg): Json {
       functions: Object.keys(schema.functions).sort(),
     };
   }
+  // The whole mapping is compared with the reference's (reference-mapping.test.ts); here, the tokens a converter maps to.
+  if (method === "GetMapping") {
+    type Toks = Record<string, { tok: string }> | undefined;
+    const data = JSON.parse(Buffer.from(res["data"] as Uint8Array).toString("utf8")) as { name: string; version: string; resources: Toks; dataSources: Toks; functions: Toks };
+    const toks = (m: Toks): Json => Object.fromEntries(Object.keys(m ?? {}).sort().map((k) => [k, m![k]!.tok]));
+    out["data"] = { name: data.name, version: data.version, resources: toks(data.resources), dataSources: toks(data.dataSources), functions: toks(data.functions) };
+  }
   return out;
 }
 
