@@ -5,7 +5,7 @@ const require = createRequire(new URL("./tools/lint/package.json", import.meta.u
 const tseslint = require("typescript-eslint");
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "tools/**", "dist/**", ".peers/**", "test/peers/**", "src/wire/*.gen.ts", "**/*.cjs", "**/*.mjs"] },
+  { ignores: ["node_modules/**", "tools/**", ".tmp/**", "dist/**", ".peers/**", "test/peers/**", "src/wire/*.gen.ts", "**/*.cjs", "**/*.mjs"] },
   {
     files: ["**/*.ts"],
     languageOptions: {

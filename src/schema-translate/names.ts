@@ -1,10 +1,26 @@
-// Naming rules from Terraform names to Pulumi names and tokens; the only place such a rule is written.
+// Naming rules from Terraform names to Pulumi names and tokens, and when a property is required where it appears; the
+// only place such a rule is written.
 import { Pluralize, Singularize } from "./inflector.js";
 
 const digitWords = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"];
 
 function upperFirst(s: string): string {
   return s.length === 0 ? s : s[0]!.toUpperCase() + s.slice(1);
+}
+
+/** Where a property appears in a Pulumi schema: what a program gives (inputs, arguments) or what it gets back. */
+export type Position = "input" | "output";
+
+/**
+ * Whether a property is required where it appears, as the reference's generator decides it (`isOptional` in
+ * pulumi-terraform-bridge pkg/tfgen): as an input, what Terraform requires and Pulumi does not fill in itself
+ * (autonaming); as an output, everything except what a program may leave out and nothing fills in (Optional, not
+ * Computed, no default of Pulumi's own), because the provider answers the rest.
+ */
+export function requiredIn(position: Position, p: { required: boolean; input: boolean; computed: boolean; autonamed?: boolean }): boolean {
+  if (position === "input") return p.required && p.autonamed !== true;
+  const optional = p.input && !p.required;
+  return !(optional && !p.computed && p.autonamed !== true);
 }
 
 export function lowerFirst(s: string): string {

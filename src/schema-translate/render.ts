@@ -1,5 +1,5 @@
 // Renders the provider model as a Pulumi package schema (JSON-ready); prints only, every decision is in the model.
-import { terraformConfigToken } from "./names.js";
+import { requiredIn, terraformConfigToken } from "./names.js";
 import type { DataSourceModel, EphemeralResourceModel, FunctionModel, ObjectTypeModel, PackageMetadata, PropertyModel, ProviderModel, TypeModel } from "./model.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -41,10 +41,35 @@ function properties(props: readonly PropertyModel[]): JsonObject {
   return out;
 }
 
-/** In outputs a value is always present unless the user may leave it out and the provider won't fill it in. */
-function outputRequired(p: PropertyModel): boolean {
-  return p.required || p.computed;
+const outputRequired = (p: PropertyModel): boolean => requiredIn("output", p);
+const inputRequired = (p: PropertyModel): boolean => requiredIn("input", p);
+
+/** The object types a list of properties reaches, at any depth. */
+function reachableTypes(props: readonly PropertyModel[], into = new Set<string>()): Set<string> {
+  const visit = (t: TypeModel): void => {
+    if (t.kind === "array") visit(t.items);
+    else if (t.kind === "map") visit(t.values);
+    else if (t.kind === "object" && !into.has(t.ref.token)) {
+      into.add(t.ref.token);
+      for (const p of t.ref.properties) visit(p.type);
+    }
+  };
+  for (const p of props) visit(p.type);
+  return into;
 }
+
+/**
+ * Where the reference's generator last met an object type, which decides its `required` list: resources' types are
+ * met as outputs and then as inputs (so `required` is the input rule, with the output rule for Node.js beside it),
+ * data sources' types as inputs and then as outputs (so the output rule, with the input rule, or none at all when the
+ * type is no input, for Node.js).
+ */
+interface TypePositions {
+  outputLast: ReadonlySet<string>;
+  inputs: ReadonlySet<string>;
+}
+
+const NO_POSITIONS: TypePositions = { outputLast: new Set(), inputs: new Set() };
 
 function names(props: readonly PropertyModel[], pick: (p: PropertyModel) => boolean): string[] {
   return props.filter(pick).map((p) => p.name).sort();
@@ -55,12 +80,17 @@ function withList(obj: JsonObject, key: string, list: string[]): JsonObject {
   return obj;
 }
 
-function objectType(t: ObjectTypeModel): JsonObject {
+function objectType(t: ObjectTypeModel, positions: TypePositions): JsonObject {
   const spec: JsonObject = { type: "object", properties: properties(t.properties) };
   if (t.description !== "") spec["description"] = t.description;
-  // The same type serves as input and output; the plain list is the input rule, outputs may promise more.
-  const requiredInputs = names(t.properties, (p) => p.required);
+  const requiredInputs = names(t.properties, inputRequired);
   const requiredOutputs = names(t.properties, outputRequired);
+  if (positions.outputLast.has(t.token)) {
+    withList(spec, "required", requiredOutputs);
+    const asInput = positions.inputs.has(t.token) ? requiredInputs : [];
+    if (asInput.join() !== requiredOutputs.join()) spec["language"] = { nodejs: { requiredInputs: asInput } };
+    return spec;
+  }
   withList(spec, "required", requiredInputs);
   if (requiredOutputs.join() !== requiredInputs.join()) {
     spec["language"] = { nodejs: { requiredOutputs } };
@@ -81,7 +111,7 @@ function dataSourceFunction(ds: DataSourceModel | EphemeralResourceModel, secret
     spec["inputs"] = withList(
       { description: `Arguments of ${fnName}.`, type: "object", properties: properties(inputs) },
       "required",
-      names(inputs, (p) => p.required),
+      names(inputs, inputRequired),
     );
   }
   spec["outputs"] = withList(
@@ -109,7 +139,7 @@ function providerFunction(fn: FunctionModel): JsonObject {
   }
   // An object return is spelled out as the function's outputs, so every language (YAML included) reads its fields;
   // anything else is a plain type, which Invoke answers as `{result: value}` and SDKs unwrap.
-  spec["outputs"] = fn.returnType.kind === "object" ? objectType(fn.returnType.ref) : typeSpec(fn.returnType);
+  spec["outputs"] = fn.returnType.kind === "object" ? objectType(fn.returnType.ref, NO_POSITIONS) : typeSpec(fn.returnType);
   if (fn.deprecationMessage !== undefined) spec["deprecationMessage"] = fn.deprecationMessage;
   return spec;
 }
@@ -215,7 +245,7 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
     spec["properties"] = properties(r.properties);
     withList(spec, "required", names(r.properties, outputRequired));
     spec["inputProperties"] = properties(inputs);
-    withList(spec, "requiredInputs", names(inputs, (p) => p.required && p.autonamed !== true));
+    withList(spec, "requiredInputs", names(inputs, inputRequired));
     spec["stateInputs"] = {
       description: `Input properties used for looking up and filtering ${r.token.split(":")[2]} resources.`,
       type: "object",
@@ -235,7 +265,15 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
   schema["functions"] = functions;
 
   const types: JsonObject = {};
-  for (const [token, t] of [...model.types].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) types[token] = objectType(t);
+  const dataSources = [...model.dataSources.values()];
+  const positions: TypePositions = {
+    outputLast: reachableTypes(dataSources.flatMap((d) => d.properties)),
+    inputs: reachableTypes(
+      dataSources.flatMap((d) => d.properties.filter((p) => p.input)),
+      reachableTypes([...model.resources.values()].flatMap((r) => r.properties.filter((p) => p.input))),
+    ),
+  };
+  for (const [token, t] of [...model.types].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) types[token] = objectType(t, positions);
   schema["types"] = types;
 
   schema["parameterization"] = {

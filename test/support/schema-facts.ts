@@ -99,6 +99,9 @@ export function schemaFacts(schema: Json): Facts {
     objectFacts(facts, at, t);
     const outs = t.language?.nodejs?.requiredOutputs as string[] | undefined;
     if (outs !== undefined) listFact(facts, `${at} requiredOutputs`, outs);
+    // Types met last as outputs (data sources') carry the input rule here instead, an empty list when never an input.
+    const ins = t.language?.nodejs?.requiredInputs as string[] | undefined;
+    if (ins !== undefined) facts.set(`${at} requiredInputs`, [...ins].sort().join(","));
   }
   return facts;
 }

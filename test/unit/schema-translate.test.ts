@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CtyType } from "../../src/terraform/cty/index.js";
 import type { Attribute, Block, FunctionSignature, NestedBlock, ProviderSchema, Schema } from "../../src/terraform/types.js";
 import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../../src/schema-translate/index.js";
-import { ephemeralFunctionName, ephemeralFunctionToken, pascalName, propertyName } from "../../src/schema-translate/names.js";
+import { ephemeralFunctionName, ephemeralFunctionToken, pascalName, propertyName, requiredIn } from "../../src/schema-translate/names.js";
 
 const S: CtyType = { kind: "string" };
 const N: CtyType = { kind: "number" };
@@ -518,5 +518,73 @@ describe("--include and --exclude", () => {
   it("naming a token in both, or a token the provider lacks, is an error naming it", () => {
     expect(() => model(p, { includes: ["acme_a"], excludes: ["acme_a"] })).toThrow(/--include and --exclude both name acme_a/);
     expect(() => model(p, { includes: ["acme_zzz"] })).toThrow(/name acme_zzz, which the provider does not have/);
+  });
+});
+
+describe("required where a property appears (the reference's isOptional)", () => {
+  const flags = (f: { required?: boolean; optional?: boolean; computed?: boolean; autonamed?: boolean }) => ({
+    required: f.required ?? false,
+    input: (f.required ?? false) || (f.optional ?? false),
+    computed: f.computed ?? false,
+    ...(f.autonamed !== undefined ? { autonamed: f.autonamed } : {}),
+  });
+  it.each([
+    ["Required", true, true, { required: true }],
+    ["Optional", false, false, { optional: true }],
+    ["Computed", false, true, { computed: true }],
+    ["Optional + Computed", false, true, { optional: true, computed: true }],
+    ["Required with a default (autonamed)", false, true, { required: true, autonamed: true }],
+    ["Optional with a default (autonamed)", false, true, { optional: true, autonamed: true }],
+    ["Optional + Computed with a default", false, true, { optional: true, computed: true, autonamed: true }],
+  ] as const)("%s: required as an input %s, as an output %s", (_name, asInput, asOutput, f) => {
+    expect(requiredIn("input", flags(f))).toBe(asInput);
+    expect(requiredIn("output", flags(f))).toBe(asOutput);
+  });
+
+  const inner = (): Block => block([opt("opt", S), comp("comp", S), opt("both", S, { computed: true }), req("req", S)]);
+  const nestedResult = (): Attribute =>
+    attr("results", undefined, { computed: true, nestedType: { nesting: "list", attributes: [opt("opt", S), comp("comp", S), opt("both", S, { computed: true })] } });
+
+  it("types of resources: the input rule, the output rule for Node.js; types of data sources: the output rule, the input rule (or none) for Node.js", () => {
+    const schema = render(
+      model(
+        provider({
+          resources: { acme_thing: block([idAttr, req("name", S)], [nested("rule", "list", inner())]) },
+          dataSources: { acme_lookup: block([idAttr, opt("filter", S), nestedResult()], [nested("detail", "list", inner())]) },
+        }),
+      ),
+    );
+    expect(schema["types"]["acme:index/ThingRule:ThingRule"]).toMatchObject({ required: ["req"], language: { nodejs: { requiredOutputs: ["both", "comp", "req"] } } });
+    // Met as an input (the block is configurable) and then as an output.
+    expect(schema["types"]["acme:index/getLookupDetail:getLookupDetail"]).toMatchObject({ required: ["both", "comp", "req"], language: { nodejs: { requiredInputs: ["req"] } } });
+    // Only ever an output: the provider fills in every computed attribute, optional or not.
+    expect(schema["types"]["acme:index/getLookupResult:getLookupResult"]).toMatchObject({ required: ["both", "comp"], language: { nodejs: { requiredInputs: [] } } });
+    expect(schema["functions"]["acme:index/getLookup:getLookup"]["outputs"]["required"]).toEqual(["id", "results"]);
+  });
+
+  it("holds over a provider the size of a large real one (98 resources, hundreds of nested types)", () => {
+    const resources: Record<string, Block> = {};
+    const dataSources: Record<string, Block> = {};
+    for (let i = 0; i < 98; i++) {
+      resources[`acme_r${i}`] = block([idAttr, req("name", S)], [nested("a", "list", inner()), nested("b", "set", inner()), nested("c", "single", inner())]);
+      dataSources[`acme_d${i}`] = block([idAttr, opt("filter", S), nestedResult()], [nested("a", "list", inner()), nested("e", "single", inner()), nested("b", "list", block([comp("x", N), opt("y", B, { computed: true })], [nested("deep", "list", inner())]))]);
+    }
+    const schema = render(model(provider({ resources, dataSources })));
+    const types = Object.entries(schema["types"] as Record<string, { required?: string[]; language?: { nodejs: Record<string, string[]> } }>);
+    expect(types.length).toBeGreaterThan(700);
+    let dataSourceTypes = 0;
+    for (const [token, t] of types) {
+      if (token.includes("/get")) {
+        dataSourceTypes++;
+        // Every optional + computed attribute of a data source's nested result is required there.
+        if (token.endsWith("Result")) expect(t.required, token).toEqual(["both", "comp"]);
+        if (/getD\d+B:/.test(token)) expect(t.required, token).toEqual(["x", "y"]);
+        expect(t.language?.nodejs["requiredOutputs"], token).toBeUndefined();
+      } else {
+        expect(t.required, token).toEqual(["req"]);
+        expect(t.language?.nodejs["requiredOutputs"], token).toEqual(["both", "comp", "req"]);
+      }
+    }
+    expect(dataSourceTypes).toBeGreaterThan(350);
   });
 });
