@@ -100,12 +100,14 @@ func (p *bridgetestProvider) Resources(_ context.Context) []func() resource.Reso
 		func() resource.Resource { return &failingResource{} },
 		func() resource.Resource { return &namedResource{} },
 		func() resource.Resource { return &identifiedResource{} },
+		func() resource.Resource { return &loginResource{} },
 	}, syntheticResources()...)
 }
 
 func (p *bridgetestProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return append([]func() datasource.DataSource{
 		func() datasource.DataSource { return &echoDataSource{} },
+		func() datasource.DataSource { return &catalogDataSource{} },
 	}, syntheticDataSources()...)
 }
 
