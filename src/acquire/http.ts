@@ -14,6 +14,7 @@ import {
   MAX_ARCHIVE_BYTES_ENV,
 } from "./settings.js";
 import { VERSION } from "../version.js";
+import { proxiedFetch, proxyFor, type ProxySettings } from "./proxy.js";
 
 /**
  * `unreachable`: no answer (refused, DNS, timeout, reset, 502/503/504) — the only kind that allows falling back to
@@ -81,8 +82,18 @@ function causeCode(e: unknown): { code?: string; message: string } {
 }
 
 /** Sorts a fetch() rejection into unreachable or TLS trouble, with a message that says what to do. */
-export function classifyFetchError(e: unknown, url: URL): HttpFailure {
+export function classifyFetchError(e: unknown, url: URL, proxy?: { url: string; from: string }): HttpFailure {
   const { code, message } = causeCode(e);
+  if (proxy !== undefined) {
+    // Through a proxy, every failure to get an answer is the proxy's or the way through it: say which proxy.
+    const refused = /Proxy response \((\d+)\)/.exec(message);
+    const what = refused ? `the proxy ${proxy.url} (${proxy.from}) refused to connect to ${url.host} (HTTP ${refused[1]})` : `cannot reach ${url.host} through the proxy ${proxy.url} (${proxy.from}; ${code ?? "network error"}: ${message})`;
+    return new HttpFailure("unreachable", what, url.href, undefined, {
+      cause: e,
+      retryable: !refused,
+      advice: `check that the proxy is running and allows CONNECT to ${url.host}, or list the host in NO_PROXY to connect directly`,
+    });
+  }
   if (code !== undefined && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)) {
     return new HttpFailure("tls", `cannot verify the TLS certificate of ${url.host} (${code}: ${message})`, url.href, undefined, {
       cause: e,
@@ -112,6 +123,8 @@ export interface HttpOptions {
   maxArchiveBytes?: number;
   /** Told before each retry, so a user watching knows why nothing moves. */
   onRetry?: (message: string) => void;
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as read by proxySettings; undefined: every request goes direct. */
+  proxy?: ProxySettings;
 }
 
 export interface DownloadResult {
@@ -195,12 +208,13 @@ export class Http {
       const host = comparisonHost(current.host);
       const token = host !== undefined && current.protocol === "https:" ? this.options.tokenFor(host) : undefined;
       if (token !== undefined) headers["authorization"] = `Bearer ${token}`;
+      const proxy = proxyFor(current, this.options.proxy);
       let response: Response;
       try {
-        response = await fetch(current, { headers, redirect: "manual", signal });
+        response = proxy === undefined ? await fetch(current, { headers, redirect: "manual", signal }) : await proxiedFetch(current, { headers, redirect: "manual", signal }, proxy.url);
       } catch (e) {
         if (signal.aborted) throw this.abortFailure(signal, current, what);
-        throw classifyFetchError(e, current);
+        throw classifyFetchError(e, current, proxy);
       }
       const location = response.headers.get("location");
       if (response.status >= 300 && response.status < 400 && location !== null) {

@@ -12,13 +12,14 @@ import { CacheSource } from "./cache-source.js";
 import { describeMethod, loadCliConfig } from "./cliconfig.js";
 import { exactVersion, type VersionConstraint } from "./constraint.js";
 import { tokenForHost } from "./credentials.js";
-import { HostUnreachableError, ParameterizeError } from "./errors.js";
+import { HostUnreachableError, invalidArgument, ParameterizeError } from "./errors.js";
 import { eventSink, type AcquireEvents, type AcquireEventSink } from "./events.js";
 import { Http } from "./http.js";
 import { describeWanted, MultiSource, type Resolution, type Selector } from "./multi-source.js";
 import { currentPlatform, formatPlatform } from "./platform.js";
 import { acquireSettings } from "./settings.js";
 import type { InstallContext } from "./source.js";
+import { proxySettings, type ProxySettings } from "./proxy.js";
 
 export interface RemoteBinary {
   /** Absolute path of the downloaded, verified, cached binary. */
@@ -66,7 +67,13 @@ export async function acquireRemote(address: ProviderAddress, constraint: Versio
     const shared = exact === undefined ? undefined : cache.locate(address, exact);
     if (shared !== undefined) return { path: shared, version: exact! };
     const settings = acquireSettings(env);
-    const http = new Http({ ...settings, tokenFor: (host) => tokenForHost(host, { env, configured: config.credentials }), onRetry: events.status });
+    let proxy: ProxySettings | undefined;
+    try {
+      proxy = proxySettings(env);
+    } catch (e) {
+      throw invalidArgument((e as Error).message);
+    }
+    const http = new Http({ ...settings, proxy, tokenFor: (host) => tokenForHost(host, { env, configured: config.credentials }), onRetry: events.status });
     const ctx: InstallContext = { http, platform, events, maxUnpackedBytes: settings.maxUnpackedBytes };
     const sources = MultiSource.forProvider(config, address, env, home, http);
     const resolution = await sources.resolve(address, constraint, ctx);

@@ -1,0 +1,77 @@
+// A real HTTP proxy for tests: Debian's tinyproxy on 127.0.0.1, with its log, started and stopped per test file.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { inCi } from "./languages.js";
+
+export const TINYPROXY = "/usr/bin/tinyproxy";
+
+/** Why the proxy tests cannot run here, or undefined. In CI a missing tinyproxy fails the run (.ci/run installs it). */
+export function tinyproxyMissing(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (existsSync(TINYPROXY)) return false;
+  const why = `${TINYPROXY} is not installed (apt-get install tinyproxy)`;
+  if (inCi(env)) throw new Error(`${why}; CI=${env["CI"]} does not allow skipping the proxy tests`);
+  console.warn(`skipping: ${why}`);
+  return true;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Tinyproxy {
+  url: string;
+  /** The CONNECT and request lines it logged so far. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** `connectPorts`: the only ports CONNECT may reach (tinyproxy's ConnectPort); none listed allows every port. */
+export async function startTinyproxy(options: { connectPorts?: number[] } = {}): Promise<Tinyproxy> {
+  const dir = mkdtempSync(join(tmpdir(), "tfbridge-tinyproxy-"));
+  const port = await freePort();
+  const logFile = join(dir, "tinyproxy.log");
+  const conf = [
+    `Port ${port}`,
+    "Listen 127.0.0.1",
+    "Timeout 30",
+    `LogFile "${logFile}"`,
+    "LogLevel Info",
+    "MaxClients 20",
+    "Allow 127.0.0.1",
+    "DisableViaHeader Yes",
+    ...(options.connectPorts ?? []).map((p) => `ConnectPort ${p}`),
+  ].join("\n");
+  writeFileSync(join(dir, "tinyproxy.conf"), `${conf}\n`);
+  const child: ChildProcess = spawn(TINYPROXY, ["-d", "-c", join(dir, "tinyproxy.conf")], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  // Ready once it accepts connections.
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const ok = spawnSync("bash", ["-c", `exec 3<>/dev/tcp/127.0.0.1/${port}`], { stdio: "ignore" }).status === 0;
+    if (ok) break;
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`tinyproxy did not start (exit ${child.exitCode}): ${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    log: () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : ""),
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((r) => child.once("exit", r));
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
