@@ -173,6 +173,14 @@ export class TerraformBridge extends ProviderCaller {
   /** Pulumi state → Terraform state of the current schema version (upgraded by the provider when older, as Terraform does). */
   private async priorState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap): Promise<{ state: CtyValue; meta: Meta; identity?: IdentityContext }> {
     const stored = readMeta(state[META_KEY]);
+    if (stored.schemaVersion > schema.version) {
+      // Terraform refuses such a state ("managed by newer provider version"); an upgrader cannot go backwards.
+      throw new BridgeError(
+        `the stored state of ${model.tfName} ${id} was written with its schema version ${stored.schemaVersion}, but ${this.model.name} ${this.model.version} ` +
+          `knows schema version ${schema.version} at most: the stack was last updated with a newer release of the provider. ` +
+          `Go back to that release (pulumi package add terraform-provider <provider> <version>, then regenerate the SDK), or remove the resource from the stack and import it with this one`,
+      );
+    }
     const obj = toTfObject(model.properties, withoutMeta(state), this.secrets) as { [k: string]: CtyValue };
     if (model.id.kind === "attribute" && !model.properties.some((p) => p.tfName === "id")) obj["id"] = id;
     let current: CtyValue = obj;

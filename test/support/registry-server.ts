@@ -50,6 +50,8 @@ export interface FaultRule {
 
 export interface FakeVersion {
   version: string;
+  /** The file packaged as this version's provider; default the type's entry in `binaries`. */
+  binary?: string;
   /** Default ["5.0"]. */
   protocols?: string[];
   /** Default: the current platform only. */
@@ -257,7 +259,7 @@ export class FakeRegistry {
 
   /** The archive and its signed checksums for one version (current platform), built once. */
   build(ns: string, type: string, v: FakeVersion): Promise<Built> {
-    const id = `${ns}/${type}/${v.version}/${v.fault ?? ""}`;
+    const id = `${ns}/${type}/${v.version}/${v.fault ?? ""}/${v.binary ?? ""}`;
     let b = this.built.get(id);
     if (!b) {
       b = this.buildNow(type, v);
@@ -267,7 +269,7 @@ export class FakeRegistry {
   }
 
   private async buildNow(type: string, v: FakeVersion): Promise<Built> {
-    const binaryPath = this.options.binaries[type];
+    const binaryPath = v.binary ?? this.options.binaries[type];
     if (binaryPath === undefined) throw new Error(`no binary for provider type ${type}`);
     const binary = readFileSync(binaryPath);
     let deflated = this.deflated.get(binaryPath);

@@ -101,6 +101,7 @@ func (p *bridgetestProvider) Resources(_ context.Context) []func() resource.Reso
 		func() resource.Resource { return &namedResource{} },
 		func() resource.Resource { return &identifiedResource{} },
 		func() resource.Resource { return &loginResource{} },
+		func() resource.Resource { return &versionedResource{} },
 	}, syntheticResources()...)
 }
 
