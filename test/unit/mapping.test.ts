@@ -3,47 +3,12 @@
 // v3.136.0 (pkg/pf/proto, pkg/tfbridge/info MarshalProvider, the dynamic provider's fixups and autonaming).
 import { describe, expect, it } from "vitest";
 import type { CtyType } from "../../src/terraform/cty/index.js";
-import type { Attribute, Block, FunctionParameter, FunctionSignature, NestedAttributeObject, NestedBlock, ProviderSchema } from "../../src/terraform/types.js";
+import type { Attribute, FunctionParameter, FunctionSignature, NestedBlock, ProviderSchema } from "../../src/terraform/types.js";
+import { B, block, comp, D, list, map, N, nested, nestedAttr, obj, opt, provider as schemaProvider, req, S, set } from "../support/tf-schema.js";
 import { buildProviderModel, mappedProviderName, providerMapping, type ProviderMapping } from "../../src/schema-translate/index.js";
 
-const S: CtyType = { kind: "string" };
-const N: CtyType = { kind: "number" };
-const B: CtyType = { kind: "bool" };
-const D: CtyType = { kind: "dynamic" };
-const list = (element: CtyType): CtyType => ({ kind: "list", element });
-const set = (element: CtyType): CtyType => ({ kind: "set", element });
-const map = (element: CtyType): CtyType => ({ kind: "map", element });
-const obj = (attributes: Record<string, CtyType>, optional?: string[]): CtyType => ({ kind: "object", attributes, ...(optional ? { optional } : {}) });
-
-function attr(name: string, type: CtyType | undefined, flags: Partial<Attribute> = {}): Attribute {
-  return {
-    name, type, description: "", descriptionKind: "plain", required: false, optional: false, computed: false,
-    sensitive: false, deprecated: false, deprecationMessage: "", writeOnly: false, ...flags,
-  };
-}
-const req = (name: string, type: CtyType, f: Partial<Attribute> = {}): Attribute => attr(name, type, { required: true, ...f });
-const opt = (name: string, type: CtyType, f: Partial<Attribute> = {}): Attribute => attr(name, type, { optional: true, ...f });
-const comp = (name: string, type: CtyType, f: Partial<Attribute> = {}): Attribute => attr(name, type, { computed: true, ...f });
-const nestedAttr = (name: string, nesting: NestedAttributeObject["nesting"], attributes: Attribute[], f: Partial<Attribute> = {}): Attribute =>
-  attr(name, undefined, { optional: true, nestedType: { nesting, attributes }, ...f });
-
-function block(attributes: Attribute[], blockTypes: NestedBlock[] = [], extra: Partial<Block> = {}): Block {
-  return { attributes, blockTypes, description: "", descriptionKind: "plain", deprecated: false, deprecationMessage: "", ...extra };
-}
-const nested = (typeName: string, nesting: NestedBlock["nesting"], inner: Block, minItems = 0, maxItems = 0): NestedBlock => ({ typeName, nesting, block: inner, minItems, maxItems });
-
-function provider(parts: { resources?: Record<string, Block>; dataSources?: Record<string, Block>; functions?: Record<string, FunctionSignature>; config?: Block }): ProviderSchema {
-  const schemas = (r: Record<string, Block> = {}) => new Map(Object.entries(r).map(([k, v]) => [k, { version: 0, block: v }]));
-  return {
-    provider: { version: 0, block: parts.config ?? block([]) },
-    resources: schemas(parts.resources),
-    dataSources: schemas(parts.dataSources),
-    ephemeralResources: schemas({ acme_secret: block([comp("value", S)]) }),
-    functions: new Map(Object.entries(parts.functions ?? {})),
-    serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false },
-    diagnostics: [],
-  };
-}
+// Every provider here also has one ephemeral resource, which the mapping must leave out (the reference has none).
+const provider = (parts: Parameters<typeof schemaProvider>[0]): ProviderSchema => schemaProvider({ ephemeralResources: { acme_secret: block([comp("value", S)]) }, ...parts });
 
 function mapping(p: ProviderSchema, opts: { includes?: string[]; name?: string } = {}): ProviderMapping {
   const m = buildProviderModel(p, { packageName: opts.name ?? "acme", packageVersion: "1.2.3", includes: opts.includes });

@@ -1,53 +1,11 @@
 // One test per translation rule, each with a hand-built Terraform schema that isolates it.
 import { describe, expect, it } from "vitest";
-import type { CtyType } from "../../src/terraform/cty/index.js";
-import type { Attribute, Block, FunctionSignature, NestedBlock, ProviderSchema, Schema } from "../../src/terraform/types.js";
+import type { Attribute, Block, ProviderSchema } from "../../src/terraform/types.js";
+import { attr, B, block, comp, list, map, N, nested, opt, provider, req, S, set } from "../support/tf-schema.js";
 import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../../src/schema-translate/index.js";
 import { ephemeralFunctionName, ephemeralFunctionToken, pascalName, propertyName, requiredIn } from "../../src/schema-translate/names.js";
 
-const S: CtyType = { kind: "string" };
-const N: CtyType = { kind: "number" };
-const B: CtyType = { kind: "bool" };
-const list = (element: CtyType): CtyType => ({ kind: "list", element });
-const set = (element: CtyType): CtyType => ({ kind: "set", element });
-const map = (element: CtyType): CtyType => ({ kind: "map", element });
-
-function attr(name: string, type: CtyType | undefined, flags: Partial<Attribute> = {}): Attribute {
-  return {
-    name, type, description: "", descriptionKind: "plain", required: false, optional: false, computed: false,
-    sensitive: false, deprecated: false, deprecationMessage: "", writeOnly: false, ...flags,
-  };
-}
-const req = (name: string, type: CtyType, f: Partial<Attribute> = {}): Attribute => attr(name, type, { required: true, ...f });
-const opt = (name: string, type: CtyType, f: Partial<Attribute> = {}): Attribute => attr(name, type, { optional: true, ...f });
-const comp = (name: string, type: CtyType, f: Partial<Attribute> = {}): Attribute => attr(name, type, { computed: true, ...f });
 const idAttr = comp("id", S);
-
-function block(attributes: Attribute[], blockTypes: NestedBlock[] = [], extra: Partial<Block> = {}): Block {
-  return { attributes, blockTypes, description: "", descriptionKind: "plain", deprecated: false, deprecationMessage: "", ...extra };
-}
-function nested(typeName: string, nesting: NestedBlock["nesting"], inner: Block, minItems = 0, maxItems = 0): NestedBlock {
-  return { typeName, nesting, block: inner, minItems, maxItems };
-}
-const schemaOf = (b: Block, version = 0): Schema => ({ version, block: b });
-
-function provider(parts: {
-  resources?: Record<string, Block>;
-  dataSources?: Record<string, Block>;
-  functions?: Record<string, FunctionSignature>;
-  ephemeralResources?: Record<string, Block>;
-  config?: Block;
-}): ProviderSchema {
-  return {
-    provider: schemaOf(parts.config ?? block([])),
-    resources: new Map(Object.entries(parts.resources ?? {}).map(([k, v]) => [k, schemaOf(v)])),
-    dataSources: new Map(Object.entries(parts.dataSources ?? {}).map(([k, v]) => [k, schemaOf(v)])),
-    ephemeralResources: new Map(Object.entries(parts.ephemeralResources ?? {}).map(([k, v]) => [k, schemaOf(v)])),
-    functions: new Map(Object.entries(parts.functions ?? {})),
-    serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false },
-    diagnostics: [],
-  };
-}
 
 function model(p: ProviderSchema, opts: { includes?: string[]; excludes?: string[]; name?: string } = {}): ProviderModel {
   return buildProviderModel(p, { packageName: opts.name ?? "acme", packageVersion: "1.2.3", includes: opts.includes, excludes: opts.excludes });
