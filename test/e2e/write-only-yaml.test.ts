@@ -86,6 +86,57 @@ describe("write-only inputs (YAML)", () => {
   }, 600_000);
 });
 
+describe("write-only values inside a nested attribute and a block (YAML)", () => {
+  const NESTED = `nested-wo-${process.pid}-never-stored`;
+  const BLOCK = `block-wo-${process.pid}-never-stored`;
+  const login = (version: number): string =>
+    [
+      "resources:",
+      "  login:",
+      "    type: bridgetest:index/login:Login",
+      "    properties:",
+      "      name: nested-wo",
+      `      version: ${version}`,
+      "      credentials:",
+      "        user: alice",
+      `        password: ${NESTED}`,
+      "      tokens:",
+      "        - label: first",
+      `          secret: ${BLOCK}`,
+      "outputs:",
+      "  seen: ${login.seens}",
+      "  user: ${login.credentials.user}",
+    ].join("\n");
+
+  it("reach the provider where they are, and are in no state, export, backend file or log", async () => {
+    const s = await YamlScenario.create(sandbox, "wo-nested-yaml", ["bridgetest"]);
+    s.program(login(1));
+    const up = await s.up();
+    expect(await s.outputs(true)).toMatchObject({ seen: ["credentials.password", "token[0].secret"], user: "alice" });
+    const check = async (): Promise<void> => {
+      const deployment = await s.deployment(true);
+      const exported = JSON.stringify(deployment);
+      for (const secret of [NESTED, BLOCK]) {
+        expect(exported).not.toContain(secret);
+        expect(filesContaining(sandbox.backend, secret)).toEqual([]);
+      }
+      const r = deployment.resources?.find((x) => x.urn.endsWith("::login"));
+      // The inputs keep the nested objects, each with its write-only value null.
+      expect(JSON.stringify(r?.inputs)).toContain("alice");
+      expect(JSON.stringify(r?.inputs)).toContain("first");
+    };
+    await check();
+    for (const secret of [NESTED, BLOCK]) expect(up.stdout + up.stderr).not.toContain(secret);
+    // Nothing stored to compare: no change until the version moves, then the values reach the provider again.
+    expect(YamlScenario.op(await s.preview(), "login")).toBe("same");
+    s.program(login(2));
+    await s.up();
+    expect((await s.outputs(true))["seen"]).toEqual(["credentials.password", "token[0].secret"]);
+    await check();
+    await s.ok(["destroy", "--yes"]);
+  }, 600_000);
+});
+
 describe("deferred plans (YAML)", () => {
   it("a provider that defers its plan fails the preview with the resource and the reason, and nothing is created", async () => {
     const stateDir = scratch("tfbridge-defer-state-");
