@@ -190,3 +190,105 @@ export class TokenAllocator {
 export function terraformConfigToken(pkg: string): string {
   return `pulumi:providers:${pkg}/terraformConfig`;
 }
+
+// SDK names per language: how Pulumi's code generators spell a schema's properties, functions and types, which the
+// examples' renderers write and the span tags in prose show.
+
+/**
+ * A camelCase schema name in Python's snake_case, as Pulumi's Python generator spells it (its `PyName`): a run of
+ * capitals is one word (`SHA256Hash` → `sha256_hash`), digits stay with the letters before them (`sha256Hash` →
+ * `sha256_hash`), and an acronym followed by a lower-case letter gives that word its last capital (`HTTPServer` →
+ * `http_server`).
+ */
+export function pythonName(name: string): string {
+  const words: string[] = [];
+  let current = "";
+  let state: "first" | "upper" | "acronym" | "lowerOrNumber" = "first";
+  for (const ch of name) {
+    const upper = ch >= "A" && ch <= "Z";
+    const lower = !upper && ch.toLowerCase() === ch && ch.toUpperCase() !== ch;
+    const digit = ch >= "0" && ch <= "9";
+    if (state === "first") {
+      current += ch.toLowerCase();
+      state = upper ? "upper" : "lowerOrNumber";
+    } else if (state === "upper") {
+      current += ch.toLowerCase();
+      state = upper ? "acronym" : "lowerOrNumber";
+    } else if (state === "acronym") {
+      if (upper) current += ch.toLowerCase();
+      else if (digit) {
+        current += ch;
+        state = "lowerOrNumber";
+      } else if (lower) {
+        words.push(current.slice(0, -1));
+        current = current.slice(-1) + ch;
+        state = "lowerOrNumber";
+      } else current += ch;
+    } else if (upper) {
+      words.push(current);
+      current = ch.toLowerCase();
+      state = "upper";
+    } else current += ch;
+  }
+  if (current !== "") words.push(current);
+  return words.filter((w) => w !== "").join("_");
+}
+
+/** A schema name as a Go or C# member: its first letter upper-cased (`minUpper` → `MinUpper`). */
+export function exportedName(name: string): string {
+  return upperFirst(name);
+}
+
+/**
+ * A function's name in a Go SDK: the token's name exported, except that a `get` function whose resource shares its
+ * name becomes `Lookup…`, since `Get…` is that resource's own lookup (`local:index/getFile:getFile` → `LookupFile`
+ * beside the `File` resource, `tls:index/getCertificate:getCertificate` → `GetCertificate`).
+ */
+export function goFunctionName(functionName: string, resourceNames: ReadonlySet<string>): string {
+  const exported = upperFirst(functionName);
+  return exported.startsWith("Get") && resourceNames.has(exported.slice(3)) ? `Lookup${exported.slice(3)}` : exported;
+}
+
+/** The module part of a token: `tls:index/getCertificate:getCertificate` → `index`, `random:ephemeral/…` → `ephemeral`. */
+export function tokenModule(token: string): string {
+  return (token.split(":")[1] ?? "").split("/")[0] ?? "";
+}
+
+/** The name part of a token: `random:index/password:Password` → `Password`. */
+export function tokenName(token: string): string {
+  return token.split(":")[2] ?? "";
+}
+
+/** The input type an object type is written as in SDKs: its name and `Args` (`SelfSignedCertSubjectArgs`). */
+export function argsTypeName(objectTypeToken: string): string {
+  return `${upperFirst(tokenName(objectTypeToken))}Args`;
+}
+
+/**
+ * A program variable for an HCL block's label or a variable's name: camelCase over `_` and `-`, a leading digit spelled
+ * out as in tokens (`ed25519-example` → `ed25519Example`, `4096_key` → `four096Key`), and a word some language keeps
+ * for itself given a trailing `_` in every language, so one program reads the same everywhere (`default` → `default_`).
+ */
+export function programVariable(label: string): string {
+  const camel = lowerFirst(pascalName(label.replace(/[^A-Za-z0-9_-]/g, "_")));
+  const name = camel === "" ? "value" : camel;
+  return reservedWords.has(name) ? `${name}_` : name;
+}
+
+/**
+ * Words one of the example languages (TypeScript, Python, Go, C#, Java) reserves, and names the programs themselves
+ * use (`pulumi`, `config`, `ctx`, the package imports are checked by the caller).
+ */
+const reservedWords = new Set([
+  "abstract", "and", "as", "assert", "async", "await", "base", "bool", "boolean", "break", "byte", "case", "catch", "char",
+  "checked", "class", "const", "continue", "decimal", "def", "default", "defer", "del", "delegate", "delete", "do",
+  "double", "elif", "else", "enum", "event", "except", "explicit", "export", "extends", "extern", "fallthrough", "false",
+  "final", "finally", "fixed", "float", "for", "foreach", "from", "func", "function", "global", "go", "goto", "if",
+  "implements", "implicit", "import", "in", "instanceof", "int", "interface", "internal", "is", "lambda", "let", "lock",
+  "long", "map", "namespace", "native", "new", "nil", "nonlocal", "not", "null", "object", "operator", "or", "out",
+  "override", "package", "params", "pass", "private", "protected", "public", "raise", "range", "readonly", "record",
+  "ref", "return", "sbyte", "sealed", "select", "short", "sizeof", "static", "strictfp", "string", "struct", "super",
+  "switch", "synchronized", "this", "throw", "throws", "transient", "true", "try", "type", "typeof", "uint", "ulong",
+  "unchecked", "unsafe", "ushort", "using", "var", "virtual", "void", "volatile", "while", "with", "yield",
+  "pulumi", "config", "ctx", "cfg", "err", "args", "json", "fs", "os", "id", "urn",
+]);

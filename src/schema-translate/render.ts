@@ -157,7 +157,7 @@ function terraformConfigFunction(): JsonObject {
 }
 
 /** Go import paths carry the major version from 2 on, as Go modules require. */
-function goImportBase(name: string, version: string): string {
+export function goImportBase(name: string, version: string): string {
   const major = Number(version.split(".")[0] ?? "0");
   const v = major >= 2 ? `/v${major}` : "";
   return `github.com/pulumi/pulumi-terraform-provider/sdks/go/${name}${v}/${name}`;

@@ -1,0 +1,108 @@
+// The upstream examples of the real peers (random, tls, time, local, http) as the plugin converts them with full docs,
+// and the schema they end up in, for the per-language compile proofs.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readProviderDocs, type ProviderDocs } from "../../src/docs/repo.js";
+import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../../src/schema-translate/index.js";
+import { convertExample, type Conversion } from "../../src/schema-translate/examples/index.js";
+import { GrpcTerraformProvider } from "../../src/terraform/client.js";
+import type { ProviderSchema } from "../../src/terraform/types.js";
+import { peerModuleDir } from "./module-docs.js";
+import { peerPath } from "./peers.js";
+
+export const EXAMPLE_PEERS = ["random", "tls", "time", "local", "http"] as const;
+export type ExamplePeer = (typeof EXAMPLE_PEERS)[number];
+
+export interface PeerExample {
+  peer: ExamplePeer;
+  /** The doc page it comes from: `resources/password`, `index`. */
+  page: string;
+  /** Its position among the page's HCL blocks. */
+  index: number;
+  hcl: string;
+  conversion: Conversion;
+  /** Converted, and uses nothing but the peer itself (no other provider's resources), so it can compile. */
+  onlyProvider: boolean;
+}
+
+interface Loaded {
+  schema: ProviderSchema;
+  docs: ProviderDocs;
+  model: ProviderModel;
+}
+
+const loaded = new Map<ExamplePeer, Promise<Loaded>>();
+
+/** The peer's Terraform schema and its module source's doc pages, read once per test file. */
+function load(peer: ExamplePeer): Promise<Loaded> {
+  let p = loaded.get(peer);
+  if (p === undefined) {
+    p = (async () => {
+      const provider = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
+      try {
+        const schema = await provider.getProviderSchema();
+        const bare = buildProviderModel(schema, { packageName: peer, packageVersion: "1.0.0" });
+        const docs = readProviderDocs(peerModuleDir(peer), {
+          resources: [...bare.resources.keys()],
+          dataSources: [...bare.dataSources.keys()],
+          ephemeralResources: [...bare.ephemeralResources.keys()],
+          functions: [...bare.functions.keys()],
+        });
+        return { schema, docs, model: buildProviderModel(schema, { packageName: peer, packageVersion: "1.0.0", docs }) };
+      } finally {
+        await provider.close();
+      }
+    })();
+    loaded.set(peer, p);
+  }
+  return p;
+}
+
+const HCL_FENCE = /^(\s*)(`{3,}|~{3,})\s*(terraform|hcl|tf)\s*\n([\s\S]*?)^\1\2\s*$/gm;
+
+/** Every HCL block of a page's examples, in order. */
+function hclBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(HCL_FENCE)].map((m) => m[4]!);
+}
+
+/** Every HCL example in the peer's doc pages, converted as the plugin converts it. */
+export async function peerExamples(peer: ExamplePeer): Promise<PeerExample[]> {
+  const { docs, schema } = await load(peer);
+  const model = buildProviderModel(schema, { packageName: peer, packageVersion: "1.0.0" });
+  const pages: [string, string][] = [];
+  if (docs.provider !== undefined) pages.push(["index", docs.provider.examples]);
+  for (const [kind, map] of [["resources", docs.resources], ["data-sources", docs.dataSources], ["ephemeral-resources", docs.ephemeralResources], ["functions", docs.functions]] as const) {
+    for (const [name, page] of map) pages.push([`${kind}/${name}`, page.examples]);
+  }
+  const out: PeerExample[] = [];
+  for (const [page, markdown] of pages) {
+    hclBlocks(markdown).forEach((hcl, index) => {
+      const conversion = convertExample(hcl, model);
+      out.push({ peer, page, index, hcl, conversion, onlyProvider: conversion.ok && conversion.program.otherProviders.length === 0 });
+    });
+  }
+  return out;
+}
+
+const schemaFiles = new Map<ExamplePeer, Promise<string>>();
+
+/** The peer's Pulumi schema with full docs (the converted examples in its descriptions), written to a temp file. */
+export function peerSchemaFile(peer: ExamplePeer): Promise<string> {
+  let p = schemaFiles.get(peer);
+  if (p === undefined) {
+    p = (async () => {
+      const { model } = await load(peer);
+      const schema = renderPackageSchema(model, {
+        bridgeVersion: "0.1.0",
+        parameter: Buffer.from(JSON.stringify({ remote: { url: `registry.opentofu.org/hashicorp/${peer}`, version: "1.0.0" } })),
+        source: { kind: "registry", host: "registry.opentofu.org", namespace: "hashicorp", type: peer },
+      });
+      const file = join(mkdtempSync(join(tmpdir(), `examples-schema-${peer}-`)), "schema.json");
+      writeFileSync(file, JSON.stringify(schema, null, 2));
+      return file;
+    })();
+    schemaFiles.set(peer, p);
+  }
+  return p;
+}
