@@ -404,6 +404,6 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
   const configVariables = configVariableProperties(pkg, types, schema.provider.block.attributes, schema.provider.block.blockTypes);
 
   const model: ProviderModel = { name: pkg, version: options.packageVersion, config, configVariables, resources, dataSources, functions, ephemeralResources, types };
-  if (options.docs !== undefined) applyDocs(model, options.docs);
+  if (options.docs !== undefined) applyDocs(model, options.docs, options.exampleLog);
   return model;
 }

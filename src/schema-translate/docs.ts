@@ -1,22 +1,57 @@
 // Fills the provider model's descriptions from the provider's doc pages, with Terraform names in prose made Pulumi's.
 import type { EntityDocs } from "../docs/markdown.js";
 import type { ProviderDocs } from "../docs/repo.js";
+import { convertExample, EXAMPLE_LANGUAGES } from "./examples/index.js";
 import { objectTypeOf, type ObjectTypeModel, type PropertyModel, type ProviderModel } from "./model.js";
-import { tokenDisplayName } from "./names.js";
+import { exportedName, goFunctionName, pythonName, tokenDisplayName, tokenName } from "./names.js";
 
-/** Introduces examples that stay in HCL: Pulumi has no converter here, and a Terraform example still shows the shape. */
-const EXAMPLES_INTRO = "The Terraform provider's own examples, in Terraform's configuration language (HCL). Properties are written in Terraform's snake_case names; in Pulumi programs they are camelCase (`some_name` is `someName`).";
+/** Introduces examples that stay in HCL, because some part of them has no rendering in Pulumi's languages. */
+const HCL_EXAMPLES_INTRO = "Examples that stay in Terraform's configuration language (HCL) use something Pulumi programs have no rendering for here. Properties are written in Terraform's snake_case names; in Pulumi programs they are camelCase (`some_name` is `someName`).";
+
+/** Marks a converted example's blocks, one per language, which the registry shows as one tabbed block. */
+export const CODE_CHOOSER_START = "<!--Start PulumiCodeChooser -->";
+export const CODE_CHOOSER_END = "<!--End PulumiCodeChooser -->";
 
 /**
  * The examples section in Pulumi's schema convention: SDK generators keep only code blocks in the SDK's own language
  * (and `sh`) and drop an `example` without one whole, heading included, so doc comments carry no empty section.
  */
 function examplesSection(examples: string): string {
-  return `{{% examples %}}\n{{% example %}}\n## Example Usage\n\n${EXAMPLES_INTRO}\n\n${examples}\n{{% /example %}}\n{{% /examples %}}`;
+  const intro = /^```hcl$/m.test(examples) ? `${HCL_EXAMPLES_INTRO}\n\n` : "";
+  return `{{% examples %}}\n{{% example %}}\n## Example Usage\n\n${intro}${examples}\n{{% /example %}}\n{{% /examples %}}`;
+}
+
+/** How each language's SDK (and HCL) spells one name, as the `pulumi-lang-*` attributes of a span in prose. */
+interface NameForms {
+  nodejs: string;
+  dotnet: string;
+  go: string;
+  python: string;
+  yaml: string;
+  java: string;
+  hcl: string;
 }
 
 /** TF names (properties, resources, data sources, functions) to the names a Pulumi reader knows them by. */
-type Names = ReadonlyMap<string, string>;
+type Names = ReadonlyMap<string, NameForms>;
+
+const sameEverywhere = (name: string, hcl: string): NameForms => ({ nodejs: name, dotnet: name, go: name, python: name, yaml: name, java: name, hcl });
+
+/** A property: camelCase, PascalCase in C#, snake_case in Python (Pulumi's generators' own spellings). */
+function propertyForms(p: { tfName: string; name: string }): NameForms {
+  return { ...sameEverywhere(p.name, p.tfName), dotnet: exportedName(p.name), python: pythonName(p.name) };
+}
+
+/** A resource or function: `random.Password` in most SDKs; Go and Python import the package's members by name. */
+function entityForms(token: string, hcl: string, goName: string, pythonMember: string): NameForms {
+  return { ...sameEverywhere(tokenDisplayName(token), hcl), go: goName, python: pythonMember };
+}
+
+/** A span that lets each language's docs show its own spelling; the display is the Node.js one, as the reference's. */
+function span(forms: NameForms, wrap: (s: string) => string): string {
+  const attr = (lang: keyof NameForms): string => `pulumi-lang-${lang}="${wrap(forms[lang])}"`;
+  return `<span ${(["nodejs", "dotnet", "go", "python", "yaml", "java", "hcl"] as const).map(attr).join(" ")}>${wrap(forms.nodejs)}</span>`;
+}
 
 /** Every property below `props`, with its dotted TF path; a type reached twice is visited once. */
 function walk(props: readonly PropertyModel[], visit: (p: PropertyModel, path: string[]) => void, path: string[] = [], seen = new Set<ObjectTypeModel>()): void {
@@ -42,25 +77,27 @@ function propertyDoc(docs: EntityDocs, path: readonly string[]): string | undefi
   return undefined;
 }
 
-function entityNames(global: Names, props: readonly PropertyModel[]): Map<string, string> {
+function entityNames(global: Names, props: readonly PropertyModel[]): Map<string, NameForms> {
   const names = new Map(global);
   // A nested property's name is used only where no top-level property has the same TF name.
-  const nested: [string, string][] = [];
+  const nested: [string, NameForms][] = [];
   walk(props, (p, path) => {
-    if (path.length === 1) names.set(p.tfName, p.name);
-    else nested.push([p.tfName, p.name]);
+    if (path.length === 1) names.set(p.tfName, propertyForms(p));
+    else nested.push([p.tfName, propertyForms(p)]);
   });
   for (const [tf, name] of nested) if (!names.has(tf)) names.set(tf, name);
   return names;
 }
 
-/** A TF name in prose, or a dotted path of them, in Pulumi's names; undefined when some part is not a known name. */
-function rename(word: string, names: Names): string | undefined {
+/** A TF name in prose, or a dotted path of them, in each language's names; undefined when some part is not a known name. */
+function rename(word: string, names: Names): NameForms | undefined {
   const direct = names.get(word);
   if (direct !== undefined) return direct;
   if (!word.includes(".")) return undefined;
-  const parts = word.split(".").map((p) => (/^\d+$/.test(p) ? p : names.get(p)));
-  return parts.every((p) => p !== undefined) ? parts.join(".") : undefined;
+  const parts = word.split(".").map((p) => (/^\d+$/.test(p) ? sameEverywhere(p, p) : names.get(p)));
+  if (!parts.every((p) => p !== undefined)) return undefined;
+  const join = (lang: keyof NameForms): string => parts.map((p) => p[lang]).join(".");
+  return { nodejs: join("nodejs"), dotnet: join("dotnet"), go: join("go"), python: join("python"), yaml: join("yaml"), java: join("java"), hcl: word };
 }
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)[^`]*$/;
@@ -118,11 +155,12 @@ function renameInProse(text: string, names: Names): string {
       if (i % 2 === 1) {
         const inner = part.slice(1, -1);
         const renamed = rename(inner.replace(/\(\)$/, ""), names);
-        return renamed === undefined ? part : `\`${renamed}${inner.endsWith("()") ? "()" : ""}\``;
+        const call = inner.endsWith("()") ? "()" : "";
+        return renamed === undefined ? part : span(renamed, (n) => `\`${n}${call}\``);
       }
       return part.replace(/(^|[\s"(\[])([a-z0-9]+(?:_[a-z0-9]+)+)(?=[\s".,;:)\]]|$)/g, (all, pre: string, word: string) => {
         const renamed = rename(word, names);
-        return renamed === undefined ? all : pre + renamed;
+        return renamed === undefined ? all : pre + span(renamed, (n) => n);
       });
     })
     .join("");
@@ -153,11 +191,46 @@ function importRewriter(tokens: ReadonlyMap<string, string>): (line: string) => 
     });
 }
 
-function entityDescription(schemaDescription: string, docs: EntityDocs, names: Names, importLine?: (line: string) => string): string {
+/** Converts examples' HCL blocks; says which stay HCL and why (the caller's debug log). */
+type ExampleConverter = (markdown: string, where: string) => string;
+
+/**
+ * Each HCL block of an examples section as a program in every language, in the code chooser the registry shows as
+ * tabs; a block that cannot be converted stays HCL, and `log` gets the one-line reason. Examples using other
+ * providers' resources get a note that those are written as if bridged by this plugin.
+ */
+function exampleConverter(model: ProviderModel, log: (message: string) => void): ExampleConverter {
+  return (markdown, where) => {
+    let n = 0;
+    return mapMarkdown(
+      markdown,
+      (text) => text,
+      (lang, lines, indent, fence) => {
+        const original = [`${indent}${fence}${lang}`, ...lines, `${indent}${fence}`];
+        if (!HCL_LANGS.has(lang)) return original;
+        n++;
+        const conversion = convertExample(lines.map((l) => l.slice(indent.length)).join("\n"), model);
+        if (!conversion.ok) {
+          log(`${where}: example ${n} stays HCL: ${conversion.reason}`);
+          return original;
+        }
+        const blocks = EXAMPLE_LANGUAGES.filter((l) => l in conversion.code).map((l) => `\`\`\`${l}\n${conversion.code[l].trimEnd()}\n\`\`\``);
+        const others = conversion.program.otherProviders;
+        const note =
+          others.length === 0
+            ? []
+            : ["", `The example also uses ${others.map((o) => `\`${o}\``).join(", ")}, written as if bridged by this plugin (\`pulumi package add terraform-provider <namespace>/${others[0]!}\`).`];
+        return [CODE_CHOOSER_START, ...blocks, CODE_CHOOSER_END, ...note];
+      },
+    );
+  };
+}
+
+function entityDescription(schemaDescription: string, docs: EntityDocs, names: Names, convert: ExampleConverter, where: string, importLine?: (line: string) => string): string {
   const parts: string[] = [];
   const overview = prose(docs.description, names);
   parts.push(overview !== "" ? overview : schemaDescription);
-  const examples = prose(docs.examples, names);
+  const examples = prose(convert(docs.examples, where), names);
   if (examples !== "") parts.push(examplesSection(examples));
   if (docs.import !== "" && importLine !== undefined) parts.push(`## Import\n\n${prose(docs.import, names, importLine)}`);
   return parts.filter((p) => p !== "").join("\n\n");
@@ -177,24 +250,30 @@ function documentProperties(props: readonly PropertyModel[], docs: EntityDocs, n
  * Replaces descriptions of the entities the docs cover: an entity's is its page's overview, examples and import
  * instructions; a property's is its entry in the page's lists. Whatever the pages leave out keeps the schema's text.
  */
-export function applyDocs(model: ProviderModel, docs: ProviderDocs): void {
-  const global = new Map<string, string>();
+export function applyDocs(model: ProviderModel, docs: ProviderDocs, log: (message: string) => void = () => undefined): void {
+  const global = new Map<string, NameForms>();
   const tokens = new Map<string, string>();
+  const resourceNames = new Set([...model.resources.values()].map((r) => tokenName(r.token)));
+  const functionForms = (token: string, hcl: string): NameForms => {
+    const name = tokenName(token);
+    return entityForms(token, hcl, goFunctionName(name, resourceNames), pythonName(name));
+  };
   // Only names with an underscore: a bare one (`http`) is as likely the word itself. A resource wins over a data
   // source of the same name (`local_sensitive_file`), the one prose means more often.
   for (const r of model.resources.values()) {
-    if (r.tfName.includes("_")) global.set(r.tfName, tokenDisplayName(r.token));
+    if (r.tfName.includes("_")) global.set(r.tfName, entityForms(r.token, r.tfName, tokenName(r.token), tokenName(r.token)));
     tokens.set(r.tfName, r.token);
   }
-  for (const d of model.dataSources.values()) if (d.tfName.includes("_") && !global.has(d.tfName)) global.set(d.tfName, tokenDisplayName(d.token));
-  for (const f of model.functions.values()) if (f.tfName.includes("_") && !global.has(f.tfName)) global.set(f.tfName, tokenDisplayName(f.token));
+  for (const d of model.dataSources.values()) if (d.tfName.includes("_") && !global.has(d.tfName)) global.set(d.tfName, functionForms(d.token, `data.${d.tfName}`));
+  for (const f of model.functions.values()) if (f.tfName.includes("_") && !global.has(f.tfName)) global.set(f.tfName, functionForms(f.token, `provider::${model.name}::${f.tfName}`));
+  const convert = exampleConverter(model, log);
   const importLine = importRewriter(tokens);
 
   for (const r of model.resources.values()) {
     const page = docs.resources.get(r.tfName);
     if (page === undefined) continue;
     const names = entityNames(global, r.properties);
-    r.description = entityDescription(r.description, page, names, importLine);
+    r.description = entityDescription(r.description, page, names, convert, `resource ${r.tfName}`, importLine);
     documentProperties(r.properties, page, names);
   }
   const blockFunctions = [
@@ -204,7 +283,7 @@ export function applyDocs(model: ProviderModel, docs: ProviderDocs): void {
   for (const [d, page] of blockFunctions) {
     if (page === undefined) continue;
     const names = entityNames(global, d.properties);
-    d.description = entityDescription(d.description, page, names);
+    d.description = entityDescription(d.description, page, names, convert, d.tfName);
     documentProperties(d.properties, page, names);
   }
   for (const f of model.functions.values()) {
@@ -212,12 +291,12 @@ export function applyDocs(model: ProviderModel, docs: ProviderDocs): void {
     if (page === undefined) continue;
     const params = [...f.parameters, ...(f.variadic ? [f.variadic] : [])];
     const names = new Map(global);
-    for (const p of params) names.set(p.tfName, p.name);
+    for (const p of params) names.set(p.tfName, propertyForms(p));
     const result = f.returnType.kind === "object" ? f.returnType.ref : undefined;
-    if (result !== undefined) for (const p of result.properties) if (!names.has(p.tfName)) names.set(p.tfName, p.name);
+    if (result !== undefined) for (const p of result.properties) if (!names.has(p.tfName)) names.set(p.tfName, propertyForms(p));
     // The summary heads a function's description in the schema; the page's overview usually starts with it.
     const summary = f.description.split("\n\n")[0] ?? "";
-    const body = entityDescription("", page, names);
+    const body = entityDescription("", page, names, convert, `function ${f.tfName}`);
     if (body !== "") f.description = summary !== "" && !body.startsWith(summary) ? `${summary}\n\n${body}` : body;
     for (const p of params) {
       const doc = page.properties.get(p.tfName);
@@ -231,7 +310,7 @@ export function applyDocs(model: ProviderModel, docs: ProviderDocs): void {
     documentProperties(model.configVariables, docs.provider, entityNames(global, model.configVariables));
     model.overview = {
       description: prose(docs.provider.description, names),
-      examples: prose(docs.provider.examples, names),
+      examples: prose(convert(docs.provider.examples, "provider"), names),
       frontMatter: docs.provider.frontMatter,
     };
   }

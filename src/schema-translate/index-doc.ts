@@ -1,6 +1,7 @@
 // Renders the registry-style `_index.md` of a package: front matter, how to add it, the provider's overview and config.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { CODE_CHOOSER_END, CODE_CHOOSER_START } from "./docs.js";
 import { objectTypeOf, type ObjectTypeModel, type PropertyModel, type ProviderModel, type TypeModel } from "./model.js";
 
 export interface IndexDocOptions {
@@ -29,6 +30,20 @@ function typeLabel(t: TypeModel): string {
     default:
       return t.kind;
   }
+}
+
+/**
+ * A schema description's code chooser (one fenced block per language between the chooser comments) as the registry's
+ * Hugo chooser, one `choosable` per language, which is how `_index.md` pages show tabs.
+ */
+export function hugoChoosers(markdown: string): string {
+  const start = CODE_CHOOSER_START.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const end = CODE_CHOOSER_END.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return markdown.replace(new RegExp(`${start}\\n([\\s\\S]*?)${end}`, "g"), (_, body: string) => {
+    const blocks = [...body.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
+    const choosables = blocks.map((b) => `{{% choosable language ${b.lang} %}}\n\`\`\`${b.lang}\n${b.code}\`\`\`\n{{% /choosable %}}`);
+    return `{{< chooser language "${blocks.map((b) => b.lang).join(",")}" >}}\n${choosables.join("\n")}\n{{< /chooser >}}\n`;
+  });
 }
 
 /** One bullet per setting, its object type's fields indented below it (each type once). */
@@ -70,7 +85,7 @@ export function renderIndexDoc(model: ProviderModel, options: IndexDocOptions): 
   if (overview !== "") parts.push(overview.startsWith("## ") ? overview : `## Overview\n\n${overview}`);
   const examples = model.overview?.examples ?? "";
   if (examples !== "") {
-    parts.push(`## Example Usage\n\nThe Terraform provider's own examples, in Terraform's configuration language (HCL); in Pulumi, provider settings are stack configuration (\`pulumi config set ${model.name}:<name> <value>\`) or the inputs of an explicit \`${model.name}.Provider\`.\n\n${examples}`);
+    parts.push(`## Example Usage\n\nThe Terraform provider's own examples, in every Pulumi language (those that stay in Terraform's configuration language, HCL, use something with no rendering here); provider settings are stack configuration (\`pulumi config set ${model.name}:<name> <value>\`) or the inputs of an explicit \`${model.name}.Provider\`.\n\n${hugoChoosers(examples)}`);
   }
   const config = model.configVariables;
   parts.push(

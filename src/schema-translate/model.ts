@@ -161,6 +161,8 @@ export interface ModelOptions {
   excludes?: readonly string[];
   /** Full docs from the provider's repository; descriptions come from the schema without them. */
   docs?: ProviderDocs;
+  /** Where the docs' examples that stay HCL say why (the engine's debug log). */
+  exampleLog?: (message: string) => void;
 }
 
 /** What GetSchema adds around the model. */

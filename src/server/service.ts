@@ -185,7 +185,7 @@ export class ProviderService {
           ? { resources: [...model.resources.keys()], dataSources: [...model.dataSources.keys()], ephemeralResources: [...model.ephemeralResources.keys()], functions: [...model.functions.keys()] }
           : { resources: [], dataSources: [], functions: [] };
       const read = source !== undefined && repo !== undefined ? docs.readDocs(source, repo, wanted, options) : undefined;
-      const documented = read === undefined ? undefined : buildProviderModel(p.schema, { packageName: p.name, packageVersion: p.version, includes: p.selection.includes, excludes: p.selection.excludes, docs: read });
+      const documented = read === undefined ? undefined : buildProviderModel(p.schema, { packageName: p.name, packageVersion: p.version, includes: p.selection.includes, excludes: p.selection.excludes, docs: read, exampleLog: (m: string) => log.log("debug", m) });
       // --indexDocOutDir alone reads only the provider's page, for _index.md; the schema keeps the short docs.
       if (p.docs !== undefined && documented !== undefined) model = documented;
       if (p.indexDoc !== undefined) {
