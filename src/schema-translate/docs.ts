@@ -228,7 +228,7 @@ function exampleConverter(model: ProviderModel, log: (message: string) => void):
 
 function entityDescription(schemaDescription: string, docs: EntityDocs, names: Names, convert: ExampleConverter, where: string, importLine?: (line: string) => string): string {
   const parts: string[] = [];
-  const overview = prose(docs.description, names);
+  const overview = prose(convert(docs.description, where), names);
   parts.push(overview !== "" ? overview : schemaDescription);
   const examples = prose(convert(docs.examples, where), names);
   if (examples !== "") parts.push(examplesSection(examples));
@@ -309,7 +309,7 @@ export function applyDocs(model: ProviderModel, docs: ProviderDocs, log: (messag
     documentProperties(model.config, docs.provider, names);
     documentProperties(model.configVariables, docs.provider, entityNames(global, model.configVariables));
     model.overview = {
-      description: prose(docs.provider.description, names),
+      description: prose(convert(docs.provider.description, "provider"), names),
       examples: prose(convert(docs.provider.examples, "provider"), names),
       frontMatter: docs.provider.frontMatter,
     };

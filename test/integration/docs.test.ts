@@ -54,6 +54,14 @@ async function schemaOf(request: Msg, env: NodeJS.ProcessEnv = process.env): Pro
 const value = (s: Schema): unknown => JSON.parse(Buffer.from(s["parameterization"].parameter as string, "base64").toString("utf8"));
 const allDescriptions = (s: Schema): string => JSON.stringify([s["resources"], s["functions"], s["types"], s["config"], s["provider"]]);
 
+/** A property named in prose: a span with each language's spelling (C# Pascal, Python snake), camelCase shown. */
+function span(tf: string, camel: string): string {
+  const pascal = camel.charAt(0).toUpperCase() + camel.slice(1);
+  const forms = [["nodejs", camel], ["dotnet", pascal], ["go", camel], ["python", tf], ["yaml", camel], ["java", camel], ["hcl", tf]];
+  return `<span ${forms.map(([l, n]) => `pulumi-lang-${l}="\`${n}\`"`).join(" ")}>\`${camel}\`</span>`;
+}
+const spans = (...names: [string, string][]): string => names.map(([tf, camel]) => span(tf, camel)).join(" + ");
+
 const figures: string[] = [];
 afterAll(() => {
   if (figures.length > 0) console.log(`schema size and GetSchema time, without → with full docs:\n${figures.join("\n")}`);
@@ -81,47 +89,52 @@ describe.each(["random", "tls", "time", "local", "http"])("--upstreamRepoPath <%
     expect(facts(short.schema).size).toBeGreaterThan(20);
   });
 
-  it("fills descriptions: overview, HCL examples introduced as Terraform's, property docs in Pulumi names, import", () => {
+  it("fills descriptions: overview, examples converted into every language, property docs with each language's names, import", () => {
     const s = full.schema;
     if (peer === "random") {
       const r = s["resources"]["random:index/password:Password"];
       expect(r.description).toMatch(/^> If the managed resource supports a write-only attribute/);
       expect(r.description).toContain("This resource *does* use a cryptographic random number generator.");
       // Pulumi's examples convention: SDK generators drop an example with no code in their language, heading and all.
-      expect(r.description).toContain("{{% examples %}}\n{{% example %}}\n## Example Usage\n\nThe Terraform provider's own examples, in Terraform's configuration language (HCL).");
-      expect(r.description).toContain('```hcl\nresource "random_password" "password" {\n  length           = 16');
-      expect(r.description).toContain("```\n{{% /example %}}\n{{% /examples %}}\n\n## Import");
+      expect(r.description).toContain("{{% examples %}}\n{{% example %}}\n## Example Usage\n\n<!--Start PulumiCodeChooser -->\n```typescript\n");
+      expect(r.description).toContain('const password = new random.Password("password", {\n    length: 16,\n    special: true,');
+      // The aws_db_instance beside it is written as if bridged by this plugin, and the note under the example says so.
+      expect(r.description).toContain("<!--End PulumiCodeChooser -->\n\nThe example also uses `aws`, written as if bridged by this plugin");
+      expect(r.description).toContain("{{% /example %}}\n{{% /examples %}}\n\n## Import");
+      // The HCL that only shows how an import interacts with configuration stays in the import section.
+      expect(r.description).toContain('```hcl\nresource "random_password" "password" {\n  length = 16\n  lower  = false');
       expect(r.description).toContain("## Import\n\nImport is supported using the following syntax:\n\n```sh\npulumi import random:index/password:Password password securepassword\n```");
-      expect(r.inputProperties.length.description).toBe("The length of the string desired. The minimum value for length is 1 and, length must also be >= (`minUpper` + `minLower` + `minNumeric` + `minSpecial`).");
+      expect(r.inputProperties.length.description).toBe(`The length of the string desired. The minimum value for length is 1 and, length must also be >= (${spans(["min_upper", "minUpper"], ["min_lower", "minLower"], ["min_numeric", "minNumeric"], ["min_special", "minSpecial"])}).`);
       expect(r.inputProperties.minUpper.description).toBe("Minimum number of uppercase alphabet characters in the result. Default value is `0`.");
-      expect(r.properties.bcryptHash.description).toMatch(/^A bcrypt hash of the generated random string\. \*\*NOTE\*\*: .*`bcryptHash` will contain/);
-      // Another resource named in prose is the Pulumi resource.
-      expect(r.description).toContain("Identical to [`random.String`]");
+      expect(r.properties.bcryptHash.description).toMatch(/^A bcrypt hash of the generated random string\. \*\*NOTE\*\*: .*/);
+      expect(r.properties.bcryptHash.description).toContain(`${span("bcrypt_hash", "bcryptHash")} will contain`);
+      // Another resource named in prose is the Pulumi resource, which Go and Python name without the package.
+      expect(r.description).toContain('Identical to [<span pulumi-lang-nodejs="`random.String`" pulumi-lang-dotnet="`random.String`" pulumi-lang-go="`String`" pulumi-lang-python="`String`" pulumi-lang-yaml="`random.String`" pulumi-lang-java="`random.String`" pulumi-lang-hcl="`random_string`">`random.String`</span>]');
       expect(s["resources"]["random:index/shuffle:Shuffle"].inputProperties.resultCount.description).toBeDefined();
       // An ephemeral resource's page documents its function, in Pulumi names.
       const eph = s["functions"]["random:ephemeral/getPassword:getPassword"];
       expect(eph.description).toContain("Generates an ephemeral password string using a cryptographic random number generator.");
-      expect(eph.description).toContain('```hcl\nephemeral "random_password" "password" {');
-      expect(eph.inputs.properties.length.description).toBe("The length of the string desired. The minimum value for length is 1 and, length must also be >= (`minUpper` + `minLower` + `minNumeric` + `minSpecial`).");
+      expect(eph.description).toContain('const password = random.ephemeral.getPasswordOutput({\n    length: 16,');
+      expect(eph.inputs.properties.length.description).toBe(r.inputProperties.length.description);
     } else if (peer === "tls") {
       const cert = s["resources"]["tls:index/selfSignedCert:SelfSignedCert"];
       expect(cert.description).toMatch(/^Creates a \*\*self-signed\*\* TLS certificate/);
       expect(cert.description).toContain("## Automatic Renewal");
       expect(cert.inputProperties.subjects.description).toMatch(/^The subject for which a certificate is being requested\./);
       expect(s["types"]["tls:index/SelfSignedCertSubject:SelfSignedCertSubject"].properties.commonName.description).toBe("Distinguished name: `CN`");
-      expect(cert.inputProperties.privateKeyPemWo.description).toContain("Requires `privateKeyPemWoVersion` to be set");
+      expect(cert.inputProperties.privateKeyPemWo.description).toContain(`Requires ${span("private_key_pem_wo_version", "privateKeyPemWoVersion")} to be set`);
       const fn = s["functions"]["tls:index/getPublicKey:getPublicKey"];
       expect(fn.description).toMatch(/^Get a public key from a PEM-encoded private key\./);
-      expect(fn.description).toContain('```hcl\nresource "tls_private_key" "ed25519-example"');
-      expect(fn.inputs.properties.privateKeyPem.description).toContain("mutually exclusive_ with `privateKeyOpenssh`");
+      expect(fn.description).toContain('const ed25519Example = new tls.PrivateKey("ed25519-example", {');
+      expect(fn.inputs.properties.privateKeyPem.description).toContain(`mutually exclusive_ with ${span("private_key_openssh", "privateKeyOpenssh")}`);
       // The provider's configuration comes from the index page's schema.
       expect(s["types"]["tls:config/proxies:proxies"].properties.fromEnv.description).toMatch(/^When `true` the provider will discover the proxy configuration/);
       expect(s["types"]["tls:index/ProviderProxy:ProviderProxy"].properties.fromEnv.description).toMatch(/^When `true` the provider will discover the proxy configuration/);
     } else if (peer === "local") {
       const file = s["resources"]["local:index/file:File"];
       // A resource wins over the data source of the same name; continuation lines of a list item lose their indent.
-      expect(file.description).toContain("If the file content is sensitive, use the\n`local.SensitiveFile` resource instead.");
-      expect(file.inputProperties.content.description).toBe("Content to store in the file, expected to be a UTF-8 encoded string.\nConflicts with `sensitiveContent`, `contentBase64` and `source`.\nExactly one of these four arguments must be specified.");
+      expect(file.description).toContain('If the file content is sensitive, use the\n<span pulumi-lang-nodejs="`local.SensitiveFile`" pulumi-lang-dotnet="`local.SensitiveFile`" pulumi-lang-go="`SensitiveFile`" pulumi-lang-python="`SensitiveFile`" pulumi-lang-yaml="`local.SensitiveFile`" pulumi-lang-java="`local.SensitiveFile`" pulumi-lang-hcl="`local_sensitive_file`">`local.SensitiveFile`</span> resource instead.');
+      expect(file.inputProperties.content.description).toBe(`Content to store in the file, expected to be a UTF-8 encoded string.\nConflicts with ${span("sensitive_content", "sensitiveContent")}, ${span("content_base64", "contentBase64")} and ${span("source", "source")}.\nExactly one of these four arguments must be specified.`);
       expect(s["functions"]["local:index/getFile:getFile"].outputs.properties.contentBase64.description).toMatch(/^Base64 encoded version of the file content/);
     } else if (peer === "http") {
       const fn = s["functions"]["http:index/getHttp:getHttp"];
@@ -163,7 +176,7 @@ describe.each(["random", "tls", "time", "local", "http"])("--upstreamRepoPath <%
 });
 
 describe.skipIf(hostsMissing())("a TypeScript SDK generated from a full-docs schema", () => {
-  it("carries the overview, property docs and import instructions in its doc comments; Pulumi's generator leaves out the HCL examples", async () => {
+  it("carries the overview, the TypeScript example, property docs and import instructions in its doc comments; Pulumi's generator leaves out the other languages", async () => {
     const run = await schemaOf(argsRequest(peerPath("random"), "--upstreamRepoPath", peerModuleDir("random")));
     const dir = tmp("tfbridge-docs-sdk-");
     writeFileSync(join(dir, "schema.json"), run.text);
@@ -175,9 +188,12 @@ describe.skipIf(hostsMissing())("a TypeScript SDK generated from a full-docs sch
     // Code blocks in other languages than the SDK's (and sh) are dropped by Pulumi's generator (FilterExamples in
     // pkg/codegen/docs.go), as it drops the reference's unconverted examples; the examples shortcode takes the heading.
     expect(password).not.toContain("```hcl");
-    expect(password).not.toContain("Example Usage");
+    expect(password).not.toContain("```python");
+    expect(password).toContain(" * ## Example Usage");
+    expect(password).toContain(' * const password = new random.Password("password", {');
     expect(password).toContain("     * Minimum number of uppercase alphabet characters in the result. Default value is `0`.");
-    expect(password).toContain("(`minUpper` + `minLower` + `minNumeric` + `minSpecial`)");
+    // Pulumi's generator (3.248) passes the spans through; the registry shows each language its own spelling.
+    expect(password).toContain('pulumi-lang-python="`min_upper`"');
     // The Python and Go generators take the same descriptions without a diagnostic.
     for (const language of ["python", "go"]) {
       const r = spawnSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "package", "gen-sdk", join(dir, "schema.json"), "--language", language, "--out", join(dir, "more")], { cwd: dir, env: withLanguageHosts(env), encoding: "utf8" });
@@ -246,7 +262,9 @@ describe("--fullDocs from the provider's repository, fetched with git", () => {
     expect(index).toMatch(/^---\n# \*\*\* WARNING: This file was auto-generated\..*\ntitle: Random Provider\nmeta_desc: Provides an overview on how to configure the Pulumi Random provider\.\nlayout: package\n---\n/);
     expect(index).toContain("```bash\npulumi package add terraform-provider hashicorp/random\n```");
     expect(index).toContain('## Overview\n\nThe "random" provider allows the use of randomness');
-    expect(index).toContain("```hcl\nresource \"random_id\" \"server\" {");
+    // The overview's example, as tabs of the registry's chooser.
+    expect(index).toMatch(/\{\{< chooser language "typescript,python[a-z,]*" >\}\}\n\{\{% choosable language typescript %\}\}\n```typescript\n/);
+    expect(index).toContain('const server = new random.Id("server", {');
     expect(index).toContain("## Configuration Reference\n\nThe provider has no configuration.");
 
     // Generating again from the value (gen-sdk, YAML) needs neither the repository nor the network: the cache has it.
