@@ -234,6 +234,41 @@ export function pythonName(name: string): string {
   return words.filter((w) => w !== "").join("_");
 }
 
+/** Python 2 and 3 keywords, which Pulumi's Python generator gives a trailing `_` (its EnsureKeywordSafe). */
+const pythonKeywords = new Set([
+  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif",
+  "else", "except", "exec", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not",
+  "or", "pass", "print", "raise", "return", "try", "while", "with", "yield",
+]);
+
+/** A name with a trailing `_` when it is a Python keyword (`from` → `from_`), as Pulumi's Python generator writes it. */
+export function pythonKeywordSafe(name: string): string {
+  return pythonKeywords.has(name) ? `${name}_` : name;
+}
+
+/**
+ * A property, function or function parameter as a Python SDK spells it (the generator's full `PyName`): pythonName,
+ * keyword-safe (`getPublicKey` → `get_public_key`, `from` → `from_`).
+ */
+export function pythonPropertyName(name: string): string {
+  return pythonKeywordSafe(pythonName(name));
+}
+
+/**
+ * A resource constructor's keyword argument (the generator's `InitParamName`): pythonPropertyName, and a trailing `_`
+ * for `resource_name` and `opts`, which are the constructor's own parameters.
+ */
+export function pythonInitParamName(name: string): string {
+  const py = pythonPropertyName(name);
+  return py === "resource_name" || py === "opts" ? `${py}_` : py;
+}
+
+/** A package's Python SDK module and the name a program imports it as: `google-beta` → `pulumi_google_beta`, `google_beta`. */
+export function pythonPackage(pkg: string): { module: string; alias: string } {
+  const alias = pkg.replace(/-/g, "_");
+  return { module: `pulumi_${alias}`, alias };
+}
+
 /** A schema name as a Go or C# member: its first letter upper-cased (`minUpper` → `MinUpper`). */
 export function exportedName(name: string): string {
   return upperFirst(name);

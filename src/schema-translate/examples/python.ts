@@ -1,0 +1,402 @@
+// Renders a bound example Program as the Python Pulumi program a user would write (`__main__.py`), spelled as Pulumi's
+// Python SDKs spell resources, functions and arguments, laid out as black would lay it out.
+import type { TypeModel } from "../model.js";
+import { pythonInitParamName, pythonKeywordSafe, pythonName, pythonPackage, pythonPropertyName, tokenModule, tokenName } from "../names.js";
+import type { Builtin, ConfigVariable, InvokeNode, ObjectValue, PathStep, Program, ProgramNode, ResourceNode, Value } from "./program.js";
+
+const INDENT = "    ";
+/** black's default line length: one line when it fits, else one item per line with a trailing comma. */
+const WIDTH = 88;
+
+/** Names the rendered program itself uses, which no program variable may shadow. */
+const PROGRAM_NAMES = ["pulumi", "json", "config", "read_file", "open", "str", "float"];
+
+/** A rendered expression: its code (continuation lines indented already) and what it is at run time. */
+interface Expr {
+  code: string;
+  /** A `pulumi.Output`: strings and calls on it go through `apply` or `pulumi.Output`'s helpers. */
+  output: boolean;
+  /** An Output, or a list or dict holding one (what `json.dumps` cannot take). */
+  holdsOutput: boolean;
+  /** Takes `.attr`, `[i]` and `(...)` as it is, with no parentheses around it. */
+  atom: boolean;
+}
+
+const plain = (code: string, atom = true): Expr => ({ code, output: false, holdsOutput: false, atom });
+
+export function renderPython(program: Program): string {
+  return new PythonRenderer(program).render();
+}
+
+class PythonRenderer {
+  private readonly names = new Map<string, string>();
+  private readonly nodes = new Map<string, ProgramNode>();
+  private readonly config = new Map<string, ConfigVariable>();
+  private usesJson = false;
+  private usesReadFile = false;
+
+  constructor(private readonly program: Program) {
+    const taken = new Set([...PROGRAM_NAMES, ...this.packages().map((p) => pythonPackage(p).alias)]);
+    const claim = (camel: string): void => {
+      let name = pythonKeywordSafe(pythonName(camel));
+      while (taken.has(name)) name += "_";
+      taken.add(name);
+      this.names.set(camel, name);
+    };
+    for (const c of program.config) {
+      this.config.set(c.variable, c);
+      claim(c.variable);
+    }
+    for (const n of program.nodes) {
+      this.nodes.set(n.variable, n);
+      claim(n.variable);
+    }
+  }
+
+  render(): string {
+    // The body first: it decides whether `json` and the file helper are needed.
+    const body = [this.configSection(), this.program.nodes.map((n) => this.node(n)).join("\n"), this.outputs()].filter((s) => s !== "");
+    const imports = [...(this.usesJson ? ["import json"] : []), "import pulumi"];
+    for (const pkg of this.packages()) {
+      const { module, alias } = pythonPackage(pkg);
+      imports.push(`import ${module} as ${alias}`);
+    }
+    const sections = [imports.join("\n")];
+    // PEP 8: two blank lines around a top-level function.
+    if (this.usesReadFile) sections.push(`\ndef read_file(path: str) -> str:\n${INDENT}with open(path, encoding="utf-8") as f:\n${INDENT}${INDENT}return f.read()\n`);
+    return `${[...sections, ...body].join("\n\n")}\n`;
+  }
+
+  /** Every package a node uses, sorted as isort sorts the imports. */
+  private packages(): string[] {
+    const pkgs = new Set(this.program.nodes.map((n) => (n.kind === "provider" ? n.pkg : n.entity.pkg)));
+    return [...pkgs].sort();
+  }
+
+  private configSection(): string {
+    if (this.program.config.length === 0) return "";
+    const lines = ["config = pulumi.Config()"];
+    for (const c of this.program.config) {
+      const name = this.name(c.variable);
+      const suffix = c.type === "number" ? "_float" : c.type === "boolean" ? "_bool" : "";
+      const key = stringLiteral(c.name);
+      if (c.default === undefined) {
+        lines.push(`${name} = config.require${suffix}(${key})`);
+        continue;
+      }
+      lines.push(`${name} = config.get${suffix}(${key})`);
+      // Not `or <default>`: that would replace a configured `false`, `0` or "" too.
+      if (c.default.kind !== "null") lines.push(`if ${name} is None:`, `${INDENT}${name} = ${this.value(c.default, INDENT, INDENT.length + name.length + 3, { kind: c.type }).code}`);
+    }
+    return lines.join("\n");
+  }
+
+  private node(n: ProgramNode): string {
+    const name = this.name(n.variable);
+    const lead = name.length + 3;
+    switch (n.kind) {
+      case "resource":
+        return `${name} = ${this.resource(n, lead)}`;
+      case "provider":
+        return `${name} = ${this.call(`${pythonPackage(n.pkg).alias}.Provider`, [{ expr: () => plain(stringLiteral(n.name)) }, ...this.kwargs(n.args, pythonInitParamName)], "", lead)}`;
+      case "invoke":
+        return `${name} = ${this.invoke(n, lead)}`;
+    }
+  }
+
+  private resource(n: ResourceNode, lead: number): string {
+    const args: Arg[] = [{ expr: () => plain(stringLiteral(n.name)) }, ...this.kwargs(n.args, pythonInitParamName)];
+    const opts: Arg[] = [];
+    if (n.dependsOn.length > 0) opts.push({ keyword: "depends_on", expr: () => plain(`[${n.dependsOn.map((d) => this.name(d)).join(", ")}]`) });
+    if (n.provider !== undefined) opts.push({ keyword: "provider", expr: () => plain(this.name(n.provider!)) });
+    if (opts.length > 0) args.push({ keyword: "opts", expr: (indent, l) => plain(this.call("pulumi.ResourceOptions", opts, indent, l)) });
+    return this.call(this.entityPath(n.entity.pkg, n.entity.token, tokenName(n.entity.token)), args, "", lead);
+  }
+
+  private invoke(n: InvokeNode, lead: number): string {
+    const fn = `${pythonPropertyName(tokenName(n.entity.token))}_output`;
+    const args = n.role === "function" && n.function !== undefined ? this.positional(n) : this.kwargs(n.args, pythonPropertyName);
+    if (n.provider !== undefined) {
+      const provider = this.name(n.provider);
+      args.push({ keyword: "opts", expr: () => plain(`pulumi.InvokeOptions(provider=${provider})`) });
+    }
+    return this.call(this.entityPath(n.entity.pkg, n.entity.token, fn), args, "", lead);
+  }
+
+  /**
+   * A provider function's arguments in its parameters' order, positional as its SDK signature takes them
+   * (multiArgumentInputs); after a parameter left out, the rest by keyword.
+   */
+  private positional(n: InvokeNode): Arg[] {
+    const params = [...n.function!.parameters, ...(n.function!.variadic ? [n.function!.variadic] : [])];
+    const given = new Map(n.args.properties.filter((p) => p.value.kind !== "null").map((p) => [p.name, p.value]));
+    const args: Arg[] = [];
+    let byKeyword = false;
+    for (const p of params) {
+      const v = given.get(p.name);
+      if (v === undefined) {
+        byKeyword = true;
+        continue;
+      }
+      const keyword = byKeyword ? pythonPropertyName(p.name) : undefined;
+      args.push({ keyword, expr: (indent, l) => this.value(v, indent, l, v.type ?? p.type) });
+    }
+    return args;
+  }
+
+  /** `pkg.Name`, or `pkg.<module>.Name` outside the index module (`random.ephemeral.get_password_output`). */
+  private entityPath(pkg: string, token: string, member: string): string {
+    const module = tokenModule(token);
+    const path = module === "index" || module === "" ? [] : module.split("/").map(pythonPropertyName);
+    return [pythonPackage(pkg).alias, ...path, member].join(".");
+  }
+
+  private kwargs(args: ObjectValue, spell: (name: string) => string): Arg[] {
+    return args.properties
+      .filter((p) => p.value.kind !== "null")
+      .map((p) => ({ keyword: spell(p.name), expr: (indent: string, lead: number) => this.value(p.value, indent, lead) }));
+  }
+
+  private outputs(): string {
+    return this.program.outputs
+      .map((o) => `${this.call("pulumi.export", [{ expr: () => plain(stringLiteral(o.name)) }, { expr: (indent, l) => this.value(o.value, indent, l) }], "", 0)}`)
+      .join("\n");
+  }
+
+  /**
+   * `callee(args)` on one line when it fits, else one argument per line with a trailing comma. `indent` is the
+   * current line's indentation, `lead` the column the call starts at.
+   */
+  private call(callee: string, args: Arg[], indent: string, lead: number): string {
+    const inner = indent + INDENT;
+    const rendered = args.map((a) => {
+      const prefix = a.keyword === undefined ? "" : `${a.keyword}=`;
+      return prefix + a.expr(inner, inner.length + prefix.length).code;
+    });
+    const oneLine = `${callee}(${rendered.join(", ")})`;
+    if (rendered.length === 0 || (!oneLine.includes("\n") && lead + oneLine.length <= WIDTH)) return oneLine;
+    return `${callee}(\n${rendered.map((r) => `${inner}${r},\n`).join("")}${indent})`;
+  }
+
+  private name(variable: string): string {
+    return this.names.get(variable) ?? pythonKeywordSafe(pythonName(variable));
+  }
+
+  // ---- values ----
+
+  /** A value where `expected` (its schema type, unless given) is wanted; scalars of another type are converted. */
+  private value(v: Value, indent: string, lead: number, expected: TypeModel | { kind: ConfigVariable["type"] } | undefined = v.type): Expr {
+    const want = expected?.kind === "boolean" ? "bool" : expected?.kind;
+    switch (v.kind) {
+      case "string":
+        if (want === "number" && v.value.trim() !== "" && Number.isFinite(Number(v.value))) return plain(numberLiteral(Number(v.value)));
+        if (want === "bool" && (v.value === "true" || v.value === "false")) return plain(v.value === "true" ? "True" : "False");
+        return plain(stringLiteral(v.value));
+      case "number":
+        return plain(want === "string" ? stringLiteral(String(v.value)) : numberLiteral(v.value), v.value >= 0);
+      case "bool":
+        if (want === "string") return plain(stringLiteral(String(v.value)));
+        return plain(v.value ? "True" : "False");
+      case "null":
+        return plain("None");
+      case "list":
+        return this.collection("[", "]", v.items.map((item) => (i: string, l: number) => this.value(item, i, l)), indent, lead);
+      case "map":
+        return this.collection("{", "}", v.entries.map((e) => this.entry(stringLiteral(e.key), e.value)), indent, lead);
+      case "object":
+        return this.collection(
+          "{",
+          "}",
+          v.properties.filter((p) => p.value.kind !== "null").map((p) => this.entry(stringLiteral(pythonPropertyName(p.name)), p.value)),
+          indent,
+          lead,
+        );
+      case "template":
+        return this.template(v.parts, indent, lead);
+      case "ref":
+        return this.converted({ code: this.refCode(v.node, v.path), output: true, holdsOutput: true, atom: true }, this.refType(v.node, v.path), want);
+      case "config": {
+        const c = this.config.get(v.variable);
+        return this.converted(plain(this.name(v.variable)), c === undefined ? undefined : { kind: c.type }, want);
+      }
+      case "call":
+        return this.builtin(v.fn, v.args, indent, lead);
+    }
+  }
+
+  private entry(key: string, v: Value): (indent: string, lead: number) => Expr {
+    return (indent, lead) => {
+      const e = this.value(v, indent, lead + key.length + 2);
+      return { ...e, code: `${key}: ${e.code}` };
+    };
+  }
+
+  /** A list or dict: on one line when it fits and every item does, else one item per line with a trailing comma. */
+  private collection(open: string, close: string, items: ((indent: string, lead: number) => Expr)[], indent: string, lead: number): Expr {
+    const inner = indent + INDENT;
+    const rendered = items.map((item) => item(inner, inner.length));
+    const holdsOutput = rendered.some((r) => r.holdsOutput);
+    const oneLine = `${open}${rendered.map((r) => r.code).join(", ")}${close}`;
+    if (rendered.length === 0 || (!oneLine.includes("\n") && lead + oneLine.length <= WIDTH)) return { code: oneLine, output: false, holdsOutput, atom: true };
+    return { code: `${open}\n${rendered.map((r) => `${inner}${r.code},\n`).join("")}${indent}${close}`, output: false, holdsOutput, atom: true };
+  }
+
+  /** `node.attr[0]["key"]`: Outputs lift attribute and item access, so a path reads as it would on plain values. */
+  private refCode(node: string, path: PathStep[]): string {
+    let code = this.name(node);
+    for (const step of path) {
+      if (step.kind === "property") code += `.${pythonPropertyName(step.name)}`;
+      else if (step.kind === "index") code += `[${step.index}]`;
+      else code += `[${stringLiteral(step.key)}]`;
+    }
+    return code;
+  }
+
+  /** The schema type a reference yields, when the referenced entity's schema says. */
+  private refType(variable: string, path: PathStep[]): TypeModel | undefined {
+    const node = this.nodes.get(variable);
+    if (node === undefined) return undefined;
+    let props = node.kind === "provider" ? node.properties : node.entity.properties;
+    let type: TypeModel | undefined;
+    if (node.kind === "invoke" && node.function !== undefined) {
+      type = node.function.returnType;
+      props = type.kind === "object" ? type.ref.properties : [];
+      if (path.length === 0) return type;
+    }
+    for (const step of path) {
+      if (step.kind === "property") {
+        type = props.find((p) => p.name === step.name)?.type;
+      } else if (type?.kind === "array") type = type.items;
+      else if (type?.kind === "map") type = type.values;
+      else return undefined;
+      if (type === undefined) return undefined;
+      props = type.kind === "object" ? type.ref.properties : [];
+    }
+    return type;
+  }
+
+  /** A scalar of one type where another is wanted, converted as Terraform converts it. */
+  private converted(e: Expr, from: TypeModel | { kind: string } | undefined, want: string | undefined): Expr {
+    const have = from?.kind === "boolean" ? "bool" : from?.kind;
+    if (have === undefined || want === undefined || have === want || !["string", "number", "bool"].includes(have) || !["string", "number", "bool"].includes(want)) return e;
+    const fn = want === "string" ? (have === "bool" ? "lambda v: str(v).lower()" : "str") : want === "number" ? "float" : 'lambda v: v == "true"';
+    if (e.output) return { ...e, code: `${e.code}.apply(${fn})`, atom: true };
+    if (want === "string") return plain(have === "bool" ? `str(${e.code}).lower()` : `str(${e.code})`);
+    if (want === "number") return plain(`float(${e.code})`);
+    return plain(`${e.code} == "true"`, false);
+  }
+
+  /**
+   * A string with interpolations: `pulumi.Output.concat` when a part is an Output, else an f-string (or `+`, where an
+   * expression cannot sit inside an f-string before Python 3.12: quotes, backslashes, braces, line breaks).
+   */
+  private template(parts: (string | Value)[], indent: string, lead: number): Expr {
+    const merged = mergeText(parts);
+    const values = merged.filter((p): p is Value => typeof p !== "string");
+    if (values.length === 0) return plain(stringLiteral(merged.join("")));
+    const inner = indent + INDENT;
+    // As they are for an f-string, which formats any value; as strings for concatenation.
+    const strings = (): Map<Value, Expr> => new Map(values.map((v) => [v, this.value(v, inner, inner.length, { kind: "string" })]));
+    if (merged.length === 1) return this.value(values[0]!, indent, lead, { kind: "string" });
+    const loose = new Map(values.map((v) => [v, this.value(v, inner, inner.length)]));
+    if ([...loose.values()].some((e) => e.output)) {
+      const exprs = strings();
+      const args = merged.map((p): Arg => ({ expr: () => (typeof p === "string" ? plain(stringLiteral(p)) : exprs.get(p)!) }));
+      return { code: this.call("pulumi.Output.concat", args, indent, lead), output: true, holdsOutput: true, atom: true };
+    }
+    if ([...loose.values()].every((e) => !/["'\\{}\n]/.test(e.code))) {
+      return plain(`f${fStringLiteral(merged.map((p) => (typeof p === "string" ? p : { code: loose.get(p)!.code })))}`);
+    }
+    const exprs = strings();
+    return plain(merged.map((p) => (typeof p === "string" ? stringLiteral(p) : paren(exprs.get(p)!))).join(" + "), false);
+  }
+
+  private builtin(fn: Builtin, args: Value[], indent: string, lead: number): Expr {
+    const arg = args[0];
+    if (arg === undefined) return plain("None");
+    switch (fn) {
+      case "file": {
+        const path = this.value(arg, indent, lead + "read_file(".length, { kind: "string" });
+        this.usesReadFile = true;
+        return path.output ? { ...path, code: `${paren(path)}.apply(read_file)` } : plain(`read_file(${path.code})`);
+      }
+      case "jsonencode": {
+        const body = this.value(arg, indent, lead + "pulumi.Output.json_dumps(".length);
+        if (body.holdsOutput) return { code: `pulumi.Output.json_dumps(${body.code})`, output: true, holdsOutput: true, atom: true };
+        this.usesJson = true;
+        return plain(`json.dumps(${body.code})`);
+      }
+      case "jsondecode": {
+        const text = this.value(arg, indent, lead + "pulumi.Output.json_loads(".length, { kind: "string" });
+        if (text.output) return { code: `pulumi.Output.json_loads(${text.code})`, output: true, holdsOutput: true, atom: true };
+        this.usesJson = true;
+        return plain(`json.loads(${text.code})`);
+      }
+      case "trimspace": {
+        const text = this.value(arg, indent, lead, { kind: "string" });
+        if (text.output) return { ...text, code: `${paren(text)}.apply(lambda s: s.strip())` };
+        return plain(`${paren(text)}.strip()`);
+      }
+    }
+  }
+}
+
+interface Arg {
+  keyword?: string;
+  expr: (indent: string, lead: number) => Expr;
+}
+
+function paren(e: Expr): string {
+  return e.atom ? e.code : `(${e.code})`;
+}
+
+/** Adjacent literal parts joined, so a template is text and values in turn. */
+function mergeText(parts: (string | Value)[]): (string | Value)[] {
+  const out: (string | Value)[] = [];
+  for (const p of parts) {
+    const last = out[out.length - 1];
+    if (typeof p === "string" && typeof last === "string") out[out.length - 1] = last + p;
+    else if (p !== "") out.push(p);
+  }
+  return out;
+}
+
+/** Integers without a fraction (`20`, which Python accepts where a float is wanted); others as JavaScript prints them. */
+function numberLiteral(n: number): string {
+  return String(n);
+}
+
+const ESCAPES: Record<string, string> = { "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+function escapeChar(ch: string): string {
+  const known = ESCAPES[ch];
+  if (known !== undefined) return known;
+  const code = ch.codePointAt(0)!;
+  return code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, "0")}` : ch;
+}
+
+/**
+ * A Python string literal: double-quoted with escapes, or, for text of several lines, triple-quoted with its line
+ * breaks kept, so a heredoc still reads as one.
+ */
+export function stringLiteral(s: string): string {
+  const lines = s.split("\n");
+  if (lines.length > 2 || (lines.length === 2 && lines[1] !== "")) {
+    let out = "";
+    for (let i = 0; i < s.length; i++) {
+      const ch = s[i]!;
+      // A quote escaped only where it could end the literal: before another quote, or last.
+      if (ch === '"') out += i === s.length - 1 || s[i + 1] === '"' ? '\\"' : '"';
+      else if (ch === "\n" || ch === "\t") out += ch;
+      else out += escapeChar(ch);
+    }
+    return `"""${out}"""`;
+  }
+  return `"${[...s].map(escapeChar).join("")}"`;
+}
+
+/** The literal of an f-string: text escaped (braces doubled), expressions in braces. */
+function fStringLiteral(parts: (string | { code: string })[]): string {
+  const body = parts.map((p) => (typeof p === "string" ? [...p].map((ch) => (ch === "{" ? "{{" : ch === "}" ? "}}" : escapeChar(ch))).join("") : `{${p.code}}`));
+  return `"${body.join("")}"`;
+}
