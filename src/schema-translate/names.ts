@@ -327,3 +327,116 @@ const reservedWords = new Set([
   "unchecked", "unsafe", "ushort", "using", "var", "virtual", "void", "volatile", "while", "with", "yield",
   "pulumi", "config", "ctx", "cfg", "err", "args", "json", "fs", "os", "id", "urn",
 ]);
+
+/**
+ * C#: a package's or module's namespace as the .NET generator names it (its `Title`: first letter upper-cased, each `-`
+ * dropped with the letter after it upper-cased): `random` → `Random` (`Pulumi.Random`), `ephemeral` → `Ephemeral`.
+ */
+export function csharpNamespace(name: string): string {
+  return upperFirst(name.replace(/^\$/, "")).replace(/-+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase());
+}
+
+/**
+ * C#: the alias a program imports a package under (`using Random = Pulumi.Random;`): its namespace, except that
+ * `Output`, Pulumi's own type, becomes `PulumiOutput` as the .NET program generator has it.
+ */
+export function csharpNamespaceAlias(pkg: string): string {
+  const ns = csharpNamespace(pkg);
+  return ns === "Output" ? `Pulumi${ns}` : ns;
+}
+
+/** C# keywords, contextual ones included, as the .NET generator lists them (`isReservedWord`). */
+const csharpKeywords = new Set([
+  "abstract", "as", "base", "bool", "break", "byte", "case", "catch", "char", "checked", "class", "const", "continue",
+  "decimal", "default", "delegate", "do", "double", "else", "enum", "event", "explicit", "extern", "false", "finally",
+  "fixed", "float", "for", "foreach", "goto", "if", "implicit", "in", "int", "interface", "internal", "is", "lock",
+  "long", "namespace", "new", "null", "object", "operator", "out", "override", "params", "private", "protected",
+  "public", "readonly", "ref", "return", "sbyte", "sealed", "short", "sizeof", "stackalloc", "static", "string",
+  "struct", "switch", "this", "throw", "true", "try", "typeof", "uint", "ulong", "unchecked", "unsafe", "ushort",
+  "using", "virtual", "void", "volatile", "while",
+  "add", "alias", "ascending", "async", "await", "by", "descending", "dynamic", "equals", "from", "get", "global",
+  "group", "into", "join", "let", "nameof", "on", "orderby", "partial", "remove", "select", "set", "unmanaged",
+  "value", "var", "when", "where", "yield",
+]);
+
+/**
+ * C#: a local or lambda parameter as the .NET program generator writes it (`makeValidIdentifier`): characters an
+ * identifier cannot hold become `_`, and a keyword gets `@` (`default` → `@default`).
+ */
+export function csharpIdentifier(name: string): string {
+  const valid = name.replace(/[^A-Za-z0-9_]/g, "_").replace(/^([0-9])/, "_$1");
+  return csharpKeywords.has(valid) ? `@${valid}` : valid;
+}
+
+/**
+ * C#: the input class of an object type in the `Inputs` namespace. Under the `tfbridge20` compatibility our schemas
+ * declare, a type in a function's arguments is `<Name>InputArgs` in the output form of the invoke (the one examples
+ * use), and `<Name>Args` everywhere else (`SelfSignedCertSubjectArgs`).
+ */
+export function csharpInputTypeName(objectTypeToken: string, inInvoke: boolean): string {
+  return `${upperFirst(tokenName(objectTypeToken))}${inInvoke ? "InputArgs" : "Args"}`;
+}
+
+/**
+ * C#: the lambda parameter for an invoke's result, as the .NET program generator names it after the result type
+ * (`tls:index/getCertificate:getCertificate` → `getCertificateResult`).
+ */
+export function csharpResultParameter(functionToken: string): string {
+  return csharpIdentifier(`${lowerFirst(tokenName(functionToken))}Result`);
+}
+
+/**
+ * A stack output's name in C# and YAML programs: the HCL `output` label in camelCase, as `pulumi convert` names it
+ * (`public_key` → `publicKey`).
+ */
+export function stackOutputName(name: string): string {
+  return name.replace(/[-_]+([A-Za-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * Go: a property's field (and output accessor) name, as Pulumi's Go generator spells it (its `Title` and
+ * `fieldName`): a leading `$` dropped, the first letter upper-cased, each `-` dropped with the letter after it
+ * upper-cased, a `_` in front of a name that would not start a Go identifier (`1x` → `_1x`), and a `_` after a name
+ * its generated types keep for their own methods (`ID`, `URN`, `GetProvider`, `ElementType`, and on a resource's
+ * structs `To<Resource>Output[WithContext]`).
+ */
+export function goFieldName(name: string, resourceName?: string): string {
+  const title = upperFirst(name.replace(/^\$+/, "")).replace(/-+([^-]?)/g, (_, c: string) => c.toUpperCase());
+  const field = /^[\p{L}_]/u.test(title) || title === "" ? title : `_${title}`;
+  const methods = ["ID", "URN", "GetProvider", "ElementType"];
+  if (resourceName !== undefined) methods.push(`To${resourceName}Output`, `To${resourceName}OutputWithContext`);
+  return methods.includes(field) ? `${field}_` : field;
+}
+
+/** Java's keywords and literals (`var` included), which pulumi-java's generator gives a trailing `_` (its names.Ident). */
+const javaKeywords = new Set([
+  "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue", "default", "do",
+  "double", "else", "enum", "extends", "final", "finally", "float", "for", "goto", "if", "implements", "import",
+  "instanceof", "int", "interface", "long", "native", "new", "package", "private", "protected", "public", "return",
+  "short", "static", "strictfp", "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try",
+  "void", "volatile", "while", "_", "false", "null", "true", "var",
+]);
+/** Methods every generated class already has (Object's, and the builders' `builder`). */
+const javaObjectMethods = new Set(["notify", "notifyAll", "toString", "clone", "equals", "hashCode", "getClass", "wait", "finalize", "builder"]);
+/** Methods a generated resource class inherits from Pulumi's Resource. */
+const javaResourceMethods = new Set(["getResourceType", "getResourceName", "getChildResources", "getUrn", "getId", "pulumiResourceType", "pulumiResourceName", "pulumiChildResources", "urn", "id"]);
+
+/**
+ * A schema property as a Java SDK's builder setter and getter name it (pulumi-java's `Ident(name).AsProperty()`):
+ * characters Java does not allow become `_` (a `-` is dropped), a keyword gains `_` (`default` → `default_`), and a name
+ * the class already has gains another: Object's methods and `builder` everywhere (`toString` → `toString_`), and on a
+ * resource (`on: "resource"`, its output getters) Resource's own (`urn` → `urn_`).
+ */
+export function javaPropertyName(name: string, on: "object" | "resource" = "object"): string {
+  let field = name.replace(/-/g, "").replace(/[^\p{L}\p{N}_$]/gu, "_");
+  if (/^\p{N}/u.test(field)) field = `_${field}`;
+  if (javaKeywords.has(field)) field += "_";
+  if (javaObjectMethods.has(field)) field += "_";
+  if (on === "resource" && javaResourceMethods.has(field)) field += "_";
+  return field;
+}
+
+/** The Java package of a Pulumi package's SDK: `com.pulumi.<name>`, dashes dropped (`azure-native` → `azurenative`). */
+export function javaPackage(pkg: string): string {
+  return `com.pulumi.${pkg.replace(/-/g, "")}`;
+}

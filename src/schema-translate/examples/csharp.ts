@@ -1,0 +1,381 @@
+// Renders an example program as a C# Pulumi program, written the way Pulumi's .NET program generator writes one
+// (top-level `Deployment.RunAsync`, target-typed `new()` args, invokes in their output form). No .NET SDK can be
+// installed where this is developed, so the C# is checked for its shape by unit tests only, never compiled.
+import type { TypeModel } from "../model.js";
+import {
+  csharpIdentifier,
+  csharpInputTypeName,
+  csharpNamespace,
+  csharpNamespaceAlias,
+  csharpResultParameter,
+  exportedName,
+  lowerFirst,
+  requiredIn,
+  stackOutputName,
+  tokenModule,
+  tokenName,
+} from "../names.js";
+import type { InvokeNode, ObjectValue, PathStep, Program, ProgramNode, ResourceNode, Value } from "./program.js";
+
+const INDENT = "    ";
+
+/** `Name = value`, or `Name =` and a collection initializer starting on the next line. */
+function assign(name: string, value: string): string {
+  return `${name} =${value.startsWith("\n") ? "" : " "}${value}`;
+}
+
+/** Whether a value holds an Output (a reference to another node), so it must be combined as one. */
+function holdsOutput(v: Value): boolean {
+  switch (v.kind) {
+    case "ref":
+      return true;
+    case "list":
+      return v.items.some(holdsOutput);
+    case "map":
+      return v.entries.some((e) => holdsOutput(e.value));
+    case "object":
+      return v.properties.some((p) => holdsOutput(p.value));
+    case "template":
+      return v.parts.some((p) => typeof p !== "string" && holdsOutput(p));
+    case "call":
+      return v.args.some(holdsOutput);
+    default:
+      return false;
+  }
+}
+
+/** A C# string literal; text with line breaks is a verbatim literal, as the .NET generator writes heredocs. */
+export function csharpString(s: string, interpolated = false): string {
+  const braces = (t: string): string => (interpolated ? t.replace(/[{}]/g, "$&$&") : t);
+  if (s.includes("\n")) return `@"${braces(s.replace(/"/g, '""'))}"`;
+  return `"${braces(escapeRegular(s))}"`;
+}
+
+function escapeRegular(s: string): string {
+  return s.replace(/[\\"\u0000-\u001f]/g, (c) => {
+    switch (c) {
+      case "\\":
+        return "\\\\";
+      case '"':
+        return '\\"';
+      case "\n":
+        return "\\n";
+      case "\r":
+        return "\\r";
+      case "\t":
+        return "\\t";
+      default:
+        return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+    }
+  });
+}
+
+function numberLiteral(n: number): string {
+  return String(n);
+}
+
+/** The C# element type a value of this schema type deserializes to (for `jsondecode`). */
+function clrType(t: TypeModel | undefined): string {
+  switch (t?.kind) {
+    case "string":
+      return "string";
+    case "number":
+      return "double";
+    case "boolean":
+      return "bool";
+    case "array":
+      return `${clrType(t.items)}[]`;
+    case "map":
+      return `Dictionary<string, ${clrType(t.values)}>`;
+    default:
+      return "Dictionary<string, object?>";
+  }
+}
+
+/**
+ * Where a value is written: as a property's initializer (where a collection initializer may fill the property's list
+ * or map), inside an invoke's arguments (whose object types are the `…InputArgs` classes), or in a `jsonencode`
+ * argument (plain dictionaries and arrays).
+ */
+interface Slot {
+  property: boolean;
+  invoke: boolean;
+}
+
+class CSharpWriter {
+  private readonly usings = new Set(["System.Collections.Generic", "System.Linq"]);
+  private readonly packages = new Set<string>();
+  private readonly nodes = new Map<string, ProgramNode>();
+
+  constructor(private readonly program: Program) {
+    for (const n of program.nodes) this.nodes.set(n.variable, n);
+  }
+
+  /** `Tls.GetCertificate`, `Random.Ephemeral.GetPassword`, `Tls.PrivateKey`: a member of a package's namespace. */
+  private member(pkg: string, token: string): string {
+    return `${this.namespace(pkg, token)}.${csharpNamespace(tokenName(token))}`;
+  }
+
+  private namespace(pkg: string, token: string): string {
+    this.packages.add(pkg);
+    const module = tokenModule(token);
+    return `${csharpNamespaceAlias(pkg)}${module === "index" || module === "" ? "" : `.${csharpNamespace(module)}`}`;
+  }
+
+  private block(lines: string[], ind: string): string {
+    return `\n${ind}{\n${lines.map((l) => `${ind}${INDENT}${l},\n`).join("")}${ind}}`;
+  }
+
+  value(v: Value, ind: string, slot: Slot): string {
+    const inner = ind + INDENT;
+    switch (v.kind) {
+      case "string":
+        return csharpString(v.value);
+      case "number":
+        return numberLiteral(v.value);
+      case "bool":
+        return String(v.value);
+      case "null":
+        return "null";
+      case "list":
+        return this.list(v.items, ind, slot, v.type);
+      case "map": {
+        if (slot.property) {
+          if (v.entries.length === 0) return "new() { }";
+          // A collection initializer filling the property's InputMap; the assignment puts it on the next line.
+          return this.block(
+            v.entries.map((e) => `{ ${csharpString(e.key)}, ${this.value(e.value, inner, { ...slot, property: false })} }`),
+            ind,
+          );
+        }
+        const valueType = v.type?.kind === "map" ? clrType(v.type.values) : "object?";
+        return `new Dictionary<string, ${valueType}>${this.block(
+          v.entries.map((e) => `[${csharpString(e.key)}] = ${this.value(e.value, inner, { ...slot, property: false })}`),
+          ind,
+        )}`;
+      }
+      case "object":
+        return this.object(v, ind, slot);
+      case "template":
+        return this.template(v.parts, ind, slot);
+      case "ref":
+        return this.ref(v.node, v.path);
+      case "config":
+        return csharpIdentifier(v.variable);
+      case "call":
+        return this.call(v, ind, slot);
+    }
+  }
+
+  /**
+   * A list: `new[] { … }` where C# infers the element type (strings, bools, numbers as `double`, objects of one input
+   * class); a collection initializer of the property's InputList where items mix plain values and Outputs.
+   */
+  private list(items: Value[], ind: string, slot: Slot, type: TypeModel | undefined): string {
+    const inner = ind + INDENT;
+    const rendered = items.map((i) => this.value(i, inner, { ...slot, property: false }));
+    const kinds = new Set(items.map((i) => (i.kind === "object" && i.objectType !== undefined ? `object:${i.objectType.token}` : i.kind)));
+    const [only] = [...kinds];
+    if (items.length === 0) return slot.property ? "new() { }" : `new ${type?.kind === "array" ? clrType(type.items) : "object?"}[] { }`;
+    if (kinds.size === 1 && only === "number") return `new double[]${this.block(rendered, ind)}`;
+    if (kinds.size === 1 && (only === "string" || only === "bool" || only?.startsWith("object:") === true || only === "list")) return `new[]${this.block(rendered, ind)}`;
+    if (slot.property) return `new()${this.block(rendered, ind)}`;
+    return `new object?[]${this.block(rendered, ind)}`;
+  }
+
+  private object(v: ObjectValue, ind: string, slot: Slot): string {
+    const inner = ind + INDENT;
+    const props = v.properties.filter((p) => p.value.kind !== "null");
+    if (v.objectType === undefined) {
+      // Another provider's object (its types are unknown here), or a jsonencode argument: a plain dictionary.
+      return `new Dictionary<string, object?>${this.block(
+        props.map((p) => `[${csharpString(p.name)}] = ${this.value(p.value, inner, { ...slot, property: false })}`),
+        ind,
+      )}`;
+    }
+    const type = `${this.namespace(this.program.pkg, v.objectType.token)}.Inputs.${csharpInputTypeName(v.objectType.token, slot.invoke)}`;
+    return `new ${type}${this.block(this.properties(v, inner, slot.invoke), ind)}`;
+  }
+
+  /** `Name = value` lines of an object's properties (nulls left out: an absent property is null). */
+  private properties(v: ObjectValue, ind: string, invoke: boolean): string[] {
+    return v.properties
+      .filter((p) => p.value.kind !== "null")
+      .map((p) => assign(exportedName(p.name), this.value(p.value, ind, { property: true, invoke })));
+  }
+
+  /** `$"…"`, or `Output.Format($"…")` when a part is an Output. */
+  private template(parts: (string | Value)[], ind: string, slot: Slot): string {
+    const multiLine = parts.some((p) => typeof p === "string" && p.includes("\n"));
+    const body = parts
+      .map((p) => {
+        if (typeof p !== "string") return `{${this.value(p, ind, { ...slot, property: false })}}`;
+        const text = multiLine ? p.replace(/"/g, '""') : escapeRegular(p);
+        return text.replace(/[{}]/g, "$&$&");
+      })
+      .join("");
+    const literal = `${multiLine ? "@" : ""}$"${body}"`;
+    return parts.some((p) => typeof p !== "string" && holdsOutput(p)) ? `Output.Format(${literal})` : literal;
+  }
+
+  private steps(path: readonly PathStep[]): string {
+    return path.map((s) => (s.kind === "property" ? `.${exportedName(s.name)}` : s.kind === "index" ? `[${s.index}]` : `[${csharpString(s.key)}]`)).join("");
+  }
+
+  /**
+   * A reference: a resource's property is an Output of its own (`key.PrivateKeyPem`), and anything inside it is read
+   * in an Apply (`cert.Subjects.Apply(subjects => subjects[0].CommonName)`); an invoke's result is one Output, read
+   * whole in an Apply (`data.Apply(getFileResult => getFileResult.Content)`).
+   */
+  private ref(variable: string, path: readonly PathStep[]): string {
+    const root = csharpIdentifier(variable);
+    const node = this.nodes.get(variable);
+    if (node?.kind === "invoke") {
+      if (path.length === 0) return root;
+      const plain = node.function !== undefined && node.function.returnType.kind !== "object";
+      const param = plain ? "result" : csharpResultParameter(node.entity.token);
+      return `${root}.Apply(${param} => ${param}${this.steps(path)})`;
+    }
+    const [first, ...rest] = path;
+    if (first?.kind !== "property") return `${root}${this.steps(path)}`;
+    const head = `${root}.${exportedName(first.name)}`;
+    if (rest.length === 0) return head;
+    const param = csharpIdentifier(lowerFirst(first.name));
+    return `${head}.Apply(${param} => ${param}${this.steps(rest)})`;
+  }
+
+  private call(v: Extract<Value, { kind: "call" }>, ind: string, slot: Slot): string {
+    const arg = v.args[0]!;
+    const out = holdsOutput(arg);
+    switch (v.fn) {
+      case "file": {
+        this.usings.add("System.IO");
+        const a = this.value(arg, ind, { ...slot, property: false });
+        return out ? `${a}.Apply(path => File.ReadAllText(path))` : `File.ReadAllText(${a})`;
+      }
+      case "jsonencode": {
+        this.usings.add("System.Text.Json");
+        const a = this.json(arg, ind);
+        return out ? `Output.JsonSerialize(Output.Create(${a}))` : `JsonSerializer.Serialize(${a})`;
+      }
+      case "jsondecode": {
+        this.usings.add("System.Text.Json");
+        const a = this.value(arg, ind, { ...slot, property: false });
+        return out ? `Output.JsonDeserialize<${clrType(v.type)}>(${a})` : `JsonSerializer.Deserialize<${clrType(v.type)}>(${a})`;
+      }
+      case "trimspace": {
+        const a = this.value(arg, ind, { ...slot, property: false });
+        return out ? `${a}.Apply(s => s.Trim())` : `${a}.Trim()`;
+      }
+    }
+  }
+
+  /** A `jsonencode` argument as System.Text.Json serializes it: dictionaries and arrays of plain values. */
+  private json(v: Value, ind: string): string {
+    const inner = ind + INDENT;
+    switch (v.kind) {
+      case "map":
+        return `new Dictionary<string, object?>${this.block(v.entries.map((e) => `[${csharpString(e.key)}] = ${this.json(e.value, inner)}`), ind)}`;
+      case "object":
+        return `new Dictionary<string, object?>${this.block(v.properties.map((p) => `[${csharpString(p.tfName)}] = ${this.json(p.value, inner)}`), ind)}`;
+      case "list": {
+        if (v.items.length === 0) return "new object?[] { }";
+        const kinds = new Set(v.items.map((i) => (i.kind === "object" ? "map" : holdsOutput(i) ? "output" : i.kind)));
+        const [only] = [...kinds];
+        const same = kinds.size === 1 && only !== "output" && only !== "null" && only !== "call" && only !== "template";
+        return `${same ? "new[]" : "new object?[]"}${this.block(v.items.map((i) => this.json(i, inner)), ind)}`;
+      }
+      default:
+        return this.value(v, ind, { property: false, invoke: false });
+    }
+  }
+
+  private resourceOptions(n: ResourceNode | InvokeNode, ind: string, type: string): string {
+    const lines: string[] = [];
+    if (n.kind === "resource" && n.dependsOn.length > 0) lines.push(`DependsOn =${this.block(n.dependsOn.map(csharpIdentifier), ind + INDENT)}`);
+    if (n.provider !== undefined) lines.push(`Provider = ${csharpIdentifier(n.provider)}`);
+    return lines.length === 0 ? "" : `, new ${type}${this.block(lines, ind)}`;
+  }
+
+  /** `new()` args: left out when there are none and the resource can be made without (no required input). */
+  private args(v: ObjectValue, ind: string, invoke: boolean, required: boolean): string | undefined {
+    const lines = this.properties(v, ind + INDENT, invoke);
+    if (lines.length === 0) return required ? "new()" : undefined;
+    return `new()${this.block(lines, ind)}`;
+  }
+
+  private node(n: ProgramNode, ind: string): string {
+    const variable = csharpIdentifier(n.variable);
+    switch (n.kind) {
+      case "provider": {
+        const args = this.args(n.args, ind, false, n.properties.some((p) => p.input && requiredIn("input", p)));
+        return `var ${variable} = new ${csharpNamespaceAlias(this.pkg(n.pkg))}.Provider(${csharpString(n.name)}${args === undefined ? "" : `, ${args}`});`;
+      }
+      case "resource": {
+        const options = this.resourceOptions(n, ind, "CustomResourceOptions");
+        const required = n.entity.properties.some((p) => p.input && requiredIn("input", p));
+        const args = this.args(n.args, ind, false, required || options !== "");
+        return `var ${variable} = new ${this.member(n.entity.pkg, n.entity.token)}(${csharpString(n.name)}${args === undefined ? "" : `, ${args}`}${options});`;
+      }
+      case "invoke": {
+        const fn = `${this.member(n.entity.pkg, n.entity.token)}.Invoke`;
+        const options = this.resourceOptions(n, ind, "InvokeOptions");
+        if (n.function !== undefined) return `var ${variable} = ${fn}(${this.positional(n, ind)}${options});`;
+        const args = this.args(n.args, ind, true, options !== "");
+        return `var ${variable} = ${fn}(${args ?? ""}${options});`;
+      }
+    }
+  }
+
+  /** A provider function's arguments, positional in the schema's order (`multiArgumentInputs`), `null` for gaps. */
+  private positional(n: InvokeNode, ind: string): string {
+    const params = n.function?.parameters ?? [];
+    const given = new Map(n.args.properties.map((p) => [p.name, p.value]));
+    let last = -1;
+    params.forEach((p, i) => {
+      if (given.has(p.name)) last = i;
+    });
+    return params
+      .slice(0, last + 1)
+      .map((p) => {
+        const v = given.get(p.name);
+        // A parameter takes a target-typed `new() { … }` list but no bare collection initializer of a map.
+        return v === undefined ? "null" : this.value(v, ind, { property: v.kind !== "map", invoke: true });
+      })
+      .join(", ");
+  }
+
+  private pkg(pkg: string): string {
+    this.packages.add(pkg);
+    return pkg;
+  }
+
+  private configLine(c: Program["config"][number]): string {
+    const suffix = c.type === "number" ? "Double" : c.type === "boolean" ? "Boolean" : "";
+    const variable = csharpIdentifier(c.variable);
+    if (c.default === undefined) return `var ${variable} = config.Require${suffix}(${csharpString(c.name)});`;
+    return `var ${variable} = config.Get${suffix}(${csharpString(c.name)}) ?? ${this.value(c.default, INDENT, { property: false, invoke: false })};`;
+  }
+
+  render(): string {
+    const ind = INDENT;
+    const sections: string[] = [];
+    if (this.program.config.length > 0) {
+      sections.push(["var config = new Config();", ...this.program.config.map((c) => this.configLine(c))].map((l) => `${ind}${l}`).join("\n"));
+    }
+    for (const n of this.program.nodes) sections.push(`${ind}${this.node(n, ind)}`);
+    if (this.program.outputs.length > 0) {
+      const lines = this.program.outputs.map((o) => `[${csharpString(stackOutputName(o.name))}] = ${this.value(o.value, ind + INDENT, { property: false, invoke: false })}`);
+      sections.push(`${ind}return new Dictionary<string, object?>${this.block(lines, ind)};`);
+    }
+    const usings = [...this.usings].sort().map((u) => `using ${u};`);
+    usings.push("using Pulumi;");
+    const aliases = [...this.packages].map((p) => `using ${csharpNamespaceAlias(p)} = Pulumi.${csharpNamespace(p)};`).sort();
+    return `${[...usings, ...aliases].join("\n")}\n\nreturn await Deployment.RunAsync(() =>\n{\n${sections.join("\n\n")}\n});\n`;
+  }
+}
+
+/** The example as a C# program (`Program.cs` of a `pulumi new csharp` project using the package's SDK). */
+export function renderCSharp(program: Program): string {
+  return new CSharpWriter(program).render();
+}
