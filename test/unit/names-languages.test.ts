@@ -1,7 +1,17 @@
 // Naming rules of the SDK languages (names.ts, "SDK names per language"): one table per rule, as Pulumi's generators
 // spell the names.
 import { describe, expect, it } from "vitest";
-import { pythonInitParamName, pythonPackage, pythonPropertyName } from "../../src/schema-translate/names.js";
+import {
+  pythonInitParamName,
+  pythonPackage,
+  pythonPropertyName,
+  csharpIdentifier,
+  csharpInputTypeName,
+  csharpNamespace,
+  csharpNamespaceAlias,
+  csharpResultParameter,
+  stackOutputName,
+} from "../../src/schema-translate/names.js";
 
 describe("Python (pkg/codegen/python PyName, InitParamName, pyPack)", () => {
   it.each([
@@ -31,5 +41,53 @@ describe("Python (pkg/codegen/python PyName, InitParamName, pyPack)", () => {
     ["google-beta", "pulumi_google_beta", "google_beta"],
   ])("package %s → import %s as %s", (pkg, module, alias) => {
     expect(pythonPackage(pkg)).toEqual({ module, alias });
+  });
+});
+
+describe("C# (pulumi-dotnet codegen Title, makeValidIdentifier, makeSafePulumiNamespace, typeName)", () => {
+  it.each([
+    ["random", "Random", "Random"],
+    ["ephemeral", "Ephemeral", "Ephemeral"],
+    ["google-beta", "GoogleBeta", "GoogleBeta"],
+    ["output", "Output", "PulumiOutput"],
+  ])("package or module %s → namespace %s, alias %s", (pkg, ns, alias) => {
+    expect(csharpNamespace(pkg)).toBe(ns);
+    expect(csharpNamespaceAlias(pkg)).toBe(alias);
+  });
+
+  it.each([
+    ["ed25519Example", "ed25519Example"],
+    ["default", "@default"],
+    ["value", "@value"],
+    ["stackalloc", "@stackalloc"],
+    ["default_", "default_"],
+    ["a-b", "a_b"],
+  ])("identifier %s → %s", (name, expected) => {
+    expect(csharpIdentifier(name)).toBe(expected);
+  });
+
+  it.each([
+    ["tls:index/SelfSignedCertSubject:SelfSignedCertSubject", false, "SelfSignedCertSubjectArgs"],
+    ["http:index/getHttpRetry:getHttpRetry", true, "GetHttpRetryInputArgs"],
+  ])("object type %s (in an invoke: %s) → %s", (token, invoke, expected) => {
+    expect(csharpInputTypeName(token, invoke)).toBe(expected);
+  });
+
+  it.each([
+    ["tls:index/getCertificate:getCertificate", "getCertificateResult"],
+    ["random:ephemeral/getPassword:getPassword", "getPasswordResult"],
+    ["time:index/rfc3339Parse:rfc3339Parse", "rfc3339ParseResult"],
+  ])("invoke result of %s → lambda parameter %s", (token, expected) => {
+    expect(csharpResultParameter(token)).toBe(expected);
+  });
+});
+
+describe("stack output names (C#, YAML)", () => {
+  it.each([
+    ["public_key", "publicKey"],
+    ["one-week", "oneWeek"],
+    ["plain", "plain"],
+  ])("%s → %s", (name, expected) => {
+    expect(stackOutputName(name)).toBe(expected);
   });
 });
