@@ -66,10 +66,16 @@ function hclBlocks(markdown: string): string[] {
   return [...markdown.matchAll(HCL_FENCE)].map((m) => m[4]!);
 }
 
+/** The peer's provider model without docs: what examples are converted against. */
+export async function peerModel(peer: ExamplePeer): Promise<ProviderModel> {
+  const { schema } = await load(peer);
+  return buildProviderModel(schema, { packageName: peer, packageVersion: "1.0.0" });
+}
+
 /** Every HCL example in the peer's doc pages, converted as the plugin converts it. */
 export async function peerExamples(peer: ExamplePeer): Promise<PeerExample[]> {
-  const { docs, schema } = await load(peer);
-  const model = buildProviderModel(schema, { packageName: peer, packageVersion: "1.0.0" });
+  const { docs } = await load(peer);
+  const model = await peerModel(peer);
   const pages: [string, string][] = [];
   if (docs.provider !== undefined) pages.push(["index", docs.provider.examples]);
   for (const [kind, map] of [["resources", docs.resources], ["data-sources", docs.dataSources], ["ephemeral-resources", docs.ephemeralResources], ["functions", docs.functions]] as const) {
