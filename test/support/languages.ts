@@ -1,4 +1,4 @@
-// Pulumi's language hosts for end-to-end tests in TypeScript, Python and Go, and the sandbox they run in.
+// Pulumi's language hosts for end-to-end tests in TypeScript, Python, Go and Java, and the sandboxes they run in.
 import { execFileSync, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,11 +30,35 @@ export function languageHosts(): LanguageHosts {
  * language tests must not pass with them skipped.
  */
 export function hostsMissing(env: NodeJS.ProcessEnv = process.env, hostsOf: () => LanguageHosts = languageHosts): boolean {
-  const h = hostsOf();
+  return skipUnlessCi("the language hosts are", hostsOf(), env);
+}
+
+/** The one policy for a missing host: skip with the reason printed, except in CI, where it throws. */
+function skipUnlessCi(what: string, h: LanguageHosts, env: NodeJS.ProcessEnv): boolean {
   if (!("missing" in h)) return false;
-  if (inCi(env)) throw new Error(`the language hosts are missing and CI=${env["CI"]} does not allow skipping: ${h.missing}`);
+  if (inCi(env)) throw new Error(`${what} missing and CI=${env["CI"]} does not allow skipping: ${h.missing}`);
   console.warn(`skipping: ${h.missing}`);
   return true;
+}
+
+let java: LanguageHosts | undefined;
+
+/**
+ * The folder holding pulumi-language-java v1.34.0, built by scripts/build-java-host.sh (cached), else a reason naming
+ * what is missing (Go to build it; Java and Maven, which it runs programs with).
+ */
+export function javaHost(): LanguageHosts {
+  if (java !== undefined) return java;
+  const r = spawnSync("bash", [join(repoRoot, "scripts/build-java-host.sh")], { encoding: "utf8" });
+  if (r.status === 0) java = { dir: r.stdout.trim().split("\n").pop()! };
+  else if (r.status === 3) java = { missing: r.stderr.trim() };
+  else throw new Error(`scripts/build-java-host.sh failed (${r.status}):\n${r.stderr}`);
+  return java;
+}
+
+/** hostsMissing() for the Java host: skips (saying why) outside CI, throws in CI. */
+export function javaHostMissing(env: NodeJS.ProcessEnv = process.env, hostOf: () => LanguageHosts = javaHost): boolean {
+  return skipUnlessCi("the Java language host is", hostOf(), env);
 }
 
 export function inCi(env: NodeJS.ProcessEnv): boolean {
@@ -55,6 +79,17 @@ export function languageSandbox(): PulumiSandbox {
   sandbox.env["PATH"] = [pulumiBinDir(), h.dir, sandbox.env["PATH"] ?? ""].join(":");
   const ambient = spawnSync("sh", ["-c", "command -v pulumi-resource-terraform-provider"], { env: sandbox.env, encoding: "utf8" }).stdout.trim();
   if (ambient !== "") throw new Error(`${ambient} is on PATH and would be run instead of the installed plugin; remove it from PATH for the tests`);
+  return sandbox;
+}
+
+/** languageSandbox() with pulumi-language-java on PATH beside the other hosts. */
+export function javaSandbox(): PulumiSandbox {
+  const h = javaHost();
+  if ("missing" in h) throw new Error(h.missing);
+  const sandbox = languageSandbox();
+  const path = (sandbox.env["PATH"] ?? "").split(":");
+  path.splice(path.indexOf((languageHosts() as { dir: string }).dir) + 1, 0, h.dir);
+  sandbox.env["PATH"] = path.join(":");
   return sandbox;
 }
 

@@ -1,6 +1,6 @@
-// Missing language hosts skip the language tests on a developer's machine and fail them in CI.
+// Missing language hosts (the Java host too) skip the language tests on a developer's machine and fail them in CI.
 import { describe, expect, it, vi } from "vitest";
-import { hostsMissing, inCi } from "../support/languages.js";
+import { hostsMissing, inCi, javaHostMissing } from "../support/languages.js";
 
 describe("hostsMissing", () => {
   const missing = () => ({ missing: "no pulumi-language-nodejs on PATH and no ../shared/pulumi-language-hosts" });
@@ -26,5 +26,18 @@ describe("hostsMissing", () => {
 
   it("knows CI from the variable", () => {
     expect([undefined, "", "false", "0", "true", "1", "yes"].map((v) => inCi(v === undefined ? {} : { CI: v }))).toEqual([false, false, false, false, true, true, true]);
+  });
+});
+
+describe("javaHostMissing", () => {
+  const missing = () => ({ missing: "build-java-host: Maven (mvn) is required to build Pulumi Java programs and is not on PATH" });
+
+  it("skips outside CI and fails in CI, as hostsMissing does", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    expect(javaHostMissing({}, missing)).toBe(true);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("Maven (mvn) is required"));
+    warn.mockRestore();
+    expect(() => javaHostMissing({ CI: "true" }, missing)).toThrow(/the Java language host is missing and CI=true does not allow skipping: build-java-host: Maven/);
+    expect(javaHostMissing({ CI: "true" }, () => ({ dir: "/opt/java-host" }))).toBe(false);
   });
 });
