@@ -1,0 +1,223 @@
+// Proof by running: every upstream example of the real peers (random, tls, time, local, http) that uses only the peer
+// itself, as the plugin renders it in Pulumi YAML, passes `pulumi preview` in a project using the peer as `pulumi
+// package add` writes it (one stack per peer, the examples one after another). The files examples read are made by
+// the tls provider in a stack of its own; HTTPS requests go through a local proxy that answers every request with a
+// certificate of that stack's CA, since this machine has no network. Prints per peer: found, converted, previewing.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { dirname, join } from "node:path";
+import { TLSSocket } from "node:tls";
+import { afterAll, describe, expect, it } from "vitest";
+import { renderYaml } from "../../src/schema-translate/examples/yaml.js";
+import { ConversionError, type Program, type Value } from "../../src/schema-translate/examples/program.js";
+import { e2eSandbox } from "../support/e2e-sandbox.js";
+import { EXAMPLE_PEERS, peerExamples } from "../support/examples.js";
+import { scratch, YamlScenario } from "../support/lifecycle.js";
+
+const sandbox = e2eSandbox();
+const figures: string[] = [];
+const servers: Server[] = [];
+afterAll(() => {
+  console.log(figures.join("\n"));
+  for (const s of servers) s.close();
+});
+
+/** Keys, a certificate request and certificates, made by the tls provider: what the examples' files hold. */
+interface Material {
+  caKey: string;
+  caCert: string;
+  key: string;
+  keyOpenssh: string;
+  csr: string;
+  serverCert: string;
+}
+
+const MATERIAL_PROGRAM = `resources:
+  caKey:
+    type: tls:index/privateKey:PrivateKey
+    properties:
+      algorithm: ECDSA
+      ecdsaCurve: P256
+  caCert:
+    type: tls:index/selfSignedCert:SelfSignedCert
+    properties:
+      privateKeyPem: \${caKey.privateKeyPem}
+      isCaCertificate: true
+      validityPeriodHours: 48
+      allowedUses: [cert_signing, crl_signing, digital_signature]
+      subjects:
+        - commonName: Examples CA
+  key:
+    type: tls:index/privateKey:PrivateKey
+    properties:
+      algorithm: RSA
+      rsaBits: 2048
+  csr:
+    type: tls:index/certRequest:CertRequest
+    properties:
+      privateKeyPem: \${key.privateKeyPem}
+      dnsNames: [example.com, checkpoint-api.hashicorp.com]
+      subjects:
+        - commonName: example.com
+  serverCert:
+    type: tls:index/locallySignedCert:LocallySignedCert
+    properties:
+      certRequestPem: \${csr.certRequestPem}
+      caPrivateKeyPem: \${caKey.privateKeyPem}
+      caCertPem: \${caCert.certPem}
+      validityPeriodHours: 48
+      allowedUses: [digital_signature, key_encipherment, server_auth]
+outputs:
+  caKey: \${caKey.privateKeyPem}
+  caCert: \${caCert.certPem}
+  key: \${key.privateKeyPem}
+  keyOpenssh: \${key.privateKeyOpenssh}
+  csr: \${csr.certRequestPem}
+  serverCert: \${serverCert.certPem}
+`;
+
+let material: Promise<Material> | undefined;
+
+/** Made once: `pulumi up` of MATERIAL_PROGRAM, its outputs read, the stack destroyed. */
+function keyMaterial(): Promise<Material> {
+  material ??= (async () => {
+    const s = await YamlScenario.create(sandbox, "examples-yaml-material", ["tls"]);
+    s.program(MATERIAL_PROGRAM);
+    await s.up();
+    const out = (await s.outputs(true)) as unknown as Material;
+    await s.ok(["destroy", "--yes", "--skip-preview"]);
+    return out;
+  })();
+  return material;
+}
+
+/** What a file an example reads should hold, by its name: a key, a request, a certificate, else some text. */
+function fileContent(path: string, m: Material): string {
+  const name = path.split("/").pop()!.toLowerCase();
+  if (/ca_?private_?key|ca_key/.test(name)) return m.caKey;
+  if (/ca_?cert/.test(name)) return m.caCert;
+  if (/request|csr/.test(name)) return m.csr;
+  if (/^id_|openssh|rfc4716/.test(name)) return m.keyOpenssh;
+  if (/key/.test(name)) return m.key;
+  if (/\.(pem|crt)$|cert/.test(name)) return m.serverCert + m.caCert;
+  return "example content\n";
+}
+
+/** Every literal path a program reads with `file(...)`. */
+function filesRead(p: Program): string[] {
+  const out: string[] = [];
+  const walk = (v: Value): void => {
+    switch (v.kind) {
+      case "call":
+        if (v.fn === "file" && v.args[0]?.kind === "string") out.push(v.args[0].value);
+        v.args.forEach(walk);
+        break;
+      case "list":
+        v.items.forEach(walk);
+        break;
+      case "map":
+        v.entries.forEach((e) => walk(e.value));
+        break;
+      case "object":
+        v.properties.forEach((e) => walk(e.value));
+        break;
+      case "template":
+        v.parts.forEach((part) => typeof part !== "string" && walk(part));
+        break;
+      default:
+    }
+  };
+  for (const n of p.nodes) walk(n.args);
+  for (const o of p.outputs) walk(o.value);
+  return out;
+}
+
+/**
+ * An HTTP(S) proxy standing in for the network: CONNECT is answered by a TLS server with the material's certificate
+ * (for example.com and checkpoint-api.hashicorp.com, signed by its CA, which SSL_CERT_FILE makes trusted), and every
+ * request with `200 {}`.
+ */
+async function fakeNetwork(m: Material): Promise<number> {
+  const answer = (socket: Socket | TLSSocket): void => {
+    let head = "";
+    socket.on("data", (d: Buffer) => {
+      head += d.toString("latin1");
+      if (!head.includes("\r\n\r\n")) return;
+      const method = head.split(" ")[0] ?? "";
+      if (method === "CONNECT") {
+        head = "";
+        socket.removeAllListeners("data");
+        socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        const secure = new TLSSocket(socket, { isServer: true, key: m.key, cert: m.serverCert + m.caCert });
+        secure.on("error", () => secure.destroy());
+        answer(secure);
+        return;
+      }
+      const body = method === "HEAD" ? "" : "{}";
+      socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n${body}`);
+    });
+    socket.on("error", () => socket.destroy());
+  };
+  const server = createServer(answer);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("the proxy has no port");
+  return address.port;
+}
+
+/** A value for a config variable the example leaves without a default. */
+function configValue(type: "string" | "number" | "boolean"): string {
+  return type === "number" ? "1" : type === "boolean" ? "true" : "example";
+}
+
+describe.each(EXAMPLE_PEERS)("%s examples in YAML", (peer) => {
+  it("pass pulumi preview in a project using the peer", async () => {
+    const examples = await peerExamples(peer);
+    const rendered = examples.flatMap((e) => {
+      if (!e.conversion.ok) return [];
+      try {
+        return [{ example: e, program: e.conversion.program, yaml: renderYaml(e.conversion.program) }];
+      } catch (err) {
+        if (err instanceof ConversionError) return [];
+        throw err;
+      }
+    });
+    const runnable = rendered.filter((r) => r.example.onlyProvider);
+    const m = await keyMaterial();
+    const dir = scratch(`tfbridge-examples-yaml-${peer}-`);
+    const caFile = join(dir, "ca.pem");
+    writeFileSync(caFile, m.caCert);
+    const proxy = `http://127.0.0.1:${await fakeNetwork(m)}`;
+    const s = await YamlScenario.create(sandbox, `examples-yaml-${peer}`, [peer], {
+      HTTPS_PROXY: proxy,
+      HTTP_PROXY: proxy,
+      NO_PROXY: "localhost,127.0.0.1,::1",
+      SSL_CERT_FILE: caFile,
+    });
+    const failures: string[] = [];
+    const unreachable: string[] = [];
+    for (const { example, program, yaml } of runnable) {
+      for (const path of filesRead(program)) {
+        const file = join(s.dir, path);
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, fileContent(path, m));
+      }
+      for (const c of program.config) if (c.default === undefined) await s.ok(["config", "set", c.name, configValue(c.type)]);
+      s.program(yaml);
+      const r = await s.pulumi(["preview", "--non-interactive"]);
+      if (r.code === 0) continue;
+      // A host the example names itself (a proxy of its own) has no address here: the program ran up to that request.
+      const host = /lookup ([\w.-]+)(?: on [^\s]+)?: no such host/.exec(r.stdout + r.stderr)?.[1];
+      if (host !== undefined && yaml.includes(host)) unreachable.push(`${example.page} #${example.index} (${host})`);
+      else failures.push(`${example.page} #${example.index}:\n${yaml}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
+    }
+    const onlyPeer = examples.filter((e) => e.onlyProvider).length;
+    figures.push(
+      `[examples-yaml] ${peer}: found ${examples.length}, converted ${rendered.length} (${runnable.length} using only ${peer}; ${onlyPeer - runnable.length} more use a builtin Pulumi YAML lacks), previewing ${runnable.length - failures.length - unreachable.length}` +
+        (unreachable.length > 0 ? `, ${unreachable.length} stopping at a host they name that this machine cannot resolve: ${unreachable.join(", ")}` : ""),
+    );
+    expect(failures.join("\n\n"), `pulumi preview of ${peer}'s examples`).toBe("");
+    expect(runnable.length).toBeGreaterThan(0);
+  }, 1_200_000);
+});
