@@ -255,8 +255,8 @@ describe("renderPython: templates and builtins", () => {
     ["trimspace of a concatenation: parenthesised", call("trimspace", tpl(call("file", str("a")), "b")), '(read_file("a") + "b").strip()', "helper"],
   ];
   it.each(cases)("%s", (_, value, expected, extra) => {
-    const head = extra === "json" ? `import json\n${HEAD}` : HEAD;
-    const helper = extra === "helper" ? '\ndef read_file(path: str) -> str:\n    with open(path, encoding="utf-8") as f:\n        return f.read()\n\n\n' : "";
+    const head = extra === "json" ? `import json\n${HEAD}` : extra === "helper" ? `import os\n${HEAD}` : HEAD;
+    const helper = extra === "helper" ? '\ndef read_file(path: str) -> str:\n    with open(os.path.expanduser(path), encoding="utf-8") as f:\n        return f.read()\n\n\n' : "";
     expect(renderPython(program([key], { config, outputs: [{ name: "v", value }] }))).toBe(`${head}${helper}${CONFIG}${KEY}\npulumi.export("v", ${expected})\n`);
   });
 
@@ -396,12 +396,13 @@ ami = aws.get_ami_output(most_recent=True)
   it("a variable named like a package import, or like a name the program uses, gets a trailing underscore", () => {
     const tlsNode = resource("tls", res("tls_private_key"), { algorithm: str("RSA") });
     const user = resource("readFile", res("tls_private_key"), { algorithm: call("file", str("alg.txt")) }, { dependsOn: ["tls"] });
-    expect(renderPython(program([tlsNode, user], { outputs: [{ name: "id", value: ref("tls", "id") }] }))).toBe(`import pulumi
+    expect(renderPython(program([tlsNode, user], { outputs: [{ name: "id", value: ref("tls", "id") }] }))).toBe(`import os
+import pulumi
 import pulumi_tls as tls
 
 
 def read_file(path: str) -> str:
-    with open(path, encoding="utf-8") as f:
+    with open(os.path.expanduser(path), encoding="utf-8") as f:
         return f.read()
 
 

@@ -9,7 +9,7 @@ const INDENT = "    ";
 const WIDTH = 88;
 
 /** Names the rendered program itself uses, which no program variable may shadow. */
-const PROGRAM_NAMES = ["pulumi", "json", "config", "read_file", "open", "str", "float"];
+const PROGRAM_NAMES = ["pulumi", "json", "os", "config", "read_file", "open", "str", "float"];
 
 /** A rendered expression: its code (continuation lines indented already) and what it is at run time. */
 interface Expr {
@@ -56,14 +56,16 @@ class PythonRenderer {
   render(): string {
     // The body first: it decides whether `json` and the file helper are needed.
     const body = [this.configSection(), this.program.nodes.map((n) => this.node(n)).join("\n"), this.outputs()].filter((s) => s !== "");
-    const imports = [...(this.usesJson ? ["import json"] : []), "import pulumi"];
+    const imports = [...(this.usesJson ? ["import json"] : []), ...(this.usesReadFile ? ["import os"] : []), "import pulumi"];
     for (const pkg of this.packages()) {
       const { module, alias } = pythonPackage(pkg);
       imports.push(`import ${module} as ${alias}`);
     }
     const sections = [imports.join("\n")];
-    // PEP 8: two blank lines around a top-level function.
-    if (this.usesReadFile) sections.push(`\ndef read_file(path: str) -> str:\n${INDENT}with open(path, encoding="utf-8") as f:\n${INDENT}${INDENT}return f.read()\n`);
+    // PEP 8: two blank lines around a top-level function. `~` expanded, as Terraform's file() does.
+    if (this.usesReadFile) {
+      sections.push(`\ndef read_file(path: str) -> str:\n${INDENT}with open(os.path.expanduser(path), encoding="utf-8") as f:\n${INDENT}${INDENT}return f.read()\n`);
+    }
     return `${[...sections, ...body].join("\n\n")}\n`;
   }
 
