@@ -200,6 +200,18 @@ other = tls.PrivateKey(
 `);
   });
 
+  it("dependsOn naming an invoke is left out: depends_on takes resources, and an invoke's result is an Output", () => {
+    const pub = invoke("pub", "dataSource", ds("tls_public_key"), { privateKeyPem: ref("key", "privateKeyPem") });
+    const other = resource("other", res("tls_private_key"), { algorithm: str("RSA") }, { dependsOn: ["pub", "key"] });
+    expect(renderPython(program([key, pub, other]))).toBe(`${HEAD}${KEY}pub = tls.get_public_key_output(private_key_pem=key.private_key_pem)
+other = tls.PrivateKey(
+    "other",
+    algorithm="RSA",
+    opts=pulumi.ResourceOptions(depends_on=[key]),
+)
+`);
+  });
+
   it("a resource with no arguments", () => {
     const bare = resource("bare", res("tls_private_key"), {});
     expect(renderPython(program([bare]))).toBe(`${HEAD}bare = tls.PrivateKey("bare")\n`);

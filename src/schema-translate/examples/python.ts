@@ -109,7 +109,9 @@ class PythonRenderer {
   private resource(n: ResourceNode, lead: number): string {
     const args: Arg[] = [{ expr: () => plain(stringLiteral(n.name)) }, ...this.kwargs(n.args, pythonInitParamName)];
     const opts: Arg[] = [];
-    if (n.dependsOn.length > 0) opts.push({ keyword: "depends_on", expr: () => plain(`[${n.dependsOn.map((d) => this.name(d)).join(", ")}]`) });
+    // Only resources can be waited for: an invoke's result is an Output, which depends_on refuses.
+    const dependsOn = n.dependsOn.filter((d) => this.nodes.get(d)?.kind !== "invoke").map((d) => this.name(d));
+    if (dependsOn.length > 0) opts.push({ keyword: "depends_on", expr: () => plain(`[${dependsOn.join(", ")}]`) });
     if (n.provider !== undefined) opts.push({ keyword: "provider", expr: () => plain(this.name(n.provider!)) });
     if (opts.length > 0) args.push({ keyword: "opts", expr: (indent, l) => plain(this.call("pulumi.ResourceOptions", opts, indent, l)) });
     return this.call(this.entityPath(n.entity.pkg, n.entity.token, tokenName(n.entity.token)), args, "", lead);
