@@ -429,6 +429,11 @@ pulumi.export("id", tls_.id)
 `);
   });
 
+  it("a variable named like a Python built-in gets a trailing underscore too", () => {
+    const p = program([resource("next", res("tls_private_key"), { algorithm: str("RSA") })], { config: [{ name: "len", variable: "len", type: "number" }] });
+    expect(renderPython(p)).toBe(`${HEAD}config = pulumi.Config()\nlen_ = config.require_float("len")\n\nnext_ = tls.PrivateKey("next", algorithm="RSA")\n`);
+  });
+
   it("program variables in snake_case, Pulumi resource names as written", () => {
     const k = { ...resource("ed25519Example", res("tls_private_key"), { algorithm: str("ED25519") }), name: "ed25519-example" };
     expect(renderPython(program([k]))).toBe(`${HEAD}ed25519_example = tls.PrivateKey("ed25519-example", algorithm="ED25519")\n`);

@@ -9,7 +9,17 @@ const INDENT = "    ";
 const WIDTH = 88;
 
 /** Names the rendered program itself uses, which no program variable may shadow. */
-const PROGRAM_NAMES = ["pulumi", "json", "os", "config", "read_file", "open", "str", "float"];
+const PROGRAM_NAMES = ["pulumi", "json", "os", "config", "read_file"];
+
+/** Python's built-in functions and types: a program variable named so gets a trailing `_` rather than hide one. */
+const PYTHON_BUILTINS = [
+  "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool", "breakpoint", "bytearray", "bytes", "callable", "chr",
+  "classmethod", "compile", "complex", "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter",
+  "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input", "int",
+  "isinstance", "issubclass", "iter", "len", "list", "locals", "map", "max", "memoryview", "min", "next", "object", "oct",
+  "open", "ord", "pow", "print", "property", "quit", "range", "repr", "reversed", "round", "set", "setattr", "slice",
+  "sorted", "staticmethod", "str", "sum", "super", "tuple", "type", "vars", "zip",
+];
 
 /** A rendered expression: its code (continuation lines indented already) and what it is at run time. */
 interface Expr {
@@ -36,7 +46,7 @@ class PythonRenderer {
   private usesReadFile = false;
 
   constructor(private readonly program: Program) {
-    const taken = new Set([...PROGRAM_NAMES, ...this.packages().map((p) => pythonPackage(p).alias)]);
+    const taken = new Set([...PROGRAM_NAMES, ...PYTHON_BUILTINS, ...this.packages().map((p) => pythonPackage(p).alias)]);
     const claim = (camel: string): void => {
       let name = pythonKeywordSafe(pythonName(camel));
       while (taken.has(name)) name += "_";
