@@ -137,7 +137,8 @@ function filesRead(p: Program): string[] {
  * (for example.com and checkpoint-api.hashicorp.com, signed by its CA, which SSL_CERT_FILE makes trusted), and every
  * request with `200 {}`.
  */
-async function fakeNetwork(m: Material): Promise<number> {
+async function fakeNetwork(m: Material): Promise<{ port: number; answered: () => number }> {
+  let answered = 0;
   const answer = (socket: Socket | TLSSocket): void => {
     let head = "";
     socket.on("data", (d: Buffer) => {
@@ -153,6 +154,7 @@ async function fakeNetwork(m: Material): Promise<number> {
         answer(secure);
         return;
       }
+      answered++;
       const body = method === "HEAD" ? "" : "{}";
       socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n${body}`);
     });
@@ -163,7 +165,7 @@ async function fakeNetwork(m: Material): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("the proxy has no port");
-  return address.port;
+  return { port: address.port, answered: () => answered };
 }
 
 /** A value for a config variable the example leaves without a default. */
@@ -188,7 +190,8 @@ describe.each(EXAMPLE_PEERS)("%s examples in YAML", (peer) => {
     const dir = scratch(`tfbridge-examples-yaml-${peer}-`);
     const caFile = join(dir, "ca.pem");
     writeFileSync(caFile, m.caCert);
-    const proxy = `http://127.0.0.1:${await fakeNetwork(m)}`;
+    const network = await fakeNetwork(m);
+    const proxy = `http://127.0.0.1:${network.port}`;
     const s = await YamlScenario.create(sandbox, `examples-yaml-${peer}`, [peer], {
       HTTPS_PROXY: proxy,
       HTTP_PROXY: proxy,
@@ -213,11 +216,24 @@ describe.each(EXAMPLE_PEERS)("%s examples in YAML", (peer) => {
       else failures.push(`${example.page} #${example.index}:\n${yaml}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
     }
     const onlyPeer = examples.filter((e) => e.onlyProvider).length;
+    const lacking = onlyPeer - runnable.length;
     figures.push(
-      `[examples-yaml] ${peer}: found ${examples.length}, converted ${rendered.length} (${runnable.length} using only ${peer}; ${onlyPeer - runnable.length} more use a builtin Pulumi YAML lacks), previewing ${runnable.length - failures.length - unreachable.length}` +
-        (unreachable.length > 0 ? `, ${unreachable.length} stopping at a host they name that this machine cannot resolve: ${unreachable.join(", ")}` : ""),
+      `[examples-yaml] ${peer}: found ${examples.length}, converted ${rendered.length} (${runnable.length} using only ${peer}), previewing ${runnable.length - failures.length - unreachable.length}` +
+        (unreachable.length > 0 ? `; ${unreachable.length} stopping at a host of their own this machine cannot resolve: ${unreachable.join(", ")}` : "") +
+        (lacking > 0 ? `; ${lacking} more using only ${peer} need a builtin Pulumi YAML lacks` : "") +
+        (network.answered() > 0 ? `; ${network.answered()} HTTPS requests answered by the stand-in network` : ""),
     );
     expect(failures.join("\n\n"), `pulumi preview of ${peer}'s examples`).toBe("");
     expect(runnable.length).toBeGreaterThan(0);
   }, 1_200_000);
+});
+
+describe("the preview check", () => {
+  it("fails a YAML program with a property the schema lacks (the previews above check the programs)", async () => {
+    const s = await YamlScenario.create(sandbox, "examples-yaml-control", ["random"]);
+    s.program("resources:\n  pet:\n    type: random:index/pet:Pet\n    properties:\n      lenght: 2\n");
+    const r = await s.pulumi(["preview", "--non-interactive"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/lenght/);
+  }, 300_000);
 });
