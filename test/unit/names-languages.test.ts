@@ -2,6 +2,8 @@
 // spell the names.
 import { describe, expect, it } from "vitest";
 import {
+  javaPackage,
+  javaPropertyName,
   pythonInitParamName,
   pythonPackage,
   pythonPropertyName,
@@ -89,5 +91,30 @@ describe("stack output names (C#, YAML)", () => {
     ["plain", "plain"],
   ])("%s → %s", (name, expected) => {
     expect(stackOutputName(name)).toBe(expected);
+  });
+});
+
+describe("Java member and package names", () => {
+  it.each([
+    ["minUpper", "object", "minUpper"],
+    ["default", "object", "default_"],
+    ["var", "object", "var_"],
+    ["builder", "object", "builder_"],
+    ["toString", "object", "toString_"],
+    ["urn", "object", "urn"],
+    ["urn", "resource", "urn_"],
+    ["id", "resource", "id_"],
+    ["getId", "resource", "getId_"],
+    ["a-b", "object", "ab"],
+    ["1st", "object", "_1st"],
+  ] as const)("%s on a %s → %s", (name, on, expected) => {
+    expect(javaPropertyName(name, on)).toBe(expected);
+  });
+
+  it.each([
+    ["random", "com.pulumi.random"],
+    ["azure-native", "com.pulumi.azurenative"],
+  ])("package %s → %s", (pkg, expected) => {
+    expect(javaPackage(pkg)).toBe(expected);
   });
 });

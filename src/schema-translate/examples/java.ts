@@ -6,7 +6,7 @@ import { ConversionError, type Builtin, type ConfigVariable, type InvokeNode, ty
 
 const INDENT = "    ";
 /** Past this many characters, a call's arguments go one per line. */
-const WIDTH = 100;
+const WIDTH = 80;
 /** Output.tuple's largest arity: more Outputs in one value than this are not combined. */
 const MAX_TUPLE = 8;
 
@@ -93,14 +93,19 @@ function shift(code: string, indent: string): string {
   return code.replace(/\n/g, `\n${indent}`);
 }
 
+/** How wide code reads: class references by their simple names, as most are imported. */
+function width(code: string): number {
+  return code.replace(CLASS_REF, (_, fqn: string) => fqn.slice(fqn.lastIndexOf(".") + 1)).length;
+}
+
 /** A call's arguments: on one line when they fit, else one per line, the closing parenthesis after the last. */
 function argList(items: readonly string[]): string {
   const inline = items.join(", ");
-  if (!inline.includes("\n") && inline.length <= WIDTH) return `(${inline})`;
+  if (!inline.includes("\n") && (width(inline) <= WIDTH || items.length === 1)) return `(${inline})`;
   // One multi-line argument last (a builder) stays on the call's line, as Pulumi writes `new X("x", XArgs.builder()`.
   const last = items[items.length - 1] ?? "";
   const head = items.slice(0, -1).join(", ");
-  if (!head.includes("\n") && head.length <= WIDTH / 2 && last.includes("\n") && (items.length === 1 || !last.startsWith("\n"))) return `(${items.join(", ")})`;
+  if (!head.includes("\n") && width(head) <= WIDTH / 2 && last.includes("\n") && (items.length === 1 || !last.startsWith("\n"))) return `(${items.join(", ")})`;
   return `(\n${items.map((i) => INDENT + shift(i, INDENT)).join(",\n")})`;
 }
 
@@ -431,8 +436,9 @@ class JavaRenderer {
     const Map = this.cls("java.util.Map");
     const pairs = entries.map((e) => [javaString(e.key), this.plain(e.value, e.value.type ?? valueType, scope, pkg, `${typeName}${upperFirst(pascalName(e.key))}`)] as const);
     if (pairs.length > 10) return `${Map}.ofEntries${argList(pairs.map(([k, val]) => `${Map}.entry(${k}, ${val})`))}`;
+    // A pair a line when they do not fit on one (argList would split a key from its value).
     const inline = pairs.map(([k, val]) => `${k}, ${val}`).join(", ");
-    if (!inline.includes("\n") && inline.length <= WIDTH) return `${Map}.of(${inline})`;
+    if (pairs.length === 1 || (!inline.includes("\n") && width(inline) <= WIDTH)) return `${Map}.of(${inline})`;
     return `${Map}.of(\n${pairs.map(([k, val]) => `${INDENT}${k}, ${shift(val, INDENT)}`).join(",\n")})`;
   }
 
