@@ -337,6 +337,16 @@ export function csharpNamespace(name: string): string {
 }
 
 /**
+ * C#: the class of a resource or function in its namespace: the token's name as a namespace is spelled
+ * (`privateKey:PrivateKey` → `PrivateKey`, `getCertificate` → `GetCertificate`), except that a function named
+ * `Invoke` or `InvokeAsync` would clash with its own methods and becomes `InvokeFunction` (`disambiguateFunctionName`).
+ */
+export function csharpClassName(token: string, isFunction: boolean): string {
+  const name = csharpNamespace(tokenName(token));
+  return isFunction && /^invoke(async)?$/i.test(name) ? `${name}Function` : name;
+}
+
+/**
  * C#: the alias a program imports a package under (`using Random = Pulumi.Random;`): its namespace, except that
  * `Output`, Pulumi's own type, becomes `PulumiOutput` as the .NET program generator has it.
  */

@@ -7,6 +7,7 @@ import {
   pythonInitParamName,
   pythonPackage,
   pythonPropertyName,
+  csharpClassName,
   csharpIdentifier,
   csharpInputTypeName,
   csharpNamespace,
@@ -55,6 +56,16 @@ describe("C# (pulumi-dotnet codegen Title, makeValidIdentifier, makeSafePulumiNa
   ])("package or module %s → namespace %s, alias %s", (pkg, ns, alias) => {
     expect(csharpNamespace(pkg)).toBe(ns);
     expect(csharpNamespaceAlias(pkg)).toBe(alias);
+  });
+
+  it.each([
+    ["tls:index/privateKey:PrivateKey", false, "PrivateKey"],
+    ["tls:index/getCertificate:getCertificate", true, "GetCertificate"],
+    ["x:index/invoke:invoke", true, "InvokeFunction"],
+    ["x:index/invokeAsync:invokeAsync", true, "InvokeAsyncFunction"],
+    ["x:index/invoke:Invoke", false, "Invoke"],
+  ])("class of %s (a function: %s) → %s", (token, isFunction, expected) => {
+    expect(csharpClassName(token, isFunction)).toBe(expected);
   });
 
   it.each([

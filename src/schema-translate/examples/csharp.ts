@@ -3,6 +3,7 @@
 // installed where this is developed, so the C# is checked for its shape by unit tests only, never compiled.
 import type { TypeModel } from "../model.js";
 import {
+  csharpClassName,
   csharpIdentifier,
   csharpInputTypeName,
   csharpNamespace,
@@ -13,7 +14,6 @@ import {
   requiredIn,
   stackOutputName,
   tokenModule,
-  tokenName,
 } from "../names.js";
 import type { InvokeNode, ObjectValue, PathStep, Program, ProgramNode, ResourceNode, Value } from "./program.js";
 
@@ -112,8 +112,8 @@ class CSharpWriter {
   }
 
   /** `Tls.GetCertificate`, `Random.Ephemeral.GetPassword`, `Tls.PrivateKey`: a member of a package's namespace. */
-  private member(pkg: string, token: string): string {
-    return `${this.namespace(pkg, token)}.${csharpNamespace(tokenName(token))}`;
+  private member(pkg: string, token: string, isFunction: boolean): string {
+    return `${this.namespace(pkg, token)}.${csharpClassName(token, isFunction)}`;
   }
 
   private namespace(pkg: string, token: string): string {
@@ -315,10 +315,10 @@ class CSharpWriter {
         const options = this.resourceOptions(n, ind, "CustomResourceOptions");
         const required = n.entity.properties.some((p) => p.input && requiredIn("input", p));
         const args = this.args(n.args, ind, false, required || options !== "");
-        return `var ${variable} = new ${this.member(n.entity.pkg, n.entity.token)}(${csharpString(n.name)}${args === undefined ? "" : `, ${args}`}${options});`;
+        return `var ${variable} = new ${this.member(n.entity.pkg, n.entity.token, false)}(${csharpString(n.name)}${args === undefined ? "" : `, ${args}`}${options});`;
       }
       case "invoke": {
-        const fn = `${this.member(n.entity.pkg, n.entity.token)}.Invoke`;
+        const fn = `${this.member(n.entity.pkg, n.entity.token, true)}.Invoke`;
         const options = this.resourceOptions(n, ind, "InvokeOptions");
         if (n.function !== undefined) return `var ${variable} = ${fn}(${this.positional(n, ind)}${options});`;
         const args = this.args(n.args, ind, true, options !== "");
