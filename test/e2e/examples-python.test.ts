@@ -17,9 +17,13 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:f
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { buildProviderModel } from "../../src/schema-translate/build.js";
+import { convertExample } from "../../src/schema-translate/examples/index.js";
 import { renderPython } from "../../src/schema-translate/examples/python.js";
+import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import { EXAMPLE_PEERS, peerExamples, peerSchemaFile, type ExamplePeer, type PeerExample } from "../support/examples.js";
 import { hostsMissing } from "../support/languages.js";
+import { peerPath } from "../support/peers.js";
 import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
 import { execAsync, spawnAsync } from "../support/processes.js";
 import { pulumiBinDir } from "../support/pulumi.js";
@@ -79,6 +83,161 @@ async function pythonSdk(peer: ExamplePeer, dir: string): Promise<string> {
   return sdk;
 }
 
+/**
+ * For each peer, a program with what the upstream examples leave out: an explicit provider, depends_on (on a data
+ * source too), configuration with and without defaults, templates holding Outputs, each builtin on plain values and on
+ * Outputs, a number where a string is wanted, nested blocks, provider functions' plain and object results. Written as
+ * `constructs.py` beside the examples and checked with them; not counted in the figures.
+ */
+const CONSTRUCTS: Record<ExamplePeer, string> = {
+  random: `
+variable "keeper" {}
+variable "len" {
+  type = number
+}
+provider "random" {}
+resource "random_pet" "pet" {
+  keepers = { k = var.keeper, n = var.len }
+  length  = var.len
+}
+resource "random_password" "pw" {
+  length           = random_pet.pet.length
+  special          = false
+  override_special = random_pet.pet.prefix
+  keepers          = random_pet.pet.keepers
+}
+resource "random_shuffle" "s" {
+  input        = [random_pet.pet.id, "b", var.keeper]
+  result_count = 1
+  depends_on   = [random_password.pw]
+}
+output "first" {
+  value = random_shuffle.s.result[0]
+}
+output "k" {
+  value = random_pet.pet.keepers["k"]
+}
+output "msg" {
+  value = "len \${var.len} pet \${random_pet.pet.id}"
+}
+`,
+  tls: `
+variable "org" {
+  type    = string
+  default = "ACME"
+}
+variable "hours" {
+  type    = number
+  default = 12
+}
+variable "ca" {
+  type    = bool
+  default = false
+}
+resource "tls_private_key" "key" {
+  algorithm = "RSA"
+  rsa_bits  = 4096
+}
+data "tls_public_key" "pub" {
+  private_key_pem = tls_private_key.key.private_key_pem
+}
+resource "tls_self_signed_cert" "cert" {
+  private_key_pem       = trimspace(tls_private_key.key.private_key_pem)
+  validity_period_hours = var.hours
+  is_ca_certificate     = var.ca
+  allowed_uses          = ["key_encipherment", "digital_signature", "server_auth"]
+  dns_names             = ["\${var.org}.example.com", "x-\${tls_private_key.key.id}"]
+  subject {
+    common_name    = "\${var.org} \${var.hours}"
+    organization   = jsonencode({ a = var.org, b = [1, 2], c = tls_private_key.key.id })
+    street_address = [trimspace(file("~/street.txt"))]
+  }
+  depends_on = [data.tls_public_key.pub, tls_private_key.key]
+}
+resource "tls_cert_request" "csr" {
+  private_key_pem = jsondecode(jsonencode({ pem = "x" }))
+  subject {
+    common_name   = tls_self_signed_cert.cert.subject[0].common_name
+    serial_number = tls_self_signed_cert.cert.validity_period_hours
+  }
+}
+output "fingerprint" {
+  value = data.tls_public_key.pub.public_key_fingerprint_md5
+}
+output "decoded" {
+  value = jsondecode(tls_cert_request.csr.cert_request_pem)
+}
+output "both" {
+  value = "\${tls_self_signed_cert.cert.cert_pem}\${tls_cert_request.csr.cert_request_pem}"
+}
+`,
+  time: `
+resource "time_static" "s" {}
+resource "time_offset" "o" {
+  base_rfc3339 = time_static.s.rfc3339
+  offset_days  = time_static.s.day
+  triggers = {
+    year = time_static.s.year
+    id   = time_static.s.id
+  }
+}
+output "parsed" {
+  value = provider::time::rfc3339_parse(time_offset.o.rfc3339)
+}
+output "unix" {
+  value = provider::time::unix_timestamp_parse(time_static.s.unix)
+}
+`,
+  local: `
+resource "local_file" "f" {
+  filename        = "out.txt"
+  content         = "a\\nb\\n\\"c\\""
+  file_permission = "0644"
+}
+data "local_file" "r" {
+  filename = local_file.f.filename
+}
+resource "local_file" "flag" {
+  filename = "flag.txt"
+  content  = provider::local::direxists("/tmp")
+}
+output "content" {
+  value = trimspace(data.local_file.r.content)
+}
+`,
+  http: `
+data "http" "x" {
+  url = "https://example.com"
+  request_headers = {
+    Accept         = "application/json"
+    "X-Multi-Word" = "v"
+  }
+  retry {
+    attempts = 3
+  }
+}
+output "status" {
+  value = data.http.x.status_code
+}
+output "body" {
+  value = jsondecode(data.http.x.response_body)
+}
+`,
+};
+
+/** CONSTRUCTS[peer] in Python, converted against the peer's own schema as the examples are. */
+async function constructsProgram(peer: ExamplePeer): Promise<string> {
+  const provider = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
+  try {
+    const model = buildProviderModel(await provider.getProviderSchema(), { packageName: peer, packageVersion: "1.0.0" });
+    const conversion = convertExample(CONSTRUCTS[peer], model);
+    if (!conversion.ok) throw new Error(`CONSTRUCTS.${peer} was not converted: ${conversion.reason}`);
+    return renderPython(conversion.program);
+  } finally {
+    await provider.close();
+  }
+}
+
 /** Writes each example as `example<i>.py` (a module of its own, as each is its own program); returns the file names. */
 function writeExamples(dir: string, examples: PeerExample[]): string[] {
   return examples.map((e, i) => {
@@ -99,11 +258,13 @@ describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Python", (pe
     const project = join(dir, "project");
     mkdirSync(project);
     const files = writeExamples(project, compilable);
+    writeFileSync(join(project, "constructs.py"), await constructsProgram(peer));
+    files.push("constructs.py");
     writeFileSync(join(project, "mypy.ini"), `[mypy]\nstrict = True\nmypy_path = ${sdk}\ncache_dir = ${join(dir, "mypy-cache")}\n\n[mypy-pulumi_${peer}.*]\nignore_errors = True\n`);
 
     const failures: string[] = [];
     const failed = new Set<string>();
-    if (files.length > 0) {
+    {
       const compiled = await spawnAsync(python, ["-m", "py_compile", ...files], { cwd: project, env: pipEnv() });
       if (compiled.status !== 0) failures.push(`python -m py_compile:\n${compiled.stdout}${compiled.stderr}`);
       const checked = await spawnAsync(python, ["-m", "mypy", "--config-file", "mypy.ini", "--no-error-summary", ...files], { cwd: project, env: pipEnv() });
