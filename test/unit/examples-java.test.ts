@@ -241,6 +241,11 @@ describe("renderJava: values", () => {
     ]);
   });
 
+  it("a list holding a null is Arrays.asList (List.of refuses nulls)", () => {
+    const code = body(renderJava(program([resource("req", csr, { privateKeyPem: str("pem"), labels: { kind: "map", entries: [{ key: "k", value: { kind: "list", items: [str("a"), { kind: "null" }] } }] } })])));
+    expect(code).toContain('.labels(Map.of("k", Arrays.asList("a", null)))');
+  });
+
   it("past ten pairs a map is Map.ofEntries", () => {
     const entries = Array.from({ length: 11 }, (_, i) => ({ key: `k${i}`, value: str(`v${i}`) }));
     expect(body(renderJava(program([resource("req", csr, { privateKeyPem: str("pem"), labels: { kind: "map", entries } })])))).toContain(
@@ -493,10 +498,18 @@ final var pub = TlsFunctions.getPublicKey(GetPublicKeyArgs.Empty, InvokeOptions.
     .build());`);
   });
 
-  it("an ephemeral resource: the ephemeral module's EphemeralFunctions, its result read in a lambda", () => {
-    const code = renderJava(program([invoke("key", "ephemeral", eph("tls_private_key"), { algorithm: str("ECDSA") })], { outputs: [{ name: "pem", value: ref("key", "privateKeyPem") }] }));
+  it("an ephemeral resource: the ephemeral module's EphemeralFunctions, its result read in a lambda (a result is no Optional)", () => {
+    const code = renderJava(
+      program([invoke("key", "ephemeral", eph("tls_private_key"), { algorithm: str("ECDSA") }), resource("req", csr, { privateKeyPem: { ...ref("key", "privateKeyPem"), type: { kind: "string" } } })], {
+        outputs: [{ name: "pem", value: ref("key", "privateKeyPem") }],
+      }),
+    );
     expect(body(code)).toBe(`final var key = EphemeralFunctions.getPrivateKey(GetPrivateKeyArgs.builder()
     .algorithm("ECDSA")
+    .build());
+
+var req = new CertRequest("req", CertRequestArgs.builder()
+    .privateKeyPem(key.applyValue(r -> r.privateKeyPem()))
     .build());
 
 ctx.export("pem", key.applyValue(r -> r.privateKeyPem()));`);

@@ -412,7 +412,9 @@ class JavaRenderer {
         return this.object(v, pkg, typeName);
       case "list": {
         const itemType = target?.kind === "array" ? target.items : undefined;
-        return `${this.cls("java.util.List")}.of${argList(v.items.map((i) => this.plain(i, i.type ?? itemType, scope, pkg, typeName)))}`;
+        const items = argList(v.items.map((i) => this.plain(i, i.type ?? itemType, scope, pkg, typeName)));
+        // List.of refuses nulls.
+        return v.items.some((i) => i.kind === "null") ? `${this.cls("java.util.Arrays")}.asList${items}` : `${this.cls("java.util.List")}.of${items}`;
       }
       case "map":
         return this.map(v.entries, target?.kind === "map" ? target.values : undefined, scope, pkg, typeName);
@@ -563,6 +565,8 @@ class JavaRenderer {
     }
     if (steps.length === 0) return { code, output: true, optional, ...(type !== undefined ? { type } : {}) };
     const ops: ((x: string) => string)[] = [];
+    // A data source's or ephemeral resource's own results follow the output rule whatever their nested types follow.
+    let stepRule: Rule = node.kind === "invoke" && node.function === undefined ? "output" : rule;
     for (const s of steps) {
       if (optional) ops.push((x) => `${x}.get()`);
       optional = false;
@@ -570,7 +574,8 @@ class JavaRenderer {
         const p = props?.find((q) => q.name === s.name);
         ops.push((x) => `${x}.${javaPropertyName(s.name)}()`);
         type = p?.type;
-        optional = p !== undefined && !isCollection(p.type) && !requiredIn(rule, p);
+        optional = p !== undefined && !isCollection(p.type) && !requiredIn(stepRule, p);
+        stepRule = rule;
       } else if (s.kind === "index") {
         ops.push((x) => `${x}.get(${s.index})`);
         type = type?.kind === "array" ? type.items : undefined;
