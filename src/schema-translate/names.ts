@@ -450,3 +450,17 @@ export function javaPropertyName(name: string, on: "object" | "resource" = "obje
 export function javaPackage(pkg: string): string {
   return `com.pulumi.${pkg.replace(/-/g, "")}`;
 }
+
+/**
+ * YAML: a token as Pulumi's YAML code generator displays it (`collapseToken`), which Pulumi YAML resolves back: the
+ * module's last part dropped when it is the name lower-cased (`tls:index/privateKey:PrivateKey` → `tls:index:PrivateKey`),
+ * then `index` dropped (→ `tls:PrivateKey`); functions, whose names start lower-case, stay whole.
+ */
+export function yamlToken(token: string): string {
+  let parts = token.split(":");
+  if (parts.length !== 3) return token;
+  const mod = parts[1]!.split("/");
+  if (mod.length === 2 && upperFirst(mod[1]!) === parts[2]) parts = [parts[0]!, mod[0]!, parts[2]!];
+  if (parts[1] === "index" || parts[1] === "") parts = [parts[0]!, parts[2]!];
+  return parts.join(":");
+}

@@ -14,6 +14,7 @@ import {
   csharpNamespaceAlias,
   csharpResultParameter,
   stackOutputName,
+  yamlToken,
 } from "../../src/schema-translate/names.js";
 
 describe("Python (pkg/codegen/python PyName, InitParamName, pyPack)", () => {
@@ -127,5 +128,19 @@ describe("Java member and package names", () => {
     ["azure-native", "com.pulumi.azurenative"],
   ])("package %s → %s", (pkg, expected) => {
     expect(javaPackage(pkg)).toBe(expected);
+  });
+});
+
+describe("YAML tokens (pulumi-yaml codegen collapseToken)", () => {
+  it.each([
+    ["tls:index/privateKey:PrivateKey", "tls:PrivateKey"],
+    ["aws:s3/bucket:Bucket", "aws:s3:Bucket"],
+    ["random:index/uuid4:Uuid4", "random:Uuid4"],
+    ["tls:index/getCertificate:getCertificate", "tls:index/getCertificate:getCertificate"],
+    ["random:ephemeral/getPassword:getPassword", "random:ephemeral/getPassword:getPassword"],
+    ["foo:index:Bar", "foo:Bar"],
+    ["pulumi:providers:tls", "pulumi:providers:tls"],
+  ])("%s → %s", (token, expected) => {
+    expect(yamlToken(token)).toBe(expected);
   });
 });

@@ -1,6 +1,6 @@
 // Renders an example program as a Pulumi YAML program (`Main.yaml`): config, resources, invokes as variables, outputs;
 // values are interpolations (`${key.publicKeyPem}`) and the builtins Pulumi YAML has (`fn::readFile`, `fn::toJSON`).
-import { stackOutputName } from "../names.js";
+import { stackOutputName, yamlToken } from "../names.js";
 import { ConversionError, type ObjectValue, type PathStep, type Program, type ProgramNode, type Value } from "./program.js";
 
 /** A YAML document as it is written: scalars already spelled, mappings and sequences in block style. */
@@ -183,7 +183,7 @@ class YamlWriter {
 
   /** A resource (or provider) declaration: its type, its name where the key differs, properties and options. */
   private resource(n: Exclude<ProgramNode, { kind: "invoke" }>): Node {
-    const type = n.kind === "provider" ? `pulumi:providers:${n.pkg}` : n.entity.token;
+    const type = n.kind === "provider" ? `pulumi:providers:${n.pkg}` : yamlToken(n.entity.token);
     const entries: [string, Node][] = [["type", scalar(yamlString(type))]];
     if (n.name !== n.variable) entries.push(["name", stringNode(n.name)]);
     const props = this.object(n.args, n.variable);
@@ -193,7 +193,7 @@ class YamlWriter {
   }
 
   private invoke(n: Extract<ProgramNode, { kind: "invoke" }>): Node {
-    const entries: [string, Node][] = [["function", scalar(yamlString(n.entity.token))]];
+    const entries: [string, Node][] = [["function", scalar(yamlString(yamlToken(n.entity.token)))]];
     const args = this.object(n.args, n.variable);
     if (args.t === "map" && args.entries.length > 0) entries.push(["arguments", args]);
     entries.push(...this.options(n));
