@@ -1,13 +1,15 @@
 // Proof by compiling: every upstream example of the real peers (random, tls, time, local, http) that uses only the
 // peer itself, as renderPython writes it, byte-compiles (`python -m py_compile`) and type-checks with `mypy --strict`
 // against the Python SDK `pulumi package gen-sdk --language python` generates from the same full-docs schema, with the
-// pulumi SDK from PyPI (3.248.0, the engine's version) beside it. Prints per peer: examples found, converted, compiling.
+// pulumi SDK from PyPI (3.248.0, the engine's version) beside it, and is laid out as black lays it out (`black --check`:
+// the renderer writes black's layout, so docs read like formatted code). Prints per peer: examples found, converted,
+// compiling.
 //
 // The checker is mypy 1.18.2 from PyPI: a real checker that reads the SDKs' annotations (both ship py.typed), so it
 // checks keyword arguments, the keys and value types of nested objects given as dicts (the SDK's `...ArgsDict`
 // TypedDicts), attribute names and function signatures; pure Python, so pip installs it with nothing else (pyright
-// would fetch its npm package on first use). Pinned, so a new release cannot change the verdict. mypy and pulumi live
-// in one virtualenv cached in ~/.cache/pulumi-tf-bridge-ts/python-check/ (pip's cache beside it, as
+// would fetch its npm package on first use). Pinned, as black 24.10.0 is, so a new release cannot change the verdict.
+// mypy, black and pulumi live in one virtualenv cached in ~/.cache/pulumi-tf-bridge-ts/python-check/ (pip's cache beside it, as
 // language-python.test.ts has it), so reruns download nothing.
 //
 // Errors inside the generated SDK are excluded (`ignore_errors` for `pulumi_<peer>.*`): Pulumi's generator writes code
@@ -30,6 +32,7 @@ import { pulumiBinDir } from "../support/pulumi.js";
 
 const PULUMI_SDK = "3.248.0";
 const MYPY = "1.18.2";
+const BLACK = "24.10.0";
 const CACHE = join(homedir(), ".cache/pulumi-tf-bridge-ts");
 const PIP_CACHE = join(CACHE, "pip");
 
@@ -49,19 +52,19 @@ const pipEnv = (): NodeJS.ProcessEnv => {
 let venv: Promise<string> | undefined;
 
 /**
- * The Python of a virtualenv with pulumi and mypy, made once per machine: built beside its final place and renamed
+ * The Python of a virtualenv with pulumi, mypy and black, made once per machine: built beside its final place and renamed
  * into it, so an interrupted install never leaves a half-made one to be reused.
  */
 function checkerPython(): Promise<string> {
   venv ??= (async () => {
-    const dir = join(CACHE, "python-check", `pulumi-${PULUMI_SDK}-mypy-${MYPY}`);
+    const dir = join(CACHE, "python-check", `pulumi-${PULUMI_SDK}-mypy-${MYPY}-black-${BLACK}`);
     const python = join(dir, "venv", "bin", "python");
     if (existsSync(python)) return python;
     mkdirSync(dir, { recursive: true });
     const tmp = join(dir, `venv.tmp-${process.pid}`);
     rmSync(tmp, { recursive: true, force: true });
     await execAsync("python3", ["-m", "venv", tmp], { env: pipEnv() });
-    await execAsync(join(tmp, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi==${PULUMI_SDK}`, `mypy==${MYPY}`], { env: pipEnv() });
+    await execAsync(join(tmp, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi==${PULUMI_SDK}`, `mypy==${MYPY}`, `black==${BLACK}`], { env: pipEnv() });
     // Moved whole; the virtualenv's scripts would keep the old path, so it is only ever run as `python -m`.
     if (!existsSync(python)) renameSync(tmp, join(dir, "venv"));
     else rmSync(tmp, { recursive: true, force: true });
@@ -249,7 +252,7 @@ function writeExamples(dir: string, examples: PeerExample[]): string[] {
 }
 
 describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Python", (peer) => {
-  it("byte-compile and pass mypy --strict against the generated SDK", async () => {
+  it("byte-compile, pass mypy --strict against the generated SDK, and are black-formatted", async () => {
     const examples = await peerExamples(peer);
     const converted = examples.filter((e) => e.conversion.ok);
     const compilable = examples.filter((e) => e.onlyProvider);
@@ -270,6 +273,8 @@ describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Python", (pe
       const checked = await spawnAsync(python, ["-m", "mypy", "--config-file", "mypy.ini", "--no-error-summary", ...files], { cwd: project, env: pipEnv() });
       if (checked.status !== 0) failures.push(`mypy --strict:\n${checked.stdout}${checked.stderr}`);
       for (const m of `${compiled.stdout}${compiled.stderr}${checked.stdout}`.matchAll(/(example\d+)\.py/g)) failed.add(m[1]!);
+      const formatted = await spawnAsync(python, ["-m", "black", "--check", "--diff", "--quiet", ...files], { cwd: project, env: pipEnv() });
+      if (formatted.status !== 0) failures.push(`black --check (the layout only; not counted against compiling):\n${formatted.stdout}${formatted.stderr}`);
     }
     const compiling = compilable.length - failed.size;
     figures.push(`[examples-python] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}), compiling ${compiling}`);

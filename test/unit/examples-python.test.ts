@@ -102,7 +102,9 @@ const ruleType = objectTypeOf(prop(csrProps, "rules").type);
 describe("renderPython: values", () => {
   const cases: [string, Value, string][] = [
     ["a string", str("RSA"), '"RSA"'],
-    ["a string with quotes, a backslash, a tab and a control character", str('say "hi"\\\t\u0001'), '"say \\"hi\\"\\\\\\t\\x01"'],
+    ["a string with a backslash, a tab and a control character", str("a\\b\t\u0001"), '"a\\\\b\\t\\x01"'],
+    ["a string with more double quotes than single ones: single-quoted, as black quotes it", str(`say "it's"`), `'say "it\\'s"'`],
+    ["a string with as many of each: double-quoted", str(`a'b"c`), `"a'b\\"c"`],
     ["one trailing line break stays an escape", str("one line\n"), '"one line\\n"'],
     ["an integer (Python takes an int where a float is wanted)", num(2048), "2048"],
     ["a fraction and a negative number", lst(num(0.5), num(-3)), "[0.5, -3]"],
@@ -260,7 +262,7 @@ describe("renderPython: templates and builtins", () => {
     ["file: a helper reading the file", call("file", str("${path.module}/key.pem")), 'read_file("${path.module}/key.pem")', "helper"],
     ["jsonencode of plain values: json.dumps", call("jsonencode", mp({ a: lst(num(1), bool(true)), b: { kind: "null" } })), 'json.dumps({"a": [1, True], "b": None})', "json"],
     ["jsonencode holding an Output: pulumi.Output.json_dumps", call("jsonencode", mp({ id: ref("key", "id") })), 'pulumi.Output.json_dumps({"id": key.id})'],
-    ["jsondecode of a plain string: json.loads", call("jsondecode", str('{"a": 1}')), 'json.loads("{\\"a\\": 1}")', "json"],
+    ["jsondecode of a plain string: json.loads", call("jsondecode", str('{"a": 1}')), `json.loads('{"a": 1}')`, "json"],
     ["jsondecode of an Output: pulumi.Output.json_loads", call("jsondecode", ref("key", "publicKeyOpenssh")), "pulumi.Output.json_loads(key.public_key_openssh)"],
     ["trimspace of a plain string: strip()", call("trimspace", call("file", str("name.txt"))), 'read_file("name.txt").strip()', "helper"],
     ["trimspace of an Output: apply", call("trimspace", ref("key", "publicKeyOpenssh")), "key.public_key_openssh.apply(lambda s: s.strip())"],

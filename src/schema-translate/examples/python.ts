@@ -328,29 +328,30 @@ class PythonRenderer {
   private builtin(fn: Builtin, args: Value[], indent: string, lead: number): Expr {
     const arg = args[0];
     if (arg === undefined) return plain("None");
+    const want = fn === "jsonencode" ? undefined : ({ kind: "string" } as const);
+    const first = this.value(arg, indent, lead, want);
+    // The argument laid out as a call's, once the callee (which depends on whether it is an Output) is known.
+    const callOf = (callee: string, output: boolean): Expr => ({
+      code: this.call(callee, [{ expr: (i, l) => this.value(arg, i, l, want) }], indent, lead),
+      output,
+      holdsOutput: output,
+      atom: true,
+    });
     switch (fn) {
-      case "file": {
-        const path = this.value(arg, indent, lead + "read_file(".length, { kind: "string" });
+      case "file":
         this.usesReadFile = true;
-        return path.output ? { ...path, code: `${paren(path)}.apply(read_file)` } : plain(`read_file(${path.code})`);
-      }
-      case "jsonencode": {
-        const body = this.value(arg, indent, lead + "pulumi.Output.json_dumps(".length);
-        if (body.holdsOutput) return { code: `pulumi.Output.json_dumps(${body.code})`, output: true, holdsOutput: true, atom: true };
+        return first.output ? { ...first, code: `${paren(first)}.apply(read_file)` } : callOf("read_file", false);
+      case "jsonencode":
+        if (first.holdsOutput) return callOf("pulumi.Output.json_dumps", true);
         this.usesJson = true;
-        return plain(`json.dumps(${body.code})`);
-      }
-      case "jsondecode": {
-        const text = this.value(arg, indent, lead + "pulumi.Output.json_loads(".length, { kind: "string" });
-        if (text.output) return { code: `pulumi.Output.json_loads(${text.code})`, output: true, holdsOutput: true, atom: true };
+        return callOf("json.dumps", false);
+      case "jsondecode":
+        if (first.output) return callOf("pulumi.Output.json_loads", true);
         this.usesJson = true;
-        return plain(`json.loads(${text.code})`);
-      }
-      case "trimspace": {
-        const text = this.value(arg, indent, lead, { kind: "string" });
-        if (text.output) return { ...text, code: `${paren(text)}.apply(lambda s: s.strip())` };
-        return plain(`${paren(text)}.strip()`);
-      }
+        return callOf("json.loads", false);
+      case "trimspace":
+        if (first.output) return { ...first, code: `${paren(first)}.apply(lambda s: s.strip())` };
+        return plain(`${paren(first)}.strip()`);
     }
   }
 }
@@ -380,18 +381,26 @@ function numberLiteral(n: number): string {
   return String(n);
 }
 
-const ESCAPES: Record<string, string> = { "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-function escapeChar(ch: string): string {
+/** A character inside a literal quoted with `quote`. */
+function escapeChar(ch: string, quote: string): string {
+  if (ch === quote) return `\\${ch}`;
   const known = ESCAPES[ch];
   if (known !== undefined) return known;
   const code = ch.codePointAt(0)!;
   return code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, "0")}` : ch;
 }
 
+/** Double quotes unless the text holds more of them than single ones: black's choice, the one with fewer escapes. */
+function quoteFor(text: string): string {
+  const count = (q: string): number => text.split(q).length - 1;
+  return count('"') > count("'") ? "'" : '"';
+}
+
 /**
- * A Python string literal: double-quoted with escapes, or, for text of several lines, triple-quoted with its line
- * breaks kept, so a heredoc still reads as one.
+ * A Python string literal: quoted as black quotes it, with escapes, or, for text of several lines, triple-quoted with
+ * its line breaks kept, so a heredoc still reads as one.
  */
 export function stringLiteral(s: string): string {
   const lines = s.split("\n");
@@ -402,15 +411,17 @@ export function stringLiteral(s: string): string {
       // A quote escaped only where it could end the literal: before another quote, or last.
       if (ch === '"') out += i === s.length - 1 || s[i + 1] === '"' ? '\\"' : '"';
       else if (ch === "\n" || ch === "\t") out += ch;
-      else out += escapeChar(ch);
+      else out += escapeChar(ch, '"');
     }
     return `"""${out}"""`;
   }
-  return `"${[...s].map(escapeChar).join("")}"`;
+  const quote = quoteFor(s);
+  return `${quote}${[...s].map((ch) => escapeChar(ch, quote)).join("")}${quote}`;
 }
 
 /** The literal of an f-string: text escaped (braces doubled), expressions in braces. */
 function fStringLiteral(parts: (string | { code: string })[]): string {
-  const body = parts.map((p) => (typeof p === "string" ? [...p].map((ch) => (ch === "{" ? "{{" : ch === "}" ? "}}" : escapeChar(ch))).join("") : `{${p.code}}`));
-  return `"${body.join("")}"`;
+  const quote = quoteFor(parts.filter((p): p is string => typeof p === "string").join(""));
+  const text = (p: string): string => [...p].map((ch) => (ch === "{" ? "{{" : ch === "}" ? "}}" : escapeChar(ch, quote))).join("");
+  return `${quote}${parts.map((p) => (typeof p === "string" ? text(p) : `{${p.code}}`)).join("")}${quote}`;
 }
