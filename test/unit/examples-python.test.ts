@@ -214,6 +214,24 @@ other = tls.PrivateKey(
 `);
   });
 
+  it("a depends_on list too long for its line is one item per line", () => {
+    const deps = ["firstPrivateKeyForTheCluster", "secondPrivateKeyForTheCluster", "thirdPrivateKeyForTheCluster"];
+    const keys = deps.map((d) => resource(d, res("tls_private_key"), { algorithm: str("RSA") }));
+    const last = resource("last", res("tls_private_key"), { algorithm: str("RSA") }, { dependsOn: deps });
+    expect(renderPython(program([...keys, last])).split("\n").slice(-12).join("\n")).toBe(`last = tls.PrivateKey(
+    "last",
+    algorithm="RSA",
+    opts=pulumi.ResourceOptions(
+        depends_on=[
+            first_private_key_for_the_cluster,
+            second_private_key_for_the_cluster,
+            third_private_key_for_the_cluster,
+        ],
+    ),
+)
+`);
+  });
+
   it("a resource with no arguments", () => {
     const bare = resource("bare", res("tls_private_key"), {});
     expect(renderPython(program([bare]))).toBe(`${HEAD}bare = tls.PrivateKey("bare")\n`);

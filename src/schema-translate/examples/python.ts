@@ -1,5 +1,5 @@
 // Renders a bound example Program as the Python Pulumi program a user would write (`__main__.py`), spelled as Pulumi's
-// Python SDKs spell resources, functions and arguments, laid out as black would lay it out.
+// Python SDKs spell resources, functions and arguments, laid out so that black leaves it as it is.
 import type { TypeModel } from "../model.js";
 import { pythonInitParamName, pythonKeywordSafe, pythonName, pythonPackage, pythonPropertyName, tokenModule, tokenName } from "../names.js";
 import type { Builtin, ConfigVariable, InvokeNode, ObjectValue, PathStep, Program, ProgramNode, ResourceNode, Value } from "./program.js";
@@ -92,11 +92,12 @@ class PythonRenderer {
       const name = this.name(c.variable);
       const suffix = c.type === "number" ? "_float" : c.type === "boolean" ? "_bool" : "";
       const key = stringLiteral(c.name);
+      const read = (method: string): string => `${name} = ${this.call(`config.${method}${suffix}`, [{ expr: () => plain(key) }], "", name.length + 3)}`;
       if (c.default === undefined) {
-        lines.push(`${name} = config.require${suffix}(${key})`);
+        lines.push(read("require"));
         continue;
       }
-      lines.push(`${name} = config.get${suffix}(${key})`);
+      lines.push(read("get"));
       // Not `or <default>`: that would replace a configured `false`, `0` or "" too.
       if (c.default.kind !== "null") lines.push(`if ${name} is None:`, `${INDENT}${name} = ${this.value(c.default, INDENT, INDENT.length + name.length + 3, { kind: c.type }).code}`);
     }
@@ -121,7 +122,7 @@ class PythonRenderer {
     const opts: Arg[] = [];
     // Only resources can be waited for: an invoke's result is an Output, which depends_on refuses.
     const dependsOn = n.dependsOn.filter((d) => this.nodes.get(d)?.kind !== "invoke").map((d) => this.name(d));
-    if (dependsOn.length > 0) opts.push({ keyword: "depends_on", expr: () => plain(`[${dependsOn.join(", ")}]`) });
+    if (dependsOn.length > 0) opts.push({ keyword: "depends_on", expr: (indent, l) => this.collection("[", "]", dependsOn.map((d) => () => plain(d)), indent, l) });
     if (n.provider !== undefined) opts.push({ keyword: "provider", expr: () => plain(this.name(n.provider!)) });
     if (opts.length > 0) args.push({ keyword: "opts", expr: (indent, l) => plain(this.call("pulumi.ResourceOptions", opts, indent, l)) });
     return this.call(this.entityPath(n.entity.pkg, n.entity.token, tokenName(n.entity.token)), args, "", lead);
@@ -131,8 +132,8 @@ class PythonRenderer {
     const fn = `${pythonPropertyName(tokenName(n.entity.token))}_output`;
     const args = n.role === "function" && n.function !== undefined ? this.positional(n) : this.kwargs(n.args, pythonPropertyName);
     if (n.provider !== undefined) {
-      const provider = this.name(n.provider);
-      args.push({ keyword: "opts", expr: () => plain(`pulumi.InvokeOptions(provider=${provider})`) });
+      const provider: Arg = { keyword: "provider", expr: () => plain(this.name(n.provider!)) };
+      args.push({ keyword: "opts", expr: (indent, l) => plain(this.call("pulumi.InvokeOptions", [provider], indent, l)) });
     }
     return this.call(this.entityPath(n.entity.pkg, n.entity.token, fn), args, "", lead);
   }
