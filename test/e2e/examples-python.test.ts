@@ -2,8 +2,7 @@
 // peer itself, as renderPython writes it, byte-compiles (`python -m py_compile`) and type-checks with `mypy --strict`
 // against the Python SDK `pulumi package gen-sdk --language python` generates from the same full-docs schema, with the
 // pulumi SDK from PyPI (3.248.0, the engine's version) beside it, and is laid out so that black leaves it as it is
-// (`black --check`: docs read like formatted code). Prints per peer: examples found, converted,
-// compiling.
+// (`black --check`: docs read like formatted code). Prints per peer: examples found, converted, compiling.
 //
 // The checker is mypy 1.18.2 from PyPI: a real checker that reads the SDKs' annotations (both ship py.typed), so it
 // checks keyword arguments, the keys and value types of nested objects given as dicts (the SDK's `...ArgsDict`
