@@ -357,6 +357,11 @@ describe("renderCSharp: resources and providers", () => {
     );
   });
 
+  it("depends_on naming a data source: left out (an invoke is no resource to wait for)", () => {
+    const text = body({ nodes: [invoke("pub", "tls:index/getPublicKey:getPublicKey", obj([])), resource("r", "tls:index/privateKey:PrivateKey", obj([]), { dependsOn: ["pub"] })] });
+    expect(text).toBe(['var pub = Tls.GetPublicKey.Invoke();', "", 'var r = new Tls.PrivateKey("r");'].join("\n"));
+  });
+
   it("a provider without arguments", () => {
     expect(body({ nodes: [{ kind: "provider", name: "tls", variable: "tlsProvider", pkg: "tls", args: obj([]), properties: [] }] })).toBe('var tlsProvider = new Tls.Provider("tls");');
   });

@@ -179,6 +179,12 @@ describe("renderYaml: sections", () => {
     );
   });
 
+  it("depends_on naming a data source: left out (dependsOn takes resources)", () => {
+    expect(yaml({ nodes: [invoke("pub", "tls:index/getPublicKey:getPublicKey", obj([])), resource("r", "tls:index/privateKey:PrivateKey", obj([]), { dependsOn: ["pub"] })] })).toBe(
+      ["resources:", "  r:", "    type: tls:PrivateKey", "", "variables:", "  pub:", "    fn::invoke:", "      function: tls:index/getPublicKey:getPublicKey", ""].join("\n"),
+    );
+  });
+
   it("a config key that is also a resource's name cannot be told apart in YAML", () => {
     expect(() => yaml({ config: [{ name: "key", variable: "key2", type: "string" }], nodes: [resource("key", "tls:index/privateKey:PrivateKey", obj([]))] })).toThrow(ConversionError);
   });

@@ -292,7 +292,9 @@ class CSharpWriter {
 
   private resourceOptions(n: ResourceNode | InvokeNode, ind: string, type: string): string {
     const lines: string[] = [];
-    if (n.kind === "resource" && n.dependsOn.length > 0) lines.push(`DependsOn =${this.block(n.dependsOn.map(csharpIdentifier), ind + INDENT)}`);
+    // An invoke is no resource to wait for; what the example reads of it orders the program already.
+    const dependsOn = n.kind === "resource" ? n.dependsOn.filter((d) => this.nodes.get(d)?.kind !== "invoke") : [];
+    if (dependsOn.length > 0) lines.push(`DependsOn =${this.block(dependsOn.map(csharpIdentifier), ind + INDENT)}`);
     if (n.provider !== undefined) lines.push(`Provider = ${csharpIdentifier(n.provider)}`);
     return lines.length === 0 ? "" : `, new ${type}${this.block(lines, ind)}`;
   }

@@ -93,9 +93,13 @@ class YamlWriter {
   private readonly configKeys = new Map<string, string>();
   /** The YAML name of each node: its program variable. */
   private readonly names = new Set<string>();
+  private readonly invokes = new Set<string>();
 
   constructor(private readonly program: Program) {
-    for (const n of program.nodes) this.names.add(n.variable);
+    for (const n of program.nodes) {
+      this.names.add(n.variable);
+      if (n.kind === "invoke") this.invokes.add(n.variable);
+    }
     for (const c of program.config) {
       if (this.names.has(c.name)) throw new ConversionError(`config ${c.name} has the name of a resource, which YAML programs cannot tell apart`);
       this.configKeys.set(c.variable, c.name);
@@ -176,7 +180,9 @@ class YamlWriter {
 
   private options(n: ProgramNode): [string, Node][] {
     const opts: [string, Node][] = [];
-    if (n.kind === "resource" && n.dependsOn.length > 0) opts.push(["dependsOn", { t: "seq", items: n.dependsOn.map((d) => scalar(this.access(d, []))) }]);
+    // An invoke is no resource to wait for (dependsOn takes resources); what the example reads of it orders it already.
+    const dependsOn = n.kind === "resource" ? n.dependsOn.filter((d) => this.invokes.has(d) === false) : [];
+    if (dependsOn.length > 0) opts.push(["dependsOn", { t: "seq", items: dependsOn.map((d) => scalar(this.access(d, []))) }]);
     if (n.kind !== "provider" && n.provider !== undefined) opts.push(["provider", scalar(this.access(n.provider, []))]);
     return opts.length === 0 ? [] : [["options", mapping(opts)]];
   }
