@@ -6,14 +6,23 @@
 // (`generated_program_<n>`, the program's `package generated_program;` renamed), so one javac run checks them all.
 // Prints per peer: examples found, converted, compiling.
 //
+// The upstream examples are few and simple (a resource or two, rarely a reference), so each peer's project also holds a
+// program of our own written to reach what they do not: references through the SDK's Optionals (nested blocks, list
+// indexes, map keys, data source and ephemeral results), Outputs inside lists, maps, templates and jsonencode, provider
+// functions given Outputs, config of each type, depends_on, an explicit provider. It must convert and compile too.
+//
 // Maven's downloads stay in ~/.m2: once the artifacts are there, Maven runs offline (`-o`).
 import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderJava } from "../../src/schema-translate/examples/java.js";
+import { exampleProgram } from "../../src/schema-translate/examples/index.js";
+import { buildProviderModel } from "../../src/schema-translate/index.js";
+import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import { EXAMPLE_PEERS, peerExamples, peerSchemaFile, type PeerExample } from "../support/examples.js";
 import { hostsMissing, javaHost, javaHostMissing } from "../support/languages.js";
+import { peerPath } from "../support/peers.js";
 import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
 import { execAsync, spawnAsync } from "../support/processes.js";
 import { pulumiBinDir } from "../support/pulumi.js";
@@ -26,6 +35,198 @@ const DEPENDENCIES = [
 ] as const;
 const COMPILER_PLUGIN = "3.5.1";
 const M2 = join(homedir(), ".m2", "repository");
+
+/** Per peer, HCL reaching the constructs the upstream examples leave out. */
+const CONSTRUCTS: Record<(typeof EXAMPLE_PEERS)[number], string> = {
+  random: `
+variable "len" {
+  type = number
+}
+variable "wanted" {
+  type    = bool
+  default = true
+}
+resource "random_id" "i" {
+  byte_length = 8
+  keepers     = { a = "b" }
+}
+resource "random_integer" "n" {
+  min = 1
+  max = 5
+}
+resource "random_string" "s" {
+  length    = 10
+  min_lower = random_integer.n.result
+  special   = var.wanted
+}
+resource "random_pet" "p" {
+  keepers = {
+    id    = random_id.i.hex
+    plain = "x"
+    n     = var.len
+  }
+  length = var.len
+  prefix = random_string.s.result
+}
+resource "random_shuffle" "sh" {
+  input        = ["a", random_pet.p.id, random_id.i.b64_std]
+  result_count = random_integer.n.result
+  depends_on   = [random_pet.p]
+}
+ephemeral "random_password" "pw" {
+  length = random_integer.n.result
+}
+output "first" {
+  value = random_shuffle.sh.result[0]
+}
+output "pw" {
+  value = ephemeral.random_password.pw.result
+}
+output "keeper" {
+  value = random_pet.p.keepers["id"]
+}
+`,
+  tls: `
+variable "org" {
+  default = "ACME"
+}
+variable "hours" {
+  type    = number
+  default = 12
+}
+provider "tls" {
+  proxy {
+    url = "http://proxy"
+  }
+}
+resource "tls_private_key" "ca" {
+  algorithm = "RSA"
+  rsa_bits  = 4096
+}
+resource "tls_self_signed_cert" "ca" {
+  private_key_pem       = tls_private_key.ca.private_key_pem
+  is_ca_certificate     = true
+  validity_period_hours = var.hours
+  allowed_uses          = ["cert_signing", tls_private_key.ca.algorithm, "web-\${tls_private_key.ca.id}"]
+  dns_names             = [tls_private_key.ca.public_key_fingerprint_md5]
+  subject {
+    common_name    = "ca-\${var.org}"
+    organization   = var.org
+    street_address = ["a", tls_private_key.ca.algorithm]
+  }
+}
+data "tls_certificate" "site" {
+  url          = "https://example.com"
+  verify_chain = true
+}
+resource "tls_cert_request" "req" {
+  private_key_pem = trimspace(tls_private_key.ca.private_key_pem)
+  subject {
+    common_name  = tls_self_signed_cert.ca.subject[0].common_name
+    organization = jsonencode({ a = tls_self_signed_cert.ca.cert_pem, b = [1, 2.5, true], c = { d = var.hours } })
+    country      = data.tls_certificate.site.certificates[0].serial_number
+  }
+  depends_on = [tls_self_signed_cert.ca, data.tls_certificate.site]
+}
+data "tls_public_key" "pub" {
+  private_key_pem = tls_private_key.ca.private_key_pem
+}
+ephemeral "tls_private_key" "eph" {
+  algorithm = "ECDSA"
+}
+resource "tls_cert_request" "wo" {
+  private_key_pem_wo         = ephemeral.tls_private_key.eph.private_key_pem
+  private_key_pem_wo_version = 1
+}
+output "all_certs" {
+  value = data.tls_certificate.site.certificates
+}
+output "fingerprints" {
+  value = "\${data.tls_public_key.pub.public_key_fingerprint_sha256} / \${tls_self_signed_cert.ca.validity_end_time}"
+}
+output "subject_cn" {
+  value = tls_self_signed_cert.ca.subject[0].common_name
+}
+output "dns0" {
+  value = tls_self_signed_cert.ca.dns_names[0]
+}
+output "hours" {
+  value = var.hours
+}
+`,
+  time: `
+resource "time_static" "t" {}
+resource "time_offset" "o" {
+  base_rfc3339 = time_static.t.rfc3339
+  offset_days  = 7
+  triggers     = { t = time_static.t.id }
+}
+resource "time_sleep" "s" {
+  create_duration = "30s"
+  depends_on      = [time_offset.o]
+}
+output "year" {
+  value = time_offset.o.year
+}
+output "parsed" {
+  value = provider::time::rfc3339_parse(time_static.t.rfc3339)
+}
+output "duration" {
+  value = provider::time::duration_parse("\${time_offset.o.offset_days}h")
+}
+`,
+  local: `
+resource "local_file" "f" {
+  filename        = "\${path.module}/out.txt"
+  content         = jsonencode([1, [2, 3], null])
+  file_permission = "0644"
+}
+data "local_file" "r" {
+  filename = local_file.f.filename
+}
+resource "local_sensitive_file" "g" {
+  filename = "g.txt"
+  content  = file(local_file.f.filename)
+}
+output "content" {
+  value = data.local_file.r.content
+}
+output "exists" {
+  value = provider::local::direxists(local_file.f.filename)
+}
+`,
+  http: `
+data "http" "h" {
+  url = "https://example.com"
+  request_headers = {
+    Accept = "application/json"
+  }
+  retry {
+    attempts = 2
+  }
+}
+output "status" {
+  value = data.http.h.status_code
+}
+output "content_type" {
+  value = data.http.h.response_headers["Content-Type"]
+}
+output "decoded" {
+  value = jsondecode(data.http.h.response_body)
+}
+`,
+};
+
+/** The constructs program for a peer, bound to its model (from its schema; no docs needed) and rendered. */
+async function constructsProgram(peer: (typeof EXAMPLE_PEERS)[number]): Promise<string> {
+  const provider = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
+  try {
+    const model = buildProviderModel(await provider.getProviderSchema(), { packageName: peer, packageVersion: "1.0.0" });
+    return renderJava(exampleProgram(CONSTRUCTS[peer], model));
+  } finally {
+    await provider.close();
+  }
+}
 
 const figures: string[] = [];
 afterAll(() => {
@@ -105,6 +306,9 @@ describe.skipIf(hostsMissing() || javaHostMissing()).each(EXAMPLE_PEERS)("%s exa
     mkdirSync(project);
     cpSync(await javaSdk(peer, dir), join(project, "src", "main"), { recursive: true });
     writeExamples(project, compilable);
+    const constructs = join(project, "src", "main", "java", "constructs");
+    mkdirSync(constructs);
+    writeFileSync(join(constructs, "App.java"), (await constructsProgram(peer)).replace(/^package generated_program;/m, "package constructs;"));
     writeFileSync(join(project, "pom.xml"), POM(peer));
 
     const mvn = (offline: boolean): Promise<{ status: number | null; stdout: string; stderr: string }> =>
@@ -114,7 +318,10 @@ describe.skipIf(hostsMissing() || javaHostMissing()).each(EXAMPLE_PEERS)("%s exa
     if (compiled.status !== 0 && /offline mode|Cannot access .* in offline/i.test(compiled.stdout)) compiled = await mvn(false);
     const output = `${compiled.stdout}${compiled.stderr}`;
     const failed = new Set([...output.matchAll(/generated_program_(\d+)\/App\.java/g)].map((m) => m[1]!));
-    figures.push(`[examples-java] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}), compiling ${compilable.length - failed.size}`);
+    const constructsFailed = /constructs\/App\.java/.test(output);
+    figures.push(
+      `[examples-java] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}), compiling ${compilable.length - failed.size}; constructs program ${constructsFailed ? "failing" : "compiling"}`,
+    );
     expect(compiled.status === 0 ? "" : output, `${peer}'s examples in Java (project in ${project})`).toBe("");
     expect(compilable.length - failed.size).toBe(compilable.length);
     expect(compilable.length).toBeGreaterThan(0);

@@ -173,13 +173,13 @@ class JavaRenderer {
       ? `\n\n${INDENT}private static String readFile(String path) {\n${pad}try {\n${pad}${INDENT}return ${this.cls("java.nio.file.Files")}.readString(${this.cls("java.nio.file.Paths")}.get(path));\n${pad}} catch (${this.cls("java.io.IOException")} e) {\n${pad}${INDENT}throw new ${this.cls("java.io.UncheckedIOException")}(e);\n${pad}}\n${INDENT}}`
       : "";
     const app = `public class App {\n${INDENT}public static void main(String[] args) {\n${pad}${this.cls("com.pulumi.Pulumi")}.run(App::stack);\n${INDENT}}\n\n${INDENT}public static void stack(${this.cls("com.pulumi.Context")} ctx) {\n${stack}${stack === "" ? "" : "\n"}${INDENT}}${helper}\n}\n`;
-    this.cls("com.pulumi.core.Output");
     return this.withImports(app);
   }
 
   /** Resolves class references: imported by simple name when that names one class only, else written in full. */
   private withImports(code: string): string {
     const used = new Set([...code.matchAll(CLASS_REF)].map((m) => m[1]!));
+    // Pulumi's generator always imports Output, as a program being edited soon needs it.
     used.add("com.pulumi.core.Output");
     const bySimple = new Map<string, string[]>();
     for (const fqn of used) {
