@@ -20,7 +20,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildProviderModel } from "../../src/schema-translate/build.js";
 import { convertExample } from "../../src/schema-translate/examples/index.js";
+import type { PathStep, Program, Value } from "../../src/schema-translate/examples/program.js";
 import { renderPython } from "../../src/schema-translate/examples/python.js";
+import { pythonPackage, pythonPropertyName, tokenModule, tokenName } from "../../src/schema-translate/names.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import { EXAMPLE_PEERS, peerExamples, peerSchemaFile, type ExamplePeer, type PeerExample } from "../support/examples.js";
 import { hostsMissing } from "../support/languages.js";
@@ -228,25 +230,96 @@ output "body" {
 };
 
 /** CONSTRUCTS[peer] in Python, converted against the peer's own schema as the examples are. */
-async function constructsProgram(peer: ExamplePeer): Promise<string> {
+async function constructsProgram(peer: ExamplePeer): Promise<Program> {
   const provider = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
   try {
     const model = buildProviderModel(await provider.getProviderSchema(), { packageName: peer, packageVersion: "1.0.0" });
     const conversion = convertExample(CONSTRUCTS[peer], model);
     if (!conversion.ok) throw new Error(`CONSTRUCTS.${peer} was not converted: ${conversion.reason}`);
-    return renderPython(conversion.program);
+    return conversion.program;
   } finally {
     await provider.close();
   }
 }
 
-/** Writes each example as `example<i>.py` (a module of its own, as each is its own program); returns the file names. */
+/** Every reference in a program's values. */
+function refsOf(program: Program): { node: string; path: PathStep[] }[] {
+  const out: { node: string; path: PathStep[] }[] = [];
+  const walk = (v: Value): void => {
+    if (v.kind === "ref") out.push(v);
+    else if (v.kind === "list") v.items.forEach(walk);
+    else if (v.kind === "map") v.entries.forEach((e) => walk(e.value));
+    else if (v.kind === "object") v.properties.forEach((p) => walk(p.value));
+    else if (v.kind === "template") v.parts.forEach((p) => typeof p !== "string" && walk(p));
+    else if (v.kind === "call") v.args.forEach(walk);
+  };
+  for (const n of program.nodes) walk(n.args);
+  for (const o of program.outputs) walk(o.value);
+  return out;
+}
+
+/**
+ * The attribute paths an example reads through Outputs, typed. Outputs lift `.attr`, `[i]` and `["key"]`, which mypy
+ * sees as `Output[Any]` and cannot check, so each path is read again from the typed values behind it (a resource's
+ * property types, a function's plain result) by functions never called: a misspelled step fails mypy here.
+ */
+function pathProbes(program: Program): string {
+  const nodes = new Map(program.nodes.map((n) => [n.variable, n]));
+  const probes: string[] = [];
+  for (const { node, path } of refsOf(program)) {
+    const n = nodes.get(node);
+    if (n === undefined || n.kind === "provider" || n.entity.foreign || path.length === 0) continue;
+    const module = tokenModule(n.entity.token);
+    const base = [pythonPackage(n.entity.pkg).alias, ...(module === "index" ? [] : [module])].join(".");
+    const [first, ...rest] = path;
+    if (first?.kind !== "property") continue;
+    let code =
+      n.kind === "resource"
+        ? `_o(${base}.${tokenName(n.entity.token)}("probe").${pythonPropertyName(first.name)})`
+        : `${base}.${pythonPropertyName(tokenName(n.entity.token))}().${pythonPropertyName(first.name)}`;
+    for (const step of rest) {
+      if (step.kind === "property") code = `_v(${code}).${pythonPropertyName(step.name)}`;
+      else if (step.kind === "index") code = `_v(${code})[${step.index}]`;
+      else code = `_v(${code})[${JSON.stringify(step.key)}]`;
+    }
+    probes.push(`def probe${probes.length}() -> object:\n    return ${code}\n`);
+  }
+  if (probes.length === 0) return "";
+  const imports = [...new Set(program.nodes.filter((n) => n.kind !== "provider").map((n) => pythonPackage(n.entity.pkg)))];
+  return [
+    "from typing import Optional, TypeVar",
+    "",
+    "import pulumi",
+    ...imports.map((p) => `import ${p.module} as ${p.alias}`),
+    "",
+    'T = TypeVar("T")',
+    "",
+    "",
+    "def _v(x: Optional[T]) -> T:",
+    "    raise NotImplementedError",
+    "",
+    "",
+    "def _o(x: pulumi.Output[T]) -> T:",
+    "    raise NotImplementedError",
+    "",
+    "",
+    probes.join("\n\n"),
+  ].join("\n");
+}
+
+/**
+ * Writes each example as `example<i>.py` (a module of its own, as each is its own program), and its path probes as
+ * `example<i>_paths.py`; returns the file names.
+ */
 function writeExamples(dir: string, examples: PeerExample[]): string[] {
-  return examples.map((e, i) => {
+  return examples.flatMap((e, i) => {
     if (!e.conversion.ok) throw new Error(`${e.page} #${e.index} was not converted`);
     const file = `example${i}.py`;
     writeFileSync(join(dir, file), `# ${e.page} #${e.index}\n${renderPython(e.conversion.program)}`);
-    return file;
+    const probes = pathProbes(e.conversion.program);
+    if (probes === "") return [file];
+    writeFileSync(join(dir, `example${i}_paths.py`), `# ${e.page} #${e.index}: the paths it reads through Outputs\n${probes}`);
+    return [file, `example${i}_paths.py`];
   });
 }
 
@@ -260,8 +333,10 @@ describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Python", (pe
     const project = join(dir, "project");
     mkdirSync(project);
     const files = writeExamples(project, compilable);
-    writeFileSync(join(project, "constructs.py"), await constructsProgram(peer));
-    files.push("constructs.py");
+    const constructs = await constructsProgram(peer);
+    writeFileSync(join(project, "constructs.py"), renderPython(constructs));
+    writeFileSync(join(project, "constructs_paths.py"), pathProbes(constructs));
+    files.push("constructs.py", "constructs_paths.py");
     writeFileSync(join(project, "mypy.ini"), `[mypy]\nstrict = True\nmypy_path = ${sdk}\ncache_dir = ${join(dir, "mypy-cache")}\n\n[mypy-pulumi_${peer}.*]\nignore_errors = True\n`);
 
     const failures: string[] = [];
@@ -271,8 +346,8 @@ describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Python", (pe
       if (compiled.status !== 0) failures.push(`python -m py_compile:\n${compiled.stdout}${compiled.stderr}`);
       const checked = await spawnAsync(python, ["-m", "mypy", "--config-file", "mypy.ini", "--no-error-summary", ...files], { cwd: project, env: pipEnv() });
       if (checked.status !== 0) failures.push(`mypy --strict:\n${checked.stdout}${checked.stderr}`);
-      for (const m of `${compiled.stdout}${compiled.stderr}${checked.stdout}`.matchAll(/(example\d+)\.py/g)) failed.add(m[1]!);
-      const formatted = await spawnAsync(python, ["-m", "black", "--check", "--diff", "--quiet", ...files], { cwd: project, env: pipEnv() });
+      for (const m of `${compiled.stdout}${compiled.stderr}${checked.stdout}`.matchAll(/(example\d+)(?:_paths)?\.py/g)) failed.add(m[1]!);
+      const formatted = await spawnAsync(python, ["-m", "black", "--check", "--diff", "--quiet", ...files.filter((f) => !f.endsWith("_paths.py"))], { cwd: project, env: pipEnv() });
       if (formatted.status !== 0) failures.push(`black --check (the layout only; not counted against compiling):\n${formatted.stdout}${formatted.stderr}`);
     }
     const compiling = compilable.length - failed.size;
