@@ -11,8 +11,172 @@ import { afterAll, describe, expect, it } from "vitest";
 import { renderYaml } from "../../src/schema-translate/examples/yaml.js";
 import { ConversionError, type Program, type Value } from "../../src/schema-translate/examples/program.js";
 import { e2eSandbox } from "../support/e2e-sandbox.js";
-import { EXAMPLE_PEERS, peerExamples } from "../support/examples.js";
+import { exampleProgram } from "../../src/schema-translate/examples/index.js";
+import { EXAMPLE_PEERS, peerExamples, peerModel, type ExamplePeer } from "../support/examples.js";
 import { scratch, YamlScenario } from "../support/lifecycle.js";
+
+/**
+ * For each peer, a program with what the upstream examples leave out and YAML has to spell carefully: an explicit
+ * provider, depends_on (on a data source too), config with and without defaults, strings YAML would read as something
+ * else, `$` in text and keys, multi-line text, templates holding Outputs and builtins (fn::join), fn::readFile,
+ * fn::toJSON with Outputs, a number or bool where a string is wanted, provider functions' plain and object results.
+ * Converted against the peer's schema as the examples are, previewed after them, and not counted in the figures.
+ */
+const CONSTRUCTS: Record<ExamplePeer, string> = {
+  random: `
+variable "keeper" {}
+variable "len" {
+  type = number
+}
+variable "special" {
+  type    = bool
+  default = false
+}
+provider "random" {}
+resource "random_pet" "pet" {
+  keepers = {
+    k            = var.keeper
+    "with space" = "v: w"
+    "$dollar"    = "a$b"
+    "on"         = "true"
+  }
+  length    = var.len
+  separator = "-"
+  prefix    = "# not a comment"
+}
+resource "random_password" "pw" {
+  length           = random_pet.pet.length
+  special          = var.special
+  override_special = "!#$%&*()-_=+[]{}<>:?"
+  keepers          = random_pet.pet.keepers
+}
+resource "random_shuffle" "s" {
+  input        = [random_pet.pet.id, "b", var.keeper, "true", "1h", "null", "", "'q'"]
+  result_count = 1
+  depends_on   = [random_password.pw]
+}
+output "first" {
+  value = random_shuffle.s.result[0]
+}
+output "k" {
+  value = random_pet.pet.keepers["with space"]
+}
+output "msg" {
+  value = "len \${var.len} pet \${random_pet.pet.id} costs $5"
+}
+output "multi" {
+  value = "line 1\\n  line \${random_pet.pet.id}\\n"
+}
+`,
+  tls: `
+variable "org" {
+  type    = string
+  default = "ACME"
+}
+variable "hours" {
+  type    = number
+  default = 12
+}
+variable "ca" {
+  type    = bool
+  default = false
+}
+resource "tls_private_key" "key" {
+  algorithm = "RSA"
+  rsa_bits  = 2048
+}
+data "tls_public_key" "pub" {
+  private_key_pem = tls_private_key.key.private_key_pem
+}
+resource "tls_self_signed_cert" "cert" {
+  private_key_pem       = file("key.pem")
+  validity_period_hours = var.hours
+  is_ca_certificate     = var.ca
+  allowed_uses          = ["key_encipherment", "digital_signature", "server_auth"]
+  dns_names             = ["\${var.org}.example.com", "x-\${tls_private_key.key.id}"]
+  subject {
+    common_name    = "\${var.org} \${var.hours}"
+    organization   = jsonencode({ a = var.org, b = [1, 2], c = tls_private_key.key.id })
+    street_address = ["line: one", "# two", file("street.txt")]
+  }
+  depends_on = [data.tls_public_key.pub, tls_private_key.key]
+}
+resource "tls_cert_request" "csr" {
+  private_key_pem = tls_private_key.key.private_key_pem
+  subject {
+    common_name   = tls_self_signed_cert.cert.subject[0].common_name
+    serial_number = "\${tls_self_signed_cert.cert.validity_period_hours}"
+  }
+}
+output "fingerprint" {
+  value = data.tls_public_key.pub.public_key_fingerprint_md5
+}
+output "both" {
+  value = "\${tls_self_signed_cert.cert.cert_pem}\${tls_cert_request.csr.cert_request_pem}"
+}
+output "with_file" {
+  value = "key: \${file("key.pem")}"
+}
+`,
+  time: `
+resource "time_static" "s" {}
+resource "time_offset" "o" {
+  base_rfc3339 = time_static.s.rfc3339
+  offset_days  = time_static.s.day
+  triggers = {
+    year = time_static.s.year
+    id   = time_static.s.id
+  }
+}
+output "parsed" {
+  value = provider::time::rfc3339_parse(time_offset.o.rfc3339)
+}
+output "unix" {
+  value = provider::time::unix_timestamp_parse(time_static.s.unix)
+}
+output "duration" {
+  value = provider::time::duration_parse("1h30m")
+}
+`,
+  local: `
+resource "local_file" "f" {
+  filename        = "out.txt"
+  content         = "a\\nb\\n\\"c\\" $x"
+  file_permission = "0644"
+}
+data "local_file" "r" {
+  filename = "Pulumi.yaml"
+}
+resource "local_file" "flag" {
+  filename = "flag.txt"
+  content  = provider::local::direxists("/tmp")
+}
+output "content" {
+  value = "\${local_file.f.filename}: \${data.local_file.r.content}"
+}
+output "encoded" {
+  value = jsonencode({ name = local_file.f.filename, list = [1, "two", true] })
+}
+`,
+  http: `
+data "http" "x" {
+  url = "https://example.com"
+  request_headers = {
+    Accept         = "application/json"
+    "X-Multi-Word" = "v"
+  }
+  retry {
+    attempts = 3
+  }
+}
+output "status" {
+  value = data.http.x.status_code
+}
+output "body" {
+  value = data.http.x.response_body
+}
+`,
+};
 
 const sandbox = e2eSandbox();
 const figures: string[] = [];
@@ -200,7 +364,9 @@ describe.each(EXAMPLE_PEERS)("%s examples in YAML", (peer) => {
     });
     const failures: string[] = [];
     const unreachable: string[] = [];
-    for (const { example, program, yaml } of runnable) {
+    const constructs = exampleProgram(CONSTRUCTS[peer], await peerModel(peer));
+    const all = [...runnable, { example: { page: "constructs", index: 0 }, program: constructs, yaml: renderYaml(constructs) }];
+    for (const { example, program, yaml } of all) {
       for (const path of filesRead(program)) {
         const file = join(s.dir, path);
         mkdirSync(dirname(file), { recursive: true });
@@ -217,11 +383,13 @@ describe.each(EXAMPLE_PEERS)("%s examples in YAML", (peer) => {
     }
     const onlyPeer = examples.filter((e) => e.onlyProvider).length;
     const lacking = onlyPeer - runnable.length;
+    const constructsFailed = failures.some((f) => f.startsWith("constructs #0"));
     figures.push(
-      `[examples-yaml] ${peer}: found ${examples.length}, converted ${rendered.length} (${runnable.length} using only ${peer}), previewing ${runnable.length - failures.length - unreachable.length}` +
+      `[examples-yaml] ${peer}: found ${examples.length}, converted ${rendered.length} (${runnable.length} using only ${peer}), previewing ${runnable.length - failures.length + (constructsFailed ? 1 : 0) - unreachable.length}` +
         (unreachable.length > 0 ? `; ${unreachable.length} stopping at a host of their own this machine cannot resolve: ${unreachable.join(", ")}` : "") +
         (lacking > 0 ? `; ${lacking} more using only ${peer} need a builtin Pulumi YAML lacks` : "") +
-        (network.answered() > 0 ? `; ${network.answered()} HTTPS requests answered by the stand-in network` : ""),
+        (network.answered() > 0 ? `; ${network.answered()} HTTPS requests answered by the stand-in network` : "") +
+        `; the constructs program ${constructsFailed ? "FAILS" : "previews too"}`,
     );
     expect(failures.join("\n\n"), `pulumi preview of ${peer}'s examples`).toBe("");
     expect(runnable.length).toBeGreaterThan(0);

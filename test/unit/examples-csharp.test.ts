@@ -138,6 +138,32 @@ describe("renderCSharp: values", () => {
     expect(one(v)).toContain(`\n    ${expected}\n`);
   });
 
+  it("a number or bool where a string is wanted becomes a string, as Terraform converts it", () => {
+    const num_ = propertyModel({ tfName: "year", name: "year", tfType: { kind: "number" }, type: { kind: "number" } });
+    const src: ResourceNode = { ...resource("src", "tls:index/thing:Thing", obj([])), entity: entity("tls:index/thing:Thing", [num_]) };
+    const exists: FunctionModel = { tfName: "direxists", token: "tls:index/direxists:direxists", parameters: [], tfReturnType: { kind: "bool" }, returnType: { kind: "boolean" }, description: "" };
+    const text = body({
+      config: [{ name: "on", variable: "on", type: "boolean" }],
+      nodes: [
+        src,
+        invoke("there", exists.token, obj([]), { role: "function", function: exists }),
+        resource(
+          "r",
+          "tls:index/thing:Thing",
+          obj([
+            ["a", { ...ref("src", prop("year")), type: { kind: "string" } }],
+            ["b", { ...ref("there"), type: { kind: "string" } }],
+            ["c", { ...cfg("on"), type: { kind: "string" } }],
+            ["d", { ...ref("src", prop("year")), type: { kind: "number" } }],
+          ]),
+        ),
+      ],
+    });
+    expect(text).toContain(
+      ["    A = src.Year.Apply(v => v.ToString()),", '    B = there.Apply(v => (v ? "true" : "false")),', '    C = (@on ? "true" : "false"),', "    D = src.Year,"].join("\n"),
+    );
+  });
+
   it("a null property is left out (an absent input is null)", () => {
     expect(one({ kind: "null" })).toBe('var r = new Tls.Thing("r");');
   });

@@ -1,7 +1,7 @@
 // Renders an example program as a C# Pulumi program, written the way Pulumi's .NET program generator writes one
 // (top-level `Deployment.RunAsync`, target-typed `new()` args, invokes in their output form). No .NET SDK can be
 // installed where this is developed, so the C# is checked for its shape by unit tests only, never compiled.
-import type { TypeModel } from "../model.js";
+import type { PropertyModel, TypeModel } from "../model.js";
 import {
   csharpClassName,
   csharpIdentifier,
@@ -42,6 +42,54 @@ function holdsOutput(v: Value): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * The type a value has where it comes from (a referenced attribute, a config variable, a literal), which may differ
+ * from the type its position wants (`value.type`): Terraform converts a number or bool where a string is wanted, the
+ * SDKs do not.
+ */
+export function sourceType(program: Program, v: Value): TypeModel | undefined {
+  switch (v.kind) {
+    case "string":
+    case "template":
+      return { kind: "string" };
+    case "number":
+      return { kind: "number" };
+    case "bool":
+      return { kind: "boolean" };
+    case "config": {
+      const c = program.config.find((x) => x.variable === v.variable);
+      return c === undefined ? undefined : { kind: c.type };
+    }
+    case "call":
+      return v.fn === "jsondecode" ? undefined : { kind: "string" };
+    case "ref": {
+      const node = program.nodes.find((n) => n.variable === v.node);
+      if (node === undefined) return undefined;
+      let type: TypeModel | undefined = node.kind === "invoke" && node.function !== undefined ? node.function.returnType : undefined;
+      let props: readonly PropertyModel[] | undefined = type === undefined ? (node.kind === "provider" ? node.properties : node.entity.properties) : undefined;
+      if (type === undefined && v.path.length === 0) return undefined;
+      for (const step of v.path) {
+        if (step.kind === "property") {
+          const from: readonly PropertyModel[] | undefined = props ?? (type?.kind === "object" ? type.ref.properties : undefined);
+          type = from?.find((p) => p.name === step.name)?.type;
+          props = undefined;
+        } else if (step.kind === "index") type = type?.kind === "array" ? type.items : undefined;
+        else type = type?.kind === "map" ? type.values : undefined;
+      }
+      return type;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Whether a number or bool goes where a string is wanted, which Terraform converts by itself. */
+export function needsString(program: Program, v: Value): "number" | "boolean" | undefined {
+  if (v.type?.kind !== "string" || (v.kind !== "ref" && v.kind !== "config")) return undefined;
+  const from = sourceType(program, v)?.kind;
+  return from === "number" || from === "boolean" ? from : undefined;
 }
 
 /** A C# string literal; text with line breaks is a verbatim literal, as the .NET generator writes heredocs. */
@@ -159,12 +207,20 @@ class CSharpWriter {
       case "template":
         return this.template(v.parts, ind, slot);
       case "ref":
-        return this.ref(v.node, v.path);
+        return this.converted(v, this.ref(v.node, v.path), true);
       case "config":
-        return csharpIdentifier(v.variable);
+        return this.converted(v, csharpIdentifier(v.variable), false);
       case "call":
         return this.call(v, ind, slot);
     }
+  }
+
+  /** A number or bool where a string is wanted, made a string as Terraform would (`true`, not C#'s `True`). */
+  private converted(v: Value, expr: string, output: boolean): string {
+    const from = needsString(this.program, v);
+    if (from === undefined) return expr;
+    const convert = (x: string): string => (from === "number" ? `${x}.ToString()` : `(${x} ? "true" : "false")`);
+    return output ? `${expr}.Apply(v => ${convert("v")})` : convert(expr);
   }
 
   /**
