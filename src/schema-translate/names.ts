@@ -438,17 +438,25 @@ const javaResourceMethods = new Set(["getResourceType", "getResourceName", "getC
  * resource (`on: "resource"`, its output getters) Resource's own (`urn` → `urn_`).
  */
 export function javaPropertyName(name: string, on: "object" | "resource" = "object"): string {
-  let field = name.replace(/-/g, "").replace(/[^\p{L}\p{N}_$]/gu, "_");
-  if (/^\p{N}/u.test(field)) field = `_${field}`;
-  if (javaKeywords.has(field)) field += "_";
+  let field = javaIdentifier(name);
   if (javaObjectMethods.has(field)) field += "_";
   if (on === "resource" && javaResourceMethods.has(field)) field += "_";
   return field;
 }
 
-/** The Java package of a Pulumi package's SDK: `com.pulumi.<name>`, dashes dropped (`azure-native` → `azurenative`). */
-export function javaPackage(pkg: string): string {
-  return `com.pulumi.${pkg.replace(/-/g, "")}`;
+/** A name as a Java identifier (pulumi-java's `names.Ident`): `-` dropped, other characters Java refuses `_`, a keyword `_` after. */
+function javaIdentifier(name: string): string {
+  let id = name.replace(/-/g, "").replace(/[^\p{L}\p{N}_$]/gu, "_");
+  if (/^\p{N}/u.test(id)) id = `_${id}`;
+  return javaKeywords.has(id) ? `${id}_` : id;
+}
+
+/**
+ * The Java package of a Pulumi package's SDK, or of one of its modules: `com.pulumi.<name>[.<module>]`, each part a
+ * Java identifier (`azure-native` → `azurenative`, `null` → `null_`).
+ */
+export function javaPackage(pkg: string, module?: string): string {
+  return ["com", "pulumi", pkg, ...(module !== undefined && module !== "" && module !== "index" ? [module] : [])].map(javaIdentifier).join(".");
 }
 
 /**

@@ -569,6 +569,12 @@ describe("renderJava: names", () => {
     expect(imports(code)).toEqual(expect.arrayContaining(["com.pulumi.aws.Instance", "com.pulumi.aws.InstanceArgs", "com.pulumi.aws.inputs.InstanceEbsBlockDeviceArgs"]));
   });
 
+  it("a package named by a Java keyword: its SDK's package gains `_`", () => {
+    const code = renderJava(program([resource("previous", entity("null:index/resource:Resource", [], true), {})], { otherProviders: ["null"] }));
+    expect(imports(code)).toContain("com.pulumi.null_.Resource");
+    expect(body(code)).toBe('var previous = new Resource("previous");');
+  });
+
   it("classes of one name from two packages are both written in full", () => {
     const other = entity("random:ephemeral/getPassword:getPassword", [], true);
     const code = renderJava(program([invoke("key", "ephemeral", eph("tls_private_key"), { algorithm: str("RSA") }), invoke("pw", "ephemeral", other, { length: num(8) })], { otherProviders: ["random"] }));

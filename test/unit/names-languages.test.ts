@@ -126,8 +126,14 @@ describe("Java member and package names", () => {
   it.each([
     ["random", "com.pulumi.random"],
     ["azure-native", "com.pulumi.azurenative"],
+    ["null", "com.pulumi.null_"],
   ])("package %s → %s", (pkg, expected) => {
     expect(javaPackage(pkg)).toBe(expected);
+  });
+
+  it("a module is a package of its own; index is the package itself", () => {
+    expect(javaPackage("random", "ephemeral")).toBe("com.pulumi.random.ephemeral");
+    expect(javaPackage("random", "index")).toBe("com.pulumi.random");
   });
 });
 

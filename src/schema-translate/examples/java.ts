@@ -241,8 +241,7 @@ class JavaRenderer {
 
   /** `<pkg>[.<module>]`: where an entity's classes live (modules other than `index` are subpackages). */
   private packageOf(pkg: string, token: string): string {
-    const module = tokenModule(token);
-    return module === "" || module === "index" ? javaPackage(pkg) : `${javaPackage(pkg)}.${module.replace(/[^A-Za-z0-9_]/g, "_")}`;
+    return javaPackage(pkg, tokenModule(token));
   }
 
   private resource(n: ResourceNode): string {
@@ -313,7 +312,8 @@ class JavaRenderer {
     const lines = props.map((p) => {
       const known = v.objectType?.properties.find((q) => q.name === p.name);
       const target = p.value.type ?? known?.type;
-      const nested = `${typeName}${upperFirst(target?.kind === "array" || p.value.kind === "list" ? singularize(p.name) : p.name)}`;
+      // Only another provider's objects use it, and their blocks are named in the plural, their types in the singular.
+      const nested = `${typeName}${upperFirst(singularize(p.name))}`;
       return `\n${INDENT}.${javaPropertyName(p.name)}(${shift(this.setterArg(p.value, target, pkg, nested), INDENT)})`;
     });
     return `${this.cls(fqn)}.builder()${lines.join("")}\n${INDENT}.build()`;
