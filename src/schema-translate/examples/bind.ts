@@ -175,7 +175,8 @@ class Binder {
       for (const item of dependsAttr.value.items) {
         const target = this.traversalNode(item);
         if (target === undefined) throw new ConversionError(`${where}: depends_on names something other than a resource`);
-        dependsOn.push(target.variable);
+        // An invoke is no resource to wait for: it orders the program, and its result is an Output already.
+        if (target.kind === "resource") dependsOn.push(target.variable);
         this.current.add(target.variable);
       }
     }

@@ -4,12 +4,14 @@ import { goImportBase } from "../render.js";
 import { bindProgram } from "./bind.js";
 import { parseHcl } from "./hcl.js";
 import { ConversionError, EXAMPLE_LANGUAGES, type Conversion, type ExampleLanguage, type Program } from "./program.js";
+import { renderPython } from "./python.js";
 import { renderTypeScript } from "./typescript.js";
 
 export { EXAMPLE_LANGUAGES, type Conversion, type ExampleLanguage, type Program } from "./program.js";
 
 const RENDERERS: Partial<Record<ExampleLanguage, (p: Program) => string>> = {
   typescript: renderTypeScript,
+  python: renderPython,
 };
 
 /** The program an example's HCL makes for this provider; throws ConversionError with what could not be rendered. */
