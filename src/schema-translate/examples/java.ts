@@ -1,7 +1,7 @@
 // Renders a bound example Program as the Java program Pulumi's Java generator writes (package `generated_program`, a
 // class App whose `stack` method declares every node), spelled as `pulumi package gen-sdk --language java` SDKs spell it.
 import type { PropertyModel, TypeModel } from "../model.js";
-import { javaPackage, javaPropertyName, lowerFirst, pascalName, requiredIn, singularize, tokenModule, tokenName } from "../names.js";
+import { javaPackage, javaPropertyName, lowerFirst, requiredIn, singularize, tokenModule, tokenName } from "../names.js";
 import { ConversionError, type Builtin, type ConfigVariable, type InvokeNode, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
 
 const INDENT = "    ";
@@ -436,7 +436,7 @@ class JavaRenderer {
   /** `Map.of("k", v, …)`, or `Map.ofEntries(Map.entry(…), …)` past Map.of's ten pairs. */
   private map(entries: readonly { key: string; value: Value }[], valueType: TypeModel | undefined, scope: Lift, pkg: string, typeName: string): string {
     const Map = this.cls("java.util.Map");
-    const pairs = entries.map((e) => [javaString(e.key), this.plain(e.value, e.value.type ?? valueType, scope, pkg, `${typeName}${upperFirst(pascalName(e.key))}`)] as const);
+    const pairs = entries.map((e) => [javaString(e.key), this.plain(e.value, e.value.type ?? valueType, scope, pkg, typeName)] as const);
     if (pairs.length > 10) return `${Map}.ofEntries${argList(pairs.map(([k, val]) => `${Map}.entry(${k}, ${val})`))}`;
     // A pair a line when they do not fit on one (argList would split a key from its value).
     const inline = pairs.map(([k, val]) => `${k}, ${val}`).join(", ");
