@@ -2,7 +2,7 @@
 // itself, as the plugin renders it in Pulumi YAML, passes `pulumi preview` in a project using the peer as `pulumi
 // package add` writes it (one stack per peer, the examples one after another). The files examples read are made by
 // the tls provider in a stack of its own; HTTPS requests go through a local proxy that answers every request with a
-// certificate of that stack's CA, since this machine has no network. Prints per peer: found, converted, previewing.
+// certificate of that stack's CA, since this machine has no network. Prints per peer: found, converted, compiling (previews passing).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
@@ -385,7 +385,7 @@ describe.each(EXAMPLE_PEERS)("%s examples in YAML", (peer) => {
     const lacking = onlyPeer - runnable.length;
     const constructsFailed = failures.some((f) => f.startsWith("constructs #0"));
     figures.push(
-      `[examples-yaml] ${peer}: found ${examples.length}, converted ${rendered.length} (${runnable.length} using only ${peer}), previewing ${runnable.length - failures.length + (constructsFailed ? 1 : 0) - unreachable.length}` +
+      `[examples-yaml] ${peer}: found ${examples.length}, converted ${rendered.length} (${runnable.length} using only ${peer}), compiling (pulumi preview passes) ${runnable.length - failures.length + (constructsFailed ? 1 : 0) - unreachable.length}` +
         (unreachable.length > 0 ? `; ${unreachable.length} stopping at a host of their own this machine cannot resolve: ${unreachable.join(", ")}` : "") +
         (lacking > 0 ? `; ${lacking} more using only ${peer} need a builtin Pulumi YAML lacks` : "") +
         (network.answered() > 0 ? `; ${network.answered()} HTTPS requests answered by the stand-in network` : "") +
