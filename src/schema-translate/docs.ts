@@ -214,7 +214,11 @@ function exampleConverter(model: ProviderModel, log: (message: string) => void):
           log(`${where}: example ${n} stays HCL: ${conversion.reason}`);
           return original;
         }
-        const blocks = EXAMPLE_LANGUAGES.filter((l) => l in conversion.code).map((l) => `\`\`\`${l}\n${conversion.code[l].trimEnd()}\n\`\`\``);
+        for (const s of conversion.skipped) log(`${where}: example ${n} has no ${s.language} rendering: ${s.reason}`);
+        const blocks = EXAMPLE_LANGUAGES.flatMap((l) => {
+          const code = conversion.code[l];
+          return code === undefined ? [] : [`\`\`\`${l}\n${code.trimEnd()}\n\`\`\``];
+        });
         const others = conversion.program.otherProviders;
         const note =
           others.length === 0

@@ -4,14 +4,18 @@ import { goImportBase } from "../render.js";
 import { bindProgram } from "./bind.js";
 import { parseHcl } from "./hcl.js";
 import { ConversionError, EXAMPLE_LANGUAGES, type Conversion, type ExampleLanguage, type Program } from "./program.js";
+import { renderCSharp } from "./csharp.js";
 import { renderPython } from "./python.js";
 import { renderTypeScript } from "./typescript.js";
+import { renderYaml } from "./yaml.js";
 
 export { EXAMPLE_LANGUAGES, type Conversion, type ExampleLanguage, type Program } from "./program.js";
 
 const RENDERERS: Partial<Record<ExampleLanguage, (p: Program) => string>> = {
   typescript: renderTypeScript,
   python: renderPython,
+  csharp: renderCSharp,
+  yaml: renderYaml,
 };
 
 /** The program an example's HCL makes for this provider; throws ConversionError with what could not be rendered. */
@@ -22,19 +26,27 @@ export function exampleProgram(hcl: string, model: ProviderModel): Program {
   return program;
 }
 
-/** An example in every language, or the one-line reason it keeps its HCL. */
+/** An example in every language that can express it, or the one-line reason it keeps its HCL. */
 export function convertExample(hcl: string, model: ProviderModel): Conversion {
+  let program: Program;
   try {
-    const program = exampleProgram(hcl, model);
-    const code = {} as Record<ExampleLanguage, string>;
-    for (const lang of EXAMPLE_LANGUAGES) {
-      const render = RENDERERS[lang];
-      if (render === undefined) continue;
-      code[lang] = render(program);
-    }
-    return { ok: true, program, code };
+    program = exampleProgram(hcl, model);
   } catch (e) {
     if (e instanceof ConversionError) return { ok: false, reason: e.message };
     throw e;
   }
+  const code: Partial<Record<ExampleLanguage, string>> = {};
+  const skipped: { language: ExampleLanguage; reason: string }[] = [];
+  for (const language of EXAMPLE_LANGUAGES) {
+    const render = RENDERERS[language];
+    if (render === undefined) continue;
+    try {
+      code[language] = render(program);
+    } catch (e) {
+      if (!(e instanceof ConversionError)) throw e;
+      skipped.push({ language, reason: e.message });
+    }
+  }
+  if (Object.keys(code).length === 0) return { ok: false, reason: skipped.map((s) => `${s.language}: ${s.reason}`).join("; ") };
+  return { ok: true, program, code, skipped };
 }

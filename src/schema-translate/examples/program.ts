@@ -131,5 +131,10 @@ export type Builtin = "file" | "jsonencode" | "jsondecode" | "trimspace";
 /** Why an example could not be converted: it keeps its HCL, and the reason goes to the debug log. */
 export class ConversionError extends Error {}
 
-/** The outcome of converting one example: a program per language, or the reason it stays HCL. */
-export type Conversion = { ok: true; program: Program; code: Record<ExampleLanguage, string> } | { ok: false; reason: string };
+/**
+ * The outcome of converting one example: a program per language (a language that lacks something the example needs,
+ * such as Pulumi YAML a `jsondecode`, is left out, saying why), or the reason it stays HCL.
+ */
+export type Conversion =
+  | { ok: true; program: Program; code: Partial<Record<ExampleLanguage, string>>; skipped: { language: ExampleLanguage; reason: string }[] }
+  | { ok: false; reason: string };
