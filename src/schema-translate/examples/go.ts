@@ -285,6 +285,7 @@ class GoRenderer {
       case "string":
       case "number":
       case "bool":
+        return this.scalar(literal(v, t) ?? this.plain(v), t);
       case "config":
         return this.scalar(this.plain(v), t);
       case "template":
@@ -546,6 +547,14 @@ function fit(s: OutputShape, slot: Slot): string {
     if (s.kind === "id") return slot.ptr ? `${s.code}.ToStringOutput()` : s.code;
   }
   return s.ptr && !slot.ptr && pointerable(t) ? `${s.code}.Elem()` : s.code;
+}
+
+/** A literal converted as Terraform converts it to the scalar type a position takes (`3` where a string goes: `"3"`). */
+function literal(v: Extract<Value, { kind: "string" | "number" | "bool" }>, t: TypeModel | undefined): Plain | undefined {
+  if (t?.kind === "string" && v.kind !== "string") return { code: goString(String(v.value)), type: "string" };
+  if (t?.kind === "number" && v.kind === "string" && /^-?[0-9]+(\.[0-9]+)?$/.test(v.value)) return { code: v.value, type: "float64" };
+  if (t?.kind === "boolean" && v.kind === "string" && (v.value === "true" || v.value === "false")) return { code: v.value, type: "bool" };
+  return undefined;
 }
 
 function deref(s: OutputShape): string {
