@@ -10,6 +10,9 @@
 // program of our own written to reach what they do not: references through the SDK's Optionals (nested blocks, list
 // indexes, map keys, data source and ephemeral results), Outputs inside lists, maps, templates and jsonencode, provider
 // functions given Outputs, config of each type, depends_on, an explicit provider. It must convert and compile too.
+// And a program made from the model: every resource, data source and ephemeral resource with every input set (nested
+// objects to any depth) and every string its results reach (through lists, maps and nested objects) trimmed, which
+// compiles only if each setter and getter is named as the SDK names it and each Optional is where the SDK has one.
 //
 // Maven's downloads stay in ~/.m2: once the artifacts are there, Maven runs offline (`-o`).
 import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -18,7 +21,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderJava } from "../../src/schema-translate/examples/java.js";
 import { exampleProgram } from "../../src/schema-translate/examples/index.js";
-import { buildProviderModel } from "../../src/schema-translate/index.js";
+import type { ObjectValue, PathStep, Program, ProgramNode, Value } from "../../src/schema-translate/examples/program.js";
+import { buildProviderModel, type ProviderModel } from "../../src/schema-translate/index.js";
+import type { PropertyModel, TypeModel } from "../../src/schema-translate/model.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import { EXAMPLE_PEERS, peerExamples, peerSchemaFile, type PeerExample } from "../support/examples.js";
 import { hostsMissing, javaHost, javaHostMissing } from "../support/languages.js";
@@ -217,15 +222,76 @@ output "decoded" {
 `,
 };
 
-/** The constructs program for a peer, bound to its model (from its schema; no docs needed) and rendered. */
-async function constructsProgram(peer: (typeof EXAMPLE_PEERS)[number]): Promise<string> {
+/** The peer's model, from its schema (no docs needed). */
+async function peerModel(peer: (typeof EXAMPLE_PEERS)[number]): Promise<ProviderModel> {
   const provider = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
   try {
-    const model = buildProviderModel(await provider.getProviderSchema(), { packageName: peer, packageVersion: "1.0.0" });
-    return renderJava(exampleProgram(CONSTRUCTS[peer], model));
+    return buildProviderModel(await provider.getProviderSchema(), { packageName: peer, packageVersion: "1.0.0" });
   } finally {
     await provider.close();
   }
+}
+
+/** A value of the type: one item in a list, one key in a map, every input of an object. */
+function sample(t: TypeModel, depth: number): Value {
+  switch (t.kind) {
+    case "string":
+    case "any":
+      return { kind: "string", value: "x", type: t };
+    case "number":
+      return { kind: "number", value: 1, type: t };
+    case "boolean":
+      return { kind: "bool", value: true, type: t };
+    case "array":
+      return { kind: "list", items: [sample(t.items, depth + 1)], type: t };
+    case "map":
+      return { kind: "map", entries: [{ key: "k", value: sample(t.values, depth + 1) }], type: t };
+    case "object":
+      return { ...inputs(t.ref.properties, depth + 1), objectType: t.ref, type: t };
+  }
+}
+
+const inputs = (props: readonly PropertyModel[], depth: number): ObjectValue => ({
+  kind: "object",
+  properties: depth > 5 ? [] : props.filter((p) => p.input).map((p) => ({ tfName: p.tfName, name: p.name, value: sample(p.type, depth) })),
+});
+
+/** `trimspace` of every string a node's results reach, through the first item of lists and a key of maps. */
+function trimmed(node: string, props: readonly PropertyModel[], path: PathStep[] = [], depth = 0): Value[] {
+  return props.flatMap((p) => {
+    let steps: PathStep[] = [...path, { kind: "property", tfName: p.tfName, name: p.name }];
+    let t = p.type;
+    if (t.kind === "array") [steps, t] = [[...steps, { kind: "index", index: 0 }], t.items];
+    else if (t.kind === "map") [steps, t] = [[...steps, { kind: "key", key: "k" }], t.values];
+    if (t.kind === "string") return [{ kind: "call", fn: "trimspace", args: [{ kind: "ref", node, path: steps }] } satisfies Value];
+    return t.kind === "object" && depth < 4 ? trimmed(node, t.ref.properties, steps, depth + 1) : [];
+  });
+}
+
+/** Every resource, data source and ephemeral resource of the model with every input set, and every string of theirs read. */
+function everyPropertyProgram(model: ProviderModel): Program {
+  const nodes: ProgramNode[] = [{ kind: "provider", name: model.name, variable: "provider", pkg: model.name, args: inputs(model.config, 0), properties: model.config }];
+  const reads: Value[] = [];
+  for (const r of model.resources.values()) {
+    const variable = `resource${nodes.length}`;
+    nodes.push({ kind: "resource", name: variable, variable, entity: { pkg: model.name, token: r.token, properties: r.properties, foreign: false }, args: inputs(r.properties, 0), dependsOn: [] });
+    reads.push(...trimmed(variable, r.properties));
+  }
+  for (const [role, functions] of [["dataSource", model.dataSources], ["ephemeral", model.ephemeralResources]] as const) {
+    for (const d of functions.values()) {
+      const variable = `invoke${nodes.length}`;
+      nodes.push({ kind: "invoke", role, name: variable, variable, entity: { pkg: model.name, token: d.token, properties: d.properties, foreign: false }, args: inputs(d.properties, 0) });
+      reads.push(...trimmed(variable, d.properties));
+    }
+  }
+  return { pkg: model.name, config: [], nodes, outputs: reads.map((value, i) => ({ name: `read${i}`, value })), otherProviders: [], goImports: {} };
+}
+
+/** A rendered program in a package of its own. */
+function writeProgram(project: string, pkg: string, code: string): void {
+  const dir = join(project, "src", "main", "java", pkg);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "App.java"), code.replace(/^package generated_program;/m, `package ${pkg};`));
 }
 
 const figures: string[] = [];
@@ -306,9 +372,9 @@ describe.skipIf(hostsMissing() || javaHostMissing()).each(EXAMPLE_PEERS)("%s exa
     mkdirSync(project);
     cpSync(await javaSdk(peer, dir), join(project, "src", "main"), { recursive: true });
     writeExamples(project, compilable);
-    const constructs = join(project, "src", "main", "java", "constructs");
-    mkdirSync(constructs);
-    writeFileSync(join(constructs, "App.java"), (await constructsProgram(peer)).replace(/^package generated_program;/m, "package constructs;"));
+    const model = await peerModel(peer);
+    writeProgram(project, "constructs", renderJava(exampleProgram(CONSTRUCTS[peer], model)));
+    writeProgram(project, "every", renderJava(everyPropertyProgram(model)));
     writeFileSync(join(project, "pom.xml"), POM(peer));
 
     const mvn = (offline: boolean): Promise<{ status: number | null; stdout: string; stderr: string }> =>
@@ -318,12 +384,13 @@ describe.skipIf(hostsMissing() || javaHostMissing()).each(EXAMPLE_PEERS)("%s exa
     if (compiled.status !== 0 && /offline mode|Cannot access .* in offline/i.test(compiled.stdout)) compiled = await mvn(false);
     const output = `${compiled.stdout}${compiled.stderr}`;
     const failed = new Set([...output.matchAll(/generated_program_(\d+)\/App\.java/g)].map((m) => m[1]!));
-    const constructsFailed = /constructs\/App\.java/.test(output);
+    const verdict = (pkg: string): string => (new RegExp(`/${pkg}/App\\.java`).test(output) ? "failing" : "compiling");
     figures.push(
-      `[examples-java] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}), compiling ${compilable.length - failed.size}; constructs program ${constructsFailed ? "failing" : "compiling"}`,
+      `[examples-java] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}), compiling ${compilable.length - failed.size}; constructs program ${verdict("constructs")}, every-property program ${verdict("every")}`,
     );
     expect(compiled.status === 0 ? "" : output, `${peer}'s examples in Java (project in ${project})`).toBe("");
     expect(compilable.length - failed.size).toBe(compilable.length);
     expect(compilable.length).toBeGreaterThan(0);
+    for (const pkg of ["generated_program_0", "constructs", "every"]) expect(existsSync(join(project, "target", "classes", pkg, "App.class")), `${pkg} compiled`).toBe(true);
   }, 900_000);
 });
