@@ -378,6 +378,13 @@ describe("renderGo: invokes in their output form", () => {
     );
   });
 
+  it("a data source's nested block argument: its <Type>Array of &<Type>Args, as the output form's args take them", () => {
+    const matches: Value = { kind: "list", items: [object({ name: str("x") }, matchType)], type: prop(pubProps, "matches").type };
+    expect(renderGo(program([invoke("pub", "dataSource", ds("tls_public_key"), { matches })]))).toBe(
+      goFile(IMPORTS, ['_ = tls.GetPublicKeyOutput(ctx, tls.GetPublicKeyOutputArgs{\n\tMatches: tls.GetPublicKeyMatchArray{\n\t\t&tls.GetPublicKeyMatchArgs{\n\t\t\tName: pulumi.String("x"),\n\t\t},\n\t},\n})']),
+    );
+  });
+
   it("a data source sharing a resource's name is Lookup…, as the Go generator renames it", () => {
     const p = program([invoke("k", "dataSource", ds("tls_private_key"), { algorithm: str("RSA") })], { outputs: [out("pem", ref("k", "privateKeyPem"))] });
     const expected = goFile(IMPORTS, ['k := tls.LookupPrivateKeyOutput(ctx, tls.LookupPrivateKeyOutputArgs{\n\tAlgorithm: pulumi.String("RSA"),\n})', 'ctx.Export("pem", k.PrivateKeyPem())']);
