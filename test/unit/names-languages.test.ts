@@ -2,6 +2,8 @@
 // spell the names.
 import { describe, expect, it } from "vitest";
 import {
+  goFieldName,
+  goFunctionName,
   javaPackage,
   javaPropertyName,
   pythonInitParamName,
@@ -148,5 +150,34 @@ describe("YAML tokens (pulumi-yaml codegen collapseToken)", () => {
     ["pulumi:providers:tls", "pulumi:providers:tls"],
   ])("%s → %s", (token, expected) => {
     expect(yamlToken(token)).toBe(expected);
+  });
+});
+
+describe("Go field and function names (pkg/codegen/go Title, fieldName, the Lookup rename)", () => {
+  const fields: [string, string | undefined, string][] = [
+    ["minUpper", undefined, "MinUpper"],
+    ["sha256Hash", undefined, "Sha256Hash"],
+    ["dnsNames", undefined, "DnsNames"],
+    ["$ref", undefined, "Ref"],
+    ["a-b-c", undefined, "ABC"],
+    ["1x", undefined, "_1x"],
+    ["__private", undefined, "__private"],
+    ["iD", undefined, "ID_"],
+    ["elementType", undefined, "ElementType_"],
+    ["getProvider", "Password", "GetProvider_"],
+    ["toPasswordOutput", "Password", "ToPasswordOutput_"],
+    ["toPasswordOutput", undefined, "ToPasswordOutput"],
+  ];
+  it.each(fields)("%s (resource %s) → %s", (name, resource, expected) => {
+    expect(goFieldName(name, resource)).toBe(expected);
+  });
+
+  const functions: [string, string[], string][] = [
+    ["getFile", ["File", "SensitiveFile"], "LookupFile"],
+    ["getCertificate", ["PrivateKey"], "GetCertificate"],
+    ["durationParse", [], "DurationParse"],
+  ];
+  it.each(functions)("%s beside %j → %s", (name, resources, expected) => {
+    expect(goFunctionName(name, new Set(resources))).toBe(expected);
   });
 });
