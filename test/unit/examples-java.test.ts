@@ -1,7 +1,7 @@
 // renderJava: one case per construct of the example Program model, each compared with the Java program text.
 import { describe, expect, it } from "vitest";
 import { renderJava } from "../../src/schema-translate/examples/java.js";
-import type { ConfigVariable, Entity, InvokeNode, ObjectValue, PathStep, Program, ProgramNode, ResourceNode, Value } from "../../src/schema-translate/examples/program.js";
+import { ConversionError, type ConfigVariable, type Entity, type InvokeNode, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "../../src/schema-translate/examples/program.js";
 import { buildProviderModel } from "../../src/schema-translate/build.js";
 import type { ObjectTypeModel, PropertyModel, TypeModel } from "../../src/schema-translate/model.js";
 import { B, N, S, block, comp, list, map, nested, nestedAttr, obj, opt, provider, req } from "../support/tf-schema.js";
@@ -31,6 +31,7 @@ const model = buildProviderModel(
     functions: {
       duration_parse: { parameters: [fnParam("duration")], returnType: obj({ hours: N, minutes: N }), ...fnBase },
       join_with: { parameters: [fnParam("separator"), fnParam("first"), fnParam("second")], returnType: S, ...fnBase },
+      span: { parameters: [fnParam("from"), fnParam("until"), fnParam("step", N)], returnType: obj({ length: N }), ...fnBase },
     },
     config: block([opt("proxy_url", S)]),
   }),
@@ -516,34 +517,41 @@ ctx.export("pem", key.applyValue(r -> r.privateKeyPem()));`);
     expect(imports(code)).toEqual(expect.arrayContaining(["com.pulumi.tls.ephemeral.EphemeralFunctions", "com.pulumi.tls.ephemeral.inputs.GetPrivateKeyArgs"]));
   });
 
-  it("provider functions: positional parameters, an object result and a plain one", () => {
+  it("provider functions: positional parameters in the schema's order, an object result read in a lambda", () => {
     const parse = found(model.functions, "duration_parse");
-    const join = found(model.functions, "join_with");
+    const span = found(model.functions, "span");
     const code = body(
       renderJava(
         program(
           [
             invoke("parsed", "function", entity(parse.token, []), { duration: str("1h") }, { function: parse }),
-            invoke("joined", "function", entity(join.token, []), { separator: str("-"), first: str("a"), second: str("b") }, { function: join }),
+            invoke("spanned", "function", entity(span.token, []), { until: str("b"), from: str("a"), step: num(2) }, { function: span }),
           ],
-          { outputs: [{ name: "hours", value: ref("parsed", "hours") }, { name: "joined", value: ref("joined") }] },
+          { outputs: [{ name: "hours", value: ref("parsed", "hours") }, { name: "spanned", value: ref("spanned") }] },
         ),
       ),
     );
     expect(code).toBe(`final var parsed = TlsFunctions.durationParse("1h");
 
-final var joined = TlsFunctions.joinWith("-", "a", "b");
+final var spanned = TlsFunctions.span("a", "b", 2.0);
 
 ctx.export("hours", parsed.applyValue(r -> r.hours()));
-ctx.export("joined", joined);`);
+ctx.export("spanned", spanned);`);
   });
 
   it("a provider function given Outputs: called once they are known (apply)", () => {
-    const join = found(model.functions, "join_with");
+    const span = found(model.functions, "span");
     const code = body(
-      renderJava(program([resource("key", key, { algorithm: str("RSA") }), invoke("joined", "function", entity(join.token, []), { separator: str("-"), first: ref("key", "id"), second: ref("key", "algorithm") }, { function: join })])),
+      renderJava(program([resource("key", key, { algorithm: str("RSA") }), invoke("spanned", "function", entity(span.token, []), { from: ref("key", "id"), until: ref("key", "algorithm"), step: num(1) }, { function: span })])),
     );
-    expect(code).toContain('final var joined = Output.tuple(key.id(), key.algorithm()).apply(t -> TlsFunctions.joinWith("-", t.t1, t.t2));');
+    expect(code).toContain("final var spanned = Output.tuple(key.id(), key.algorithm()).apply(t -> TlsFunctions.span(t.t1, t.t2, 1.0));");
+  });
+
+  it("a provider function with a plain result is left out: Java SDKs type it Output<Void>", () => {
+    const join = found(model.functions, "join_with");
+    expect(() => renderJava(program([invoke("joined", "function", entity(join.token, []), { separator: str("-"), first: str("a"), second: str("b") }, { function: join })]))).toThrow(
+      new ConversionError("join_with returns a string, which Java SDKs type as Output<Void>"),
+    );
   });
 });
 

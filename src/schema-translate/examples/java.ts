@@ -294,6 +294,9 @@ class JavaRenderer {
    */
   private functionCall(n: InvokeNode): string {
     const fn = n.function!;
+    // pulumi-java's generator does not unwrap a single-value result (liftSingleValueMethodReturns): it types the method
+    // `Output<Void>`, whose value no program can read.
+    if (fn.returnType.kind !== "object") throw new ConversionError(`${fn.tfName} returns a ${fn.returnType.kind}, which Java SDKs type as Output<Void>`);
     const params = [...fn.parameters, ...(fn.variadic !== undefined ? [fn.variadic] : [])];
     const byName = new Map(n.args.properties.map((p) => [p.name, p.value]));
     const { code, scope } = this.scoped((scope) => {
