@@ -391,6 +391,11 @@ describe("renderJava: builtins", () => {
     expect(imports(typed)).toEqual(expect.arrayContaining(["com.google.gson.Gson", "com.google.gson.reflect.TypeToken"]));
   });
 
+  it("a builtin of a result: one lambda, its parameter named for what it gets", () => {
+    const code = body(renderJava(program([invoke("pub", "dataSource", ds("tls_public_key"), {})], { outputs: [{ name: "key", value: call("trimspace", ref("pub", "publicKeyOpenssh")) }] })));
+    expect(code).toContain('ctx.export("key", pub.applyValue(r -> r.publicKeyOpenssh().strip()));');
+  });
+
   it("trimspace: strip(), in a lambda for an Output", () => {
     expect(body(render(call("trimspace", str(" x "))))).toContain('.privateKeyPem(" x ".strip())');
     expect(body(render(call("trimspace", ref("key", "privateKeyPem"))))).toContain(".privateKeyPem(key.privateKeyPem().applyValue(v -> v.strip()))");

@@ -666,10 +666,14 @@ class JavaRenderer {
     if (n > MAX_TUPLE) throw new ConversionError(`a value combines ${n} outputs, more than Java's Output.tuple takes`);
     const placeholder = new RegExp(`\u0003${scope.id}:(\\d+)\u0003`, "g");
     if (n === 1) {
-      // One Output: its own steps go into the same lambda (`x.applyValue(v -> List.of(v.name()))`).
+      // One Output: its own steps go into the same lambda (`x.applyValue(r -> List.of(r.name()))`), its parameter named
+      // for what it gets unless a lambda in the code has that name.
       const only = scope.outputs[0]!;
-      const value = only.then !== undefined ? only.then(scope.one) : scope.one;
-      return `${only.code}.${method}(${scope.one} -> ${code.replace(placeholder, () => value)})`;
+      const inner = new Set([...code.matchAll(/([A-Za-z_$][\w$]*) ->/g)].map((m) => m[1]!));
+      let param = this.fresh(only.param ?? "v");
+      if (inner.has(param)) param = scope.one;
+      const value = only.then !== undefined ? only.then(param) : param;
+      return `${only.code}.${method}(${param} -> ${code.replace(placeholder, () => value)})`;
     }
     const body = code.replace(placeholder, (_, i: string) => `${scope.tuple}.t${Number(i) + 1}`);
     return `${this.cls("com.pulumi.core.Output")}.tuple${argList(scope.outputs.map((o) => this.finish(o)))}.${method}(${scope.tuple} -> ${body})`;
