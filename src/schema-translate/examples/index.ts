@@ -5,18 +5,29 @@ import { bindProgram } from "./bind.js";
 import { parseHcl } from "./hcl.js";
 import { ConversionError, EXAMPLE_LANGUAGES, type Conversion, type ExampleLanguage, type Program } from "./program.js";
 import { renderCSharp } from "./csharp.js";
+import { renderGo } from "./go.js";
+import { renderJava } from "./java.js";
 import { renderPython } from "./python.js";
 import { renderTypeScript } from "./typescript.js";
 import { renderYaml } from "./yaml.js";
 
 export { EXAMPLE_LANGUAGES, type Conversion, type ExampleLanguage, type Program } from "./program.js";
 
-const RENDERERS: Partial<Record<ExampleLanguage, (p: Program) => string>> = {
-  typescript: renderTypeScript,
-  python: renderPython,
-  csharp: renderCSharp,
-  yaml: renderYaml,
-};
+/**
+ * The renderers for one provider. Go needs the provider's resources: its SDKs name a `getX` function `LookupX` when a
+ * resource `X` shares the name, whether or not the example uses that resource.
+ */
+function renderers(model: ProviderModel): Record<ExampleLanguage, (p: Program) => string> {
+  const resourceTokens = [...model.resources.values()].map((r) => r.token);
+  return {
+    typescript: renderTypeScript,
+    python: renderPython,
+    csharp: renderCSharp,
+    go: (p) => renderGo(p, { resourceTokens }),
+    java: renderJava,
+    yaml: renderYaml,
+  };
+}
 
 /** The program an example's HCL makes for this provider; throws ConversionError with what could not be rendered. */
 export function exampleProgram(hcl: string, model: ProviderModel): Program {
@@ -37,11 +48,10 @@ export function convertExample(hcl: string, model: ProviderModel): Conversion {
   }
   const code: Partial<Record<ExampleLanguage, string>> = {};
   const skipped: { language: ExampleLanguage; reason: string }[] = [];
+  const render = renderers(model);
   for (const language of EXAMPLE_LANGUAGES) {
-    const render = RENDERERS[language];
-    if (render === undefined) continue;
     try {
-      code[language] = render(program);
+      code[language] = render[language](program);
     } catch (e) {
       if (!(e instanceof ConversionError)) throw e;
       skipped.push({ language, reason: e.message });
