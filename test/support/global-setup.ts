@@ -1,5 +1,5 @@
 // Builds everything the integration and end-to-end tiers need before any test's timer starts: the pinned Terraform
-// providers, the Pulumi CLI and language hosts (Java's too), the npm packages generated SDKs compile against, and our
+// providers, the Pulumi CLI and language hosts (Java's and .NET's too), the npm packages generated SDKs compile against, and our
 // packaged plugin. Each step is cached, so a warm run takes seconds; a cold one (a fresh CI machine) takes minutes
 // that would otherwise block whichever test worker asked first, time its test out and starve vitest's own calls to
 // the worker.
@@ -15,7 +15,7 @@ export default function setup(): void {
   packagePlugin();
   sdkDeps();
   // Exit 3 means no hosts can be had here; the language tests skip and say why, so that is not a setup failure.
-  for (const script of ["scripts/build-language-hosts.sh", "scripts/build-java-host.sh"]) {
+  for (const script of ["scripts/build-language-hosts.sh", "scripts/build-java-host.sh", "scripts/build-dotnet-host.sh"]) {
     try {
       execFileSync("bash", [join(repoRoot, script)], { stdio: ["ignore", "ignore", "inherit"] });
     } catch (e) {

@@ -1,4 +1,5 @@
-// Pulumi's language hosts for end-to-end tests in TypeScript, Python, Go and Java, and the sandboxes they run in.
+// Pulumi's language hosts for end-to-end tests in TypeScript, Python, Go and Java (and .NET's, for its code generator), and
+// the sandboxes they run in.
 import { execFileSync, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -59,6 +60,26 @@ export function javaHost(): LanguageHosts {
 /** hostsMissing() for the Java host: skips (saying why) outside CI, throws in CI. */
 export function javaHostMissing(env: NodeJS.ProcessEnv = process.env, hostOf: () => LanguageHosts = javaHost): boolean {
   return skipUnlessCi("the Java language host is", hostOf(), env);
+}
+
+let dotnet: LanguageHosts | undefined;
+
+/**
+ * The folder holding pulumi-language-dotnet v3.110.0, built by scripts/build-dotnet-host.sh (cached), else a reason
+ * naming what is missing (Go to build it). Only its code generator is used: no .NET SDK is needed.
+ */
+export function dotnetHost(): LanguageHosts {
+  if (dotnet !== undefined) return dotnet;
+  const r = spawnSync("bash", [join(repoRoot, "scripts/build-dotnet-host.sh")], { encoding: "utf8" });
+  if (r.status === 0) dotnet = { dir: r.stdout.trim().split("\n").pop()! };
+  else if (r.status === 3) dotnet = { missing: r.stderr.trim() };
+  else throw new Error(`scripts/build-dotnet-host.sh failed (${r.status}):\n${r.stderr}`);
+  return dotnet;
+}
+
+/** hostsMissing() for the .NET host: skips (saying why) outside CI, throws in CI. */
+export function dotnetHostMissing(env: NodeJS.ProcessEnv = process.env, hostOf: () => LanguageHosts = dotnetHost): boolean {
+  return skipUnlessCi("the .NET language host is", hostOf(), env);
 }
 
 export function inCi(env: NodeJS.ProcessEnv): boolean {

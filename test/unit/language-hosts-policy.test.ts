@@ -1,6 +1,6 @@
-// Missing language hosts (the Java host too) skip the language tests on a developer's machine and fail them in CI.
+// Missing language hosts (the Java and .NET hosts too) skip the language tests on a developer's machine and fail them in CI.
 import { describe, expect, it, vi } from "vitest";
-import { hostsMissing, inCi, javaHostMissing } from "../support/languages.js";
+import { dotnetHostMissing, hostsMissing, inCi, javaHostMissing } from "../support/languages.js";
 
 describe("hostsMissing", () => {
   const missing = () => ({ missing: "no pulumi-language-nodejs on PATH and no ../shared/pulumi-language-hosts" });
@@ -39,5 +39,18 @@ describe("javaHostMissing", () => {
     warn.mockRestore();
     expect(() => javaHostMissing({ CI: "true" }, missing)).toThrow(/the Java language host is missing and CI=true does not allow skipping: build-java-host: Maven/);
     expect(javaHostMissing({ CI: "true" }, () => ({ dir: "/opt/java-host" }))).toBe(false);
+  });
+});
+
+describe("dotnetHostMissing", () => {
+  const missing = () => ({ missing: "build-dotnet-host: Go is required to build pulumi-language-dotnet v3.110.0 (https://go.dev/dl), and it is not on PATH" });
+
+  it("skips outside CI and fails in CI, as hostsMissing does", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    expect(dotnetHostMissing({}, missing)).toBe(true);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("Go is required to build pulumi-language-dotnet"));
+    warn.mockRestore();
+    expect(() => dotnetHostMissing({ CI: "true" }, missing)).toThrow(/the \.NET language host is missing and CI=true does not allow skipping: build-dotnet-host: Go/);
+    expect(dotnetHostMissing({ CI: "true" }, () => ({ dir: "/opt/dotnet-host" }))).toBe(false);
   });
 });
