@@ -82,7 +82,7 @@ export function renderIndexDoc(model: ProviderModel, options: IndexDocOptions): 
     ].join("\n"),
   ];
   const overview = model.overview?.description ?? "";
-  if (overview !== "") parts.push(overview.startsWith("## ") ? overview : `## Overview\n\n${overview}`);
+  if (overview !== "") parts.push(hugoChoosers(overview.startsWith("## ") ? overview : `## Overview\n\n${overview}`));
   const examples = model.overview?.examples ?? "";
   if (examples !== "") {
     parts.push(`## Example Usage\n\nThe Terraform provider's own examples, in every Pulumi language (those that stay in Terraform's configuration language, HCL, use something with no rendering here); provider settings are stack configuration (\`pulumi config set ${model.name}:<name> <value>\`) or the inputs of an explicit \`${model.name}.Provider\`.\n\n${hugoChoosers(examples)}`);

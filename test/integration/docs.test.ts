@@ -149,8 +149,9 @@ describe.each(["random", "tls", "time", "local", "http"])("--upstreamRepoPath <%
       expect(rot.inputProperties.rotationDays.description).toMatch(/^Number of days to add to the base timestamp/);
       const fn = s["functions"]["time:index/rfc3339Parse:rfc3339Parse"];
       expect(fn.description).toMatch(/^Parse an RFC3339 timestamp string into an object\n\nGiven an RFC3339 timestamp string/);
-      expect(fn.description).toContain("- `yearDay` (Number) The day of the year");
-      expect(fn.description).toContain("provider::time::rfc3339_parse(");
+      expect(fn.description).toContain(`- ${span("year_day", "yearDay")} (Number) The day of the year`);
+      // The function's example, called as the SDKs call it (positional arguments, the output form).
+      expect(fn.description).toContain('const rfc3339ParseResult = time.rfc3339ParseOutput("2023-07-25T23:43:16Z");');
       expect(fn.inputs.properties.timestamp.description).toBe("RFC3339 timestamp string to parse");
       expect(fn.outputs.properties.isoWeek.description).toBe("The ISO 8601 week number.");
     }
