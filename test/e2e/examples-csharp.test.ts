@@ -10,6 +10,10 @@
 // parameters (`cert.Subjects.Apply(subjects => subjects[0].CommonName)`) through the members' declared types.
 // Prints per peer: examples found, converted, names checked.
 //
+// The upstream examples rarely read anything back, so each peer also has a program of our own, converted and checked
+// alike, that reaches what they do not: references into nested blocks, list indexes and map keys of resources,
+// data sources', ephemeral resources' and provider functions' results, and an explicit provider.
+//
 // What it cannot prove: that the C# compiles. There is no .NET SDK here, so types of values (a string where a double
 // is wanted), overload resolution, Output/Input conversions and the Pulumi core types (`InvokeOptions`, `Output`,
 // `Deployment`) are not checked; only names of the package's own classes and members are.
@@ -19,7 +23,8 @@ import type { AddressInfo } from "node:net";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderCSharp } from "../../src/schema-translate/examples/csharp.js";
-import { EXAMPLE_PEERS, peerExamples, peerSchemaFile, type ExamplePeer } from "../support/examples.js";
+import { exampleProgram } from "../../src/schema-translate/examples/index.js";
+import { EXAMPLE_PEERS, peerExamples, peerModel, peerSchemaFile, type ExamplePeer } from "../support/examples.js";
 import { dotnetHost, dotnetHostMissing } from "../support/languages.js";
 import { removeScratch, scratch } from "../support/lifecycle.js";
 import { execAsync } from "../support/processes.js";
@@ -167,9 +172,21 @@ interface Member {
   params?: string[][][];
 }
 
+/**
+ * What resources inherit from Pulumi's core classes (the SDK declares only its own members): `Id` and `Urn`, the
+ * members an example can read of any resource.
+ */
+const CORE_BASES = new Set(["Pulumi.CustomResource", "Pulumi.ProviderResource"]);
+const CORE_MEMBERS: Record<string, Member> = {
+  Id: { type: ["Output", "<", "string", ">"], ns: "Pulumi" },
+  Urn: { type: ["Output", "<", "string", ">"], ns: "Pulumi" },
+};
+
 /** The public classes of a generated C# SDK, by full name, with their public members. */
 class Sdk {
   readonly classes = new Map<string, Map<string, Member>>();
+  /** Each class's base class, as written after `:`. */
+  private readonly bases = new Map<string, string>();
 
   constructor(dir: string) {
     for (const file of csFiles(dir)) this.read(tokenize(readFileSync(file, "utf8")));
@@ -186,7 +203,9 @@ class Sdk {
   }
 
   member(cls: string, name: string): Member | undefined {
-    return this.classes.get(cls)?.get(name);
+    const own = this.classes.get(cls)?.get(name);
+    if (own !== undefined) return own;
+    return CORE_BASES.has(this.bases.get(cls) ?? "") ? CORE_MEMBERS[name] : undefined;
   }
 
   typeOf(m: Member): CsType {
@@ -246,6 +265,8 @@ class Sdk {
           const outer = top?.kind === "class" ? top.name : ns();
           const name = `${outer === "" ? "" : `${outer}.`}${pendingClass}`;
           if (decl.includes("public")) this.classes.set(name, this.classes.get(name) ?? new Map());
+          const colon = decl.indexOf(":");
+          if (colon >= 0) this.bases.set(name, decl.slice(colon + 1).filter((w) => w !== "global" && w !== "::" && w !== ".").join("."));
           stack.push({ kind: "class", name, ns: top?.kind === "class" ? top.ns : ns() });
         } else {
           if (inClass) this.declare(top, decl);
@@ -523,7 +544,108 @@ function checkExample(code: string, sdk: Sdk, pkgNamespace: string): Check {
   return { found, missing };
 }
 
-// ---- The test ------------------------------------------------------------------------------------------------------
+// ---- The test ----------------------------------------------------------------------------------------------------
+
+/** Per peer, HCL reading back what the upstream examples do not. */
+const CONSTRUCTS: Record<ExamplePeer, string> = {
+  random: `
+resource "random_pet" "p" {
+  keepers = { a = "b" }
+}
+resource "random_shuffle" "sh" {
+  input = ["a", random_pet.p.id]
+}
+ephemeral "random_password" "pw" {
+  length = 12
+}
+output "first" {
+  value = random_shuffle.sh.result[0]
+}
+output "keeper" {
+  value = random_pet.p.keepers["a"]
+}
+output "pw" {
+  value = ephemeral.random_password.pw.result
+}
+`,
+  tls: `
+provider "tls" {
+  proxy {
+    url = "http://proxy"
+  }
+}
+resource "tls_private_key" "ca" {
+  algorithm = "RSA"
+}
+resource "tls_self_signed_cert" "ca" {
+  private_key_pem       = tls_private_key.ca.private_key_pem
+  validity_period_hours = 12
+  allowed_uses          = ["cert_signing"]
+  subject {
+    common_name = "ca"
+  }
+}
+data "tls_certificate" "site" {
+  url = "https://example.com"
+}
+resource "tls_cert_request" "req" {
+  private_key_pem = tls_private_key.ca.private_key_pem
+  subject {
+    common_name = tls_self_signed_cert.ca.subject[0].common_name
+    country     = data.tls_certificate.site.certificates[0].serial_number
+  }
+  depends_on = [tls_self_signed_cert.ca]
+}
+ephemeral "tls_private_key" "eph" {
+  algorithm = "ECDSA"
+}
+output "certs" {
+  value = data.tls_certificate.site.certificates
+}
+output "eph" {
+  value = ephemeral.tls_private_key.eph.public_key_pem
+}
+`,
+  time: `
+resource "time_static" "t" {}
+resource "time_offset" "o" {
+  base_rfc3339 = time_static.t.rfc3339
+  offset_days  = 7
+}
+output "year" {
+  value = time_offset.o.year
+}
+output "parsed" {
+  value = provider::time::rfc3339_parse(time_static.t.rfc3339)
+}
+`,
+  local: `
+resource "local_file" "f" {
+  filename = "out.txt"
+  content  = "x"
+}
+data "local_file" "r" {
+  filename = local_file.f.filename
+}
+output "content" {
+  value = data.local_file.r.content_base64
+}
+`,
+  http: `
+data "http" "h" {
+  url = "https://example.com"
+  retry {
+    attempts = 2
+  }
+}
+output "content_type" {
+  value = data.http.h.response_headers["Content-Type"]
+}
+output "status" {
+  value = data.http.h.status_code
+}
+`,
+};
 
 /** A 1×1 PNG, served as the package logo. */
 const LOGO = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
@@ -591,8 +713,13 @@ describe.skipIf(dotnetHostMissing()).each(EXAMPLE_PEERS)("%s examples in C#", (p
       missing.push(...r.missing.map((m) => `${e.page} #${e.index}: ${m}`));
     }
     const total = found.length + missing.length;
-    figures.push(`[examples-csharp] ${peer}: found ${examples.length}, converted ${converted.length}, names checked ${found.length} of ${total} (no .NET SDK here to compile)`);
+    const constructs = checkExample(renderCSharp(exampleProgram(CONSTRUCTS[peer], await peerModel(peer))), sdk, pkgNamespace(peer));
+    figures.push(
+      `[examples-csharp] ${peer}: found ${examples.length}, converted ${converted.length}, names checked ${found.length} of ${total} (no .NET SDK here to compile); ` +
+        `constructs program: names checked ${constructs.found.length} of ${constructs.found.length + constructs.missing.length}`,
+    );
     expect(missing, `${peer}'s examples name what its C# SDK (${relative(dir, sdkDir)} in ${dir}) does not have`).toEqual([]);
+    expect(constructs.missing, `${peer}'s constructs program names what its C# SDK does not have`).toEqual([]);
     expect(checked.length).toBeGreaterThan(0);
     expect(found.length).toBeGreaterThanOrEqual(checked.length);
   }, 600_000);
