@@ -15,33 +15,13 @@ import {
   stackOutputName,
   tokenModule,
 } from "../names.js";
-import type { InvokeNode, ObjectValue, PathStep, Program, ProgramNode, ResourceNode, Value } from "./program.js";
+import { holdsOutput, type InvokeNode, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
 
 const INDENT = "    ";
 
 /** `Name = value`, or `Name =` and a collection initializer starting on the next line. */
 function assign(name: string, value: string): string {
   return `${name} =${value.startsWith("\n") ? "" : " "}${value}`;
-}
-
-/** Whether a value holds an Output (a reference to another node), so it must be combined as one. */
-function holdsOutput(v: Value): boolean {
-  switch (v.kind) {
-    case "ref":
-      return true;
-    case "list":
-      return v.items.some(holdsOutput);
-    case "map":
-      return v.entries.some((e) => holdsOutput(e.value));
-    case "object":
-      return v.properties.some((p) => holdsOutput(p.value));
-    case "template":
-      return v.parts.some((p) => typeof p !== "string" && holdsOutput(p));
-    case "call":
-      return v.args.some(holdsOutput);
-    default:
-      return false;
-  }
 }
 
 /**

@@ -138,3 +138,23 @@ export class ConversionError extends Error {}
 export type Conversion =
   | { ok: true; program: Program; code: Partial<Record<ExampleLanguage, string>>; skipped: { language: ExampleLanguage; reason: string }[] }
   | { ok: false; reason: string };
+
+/** Whether a value holds an Output (a reference to another node), so it must be combined as one. */
+export function holdsOutput(v: Value): boolean {
+  switch (v.kind) {
+    case "ref":
+      return true;
+    case "list":
+      return v.items.some(holdsOutput);
+    case "map":
+      return v.entries.some((e) => holdsOutput(e.value));
+    case "object":
+      return v.properties.some((p) => holdsOutput(p.value));
+    case "template":
+      return v.parts.some((p) => typeof p !== "string" && holdsOutput(p));
+    case "call":
+      return v.args.some(holdsOutput);
+    default:
+      return false;
+  }
+}

@@ -1,28 +1,8 @@
 // Renders an example program as a TypeScript Pulumi program (the `@pulumi/<pkg>` SDKs, invokes in output form).
 import { tokenModule, tokenName } from "../names.js";
-import type { Builtin, ObjectValue, PathStep, Program, ProgramNode, Value } from "./program.js";
+import { holdsOutput, type Builtin, type ObjectValue, type PathStep, type Program, type ProgramNode, type Value } from "./program.js";
 
 const INDENT = "    ";
-
-/** Whether a value holds an Output (a reference to another node), so it must be combined as one. */
-export function holdsOutput(v: Value): boolean {
-  switch (v.kind) {
-    case "ref":
-      return true;
-    case "list":
-      return v.items.some(holdsOutput);
-    case "map":
-      return v.entries.some((e) => holdsOutput(e.value));
-    case "object":
-      return v.properties.some((p) => holdsOutput(p.value));
-    case "template":
-      return v.parts.some((p) => typeof p !== "string" && holdsOutput(p));
-    case "call":
-      return v.args.some(holdsOutput);
-    default:
-      return false;
-  }
-}
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const key = (k: string): string => (IDENTIFIER.test(k) ? k : JSON.stringify(k));
