@@ -112,3 +112,60 @@ export function peerSchemaFile(peer: ExamplePeer): Promise<string> {
   }
   return p;
 }
+
+/**
+ * Repeated resources (`count` from configuration, `for_each` over a map and over `toset` of strings) and references
+ * to their instances by index, key and attribute-style key: the upstream examples have none, so each language's
+ * compile proof compiles this too (YAML has no loops and leaves it out).
+ */
+export const LOOP_PROGRAM: Partial<Record<ExamplePeer, string>> = {
+  random: `
+variable "pets" {
+  type    = number
+  default = 2
+}
+resource "random_pet" "pets" {
+  count  = var.pets
+  prefix = "p\${count.index}"
+}
+resource "random_string" "keyed" {
+  for_each = { short = 4, long = 12 }
+  length   = each.value
+  special  = false
+  keepers  = { pet = random_pet.pets[0].id, key = each.key }
+}
+resource "random_integer" "set" {
+  for_each = toset(["a", "b"])
+  min      = 1
+  max      = 10
+  keepers  = { name = each.value }
+}
+output "second_pet" {
+  value = random_pet.pets[1].id
+}
+output "short" {
+  value = random_string.keyed["short"].result
+}
+output "a" {
+  value = random_integer.set.a.result
+}
+`,
+  tls: `
+resource "tls_private_key" "keys" {
+  for_each  = { ec = "ECDSA", ed = "ED25519" }
+  algorithm = each.value
+}
+resource "tls_self_signed_cert" "certs" {
+  count                 = 2
+  private_key_pem       = tls_private_key.keys["ec"].private_key_pem
+  validity_period_hours = 12
+  allowed_uses          = ["server_auth"]
+  subject {
+    common_name = "host\${count.index}.example.com"
+  }
+}
+output "cert" {
+  value = tls_self_signed_cert.certs[0].cert_pem
+}
+`,
+};

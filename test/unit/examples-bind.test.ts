@@ -93,7 +93,6 @@ resource "ex_thing" "default" { name = "b" }`);
   });
 
   it.each([
-    ['resource "ex_thing" "a" {\n  count = 2\n  name = "a"\n}', /ex_thing\.a: `count` \(one resource per index\) is not rendered/],
     ['resource "ex_thing" "a" {\n  name = "a"\n  lifecycle {\n    ignore_changes = [name]\n  }\n}', /`lifecycle`/],
     ['resource "ex_thing" "a" {\n  name = "a"\n  nope = 1\n}', /ex_thing\.a: nope is not in the schema/],
     ['resource "ex_thing" "a" {\n  name = "a"\n  result = "x"\n}', /result is computed by the provider and cannot be set/],
@@ -103,6 +102,51 @@ resource "ex_thing" "default" { name = "b" }`);
     ['module "m" {\n  source = "x"\n}', /`module` blocks have no equivalent/],
     ['resource "ex_thing" "a" {\n  name = 1 + 2\n}', /operators/],
     ['resource "ex_thing" "a" {\n  name = self.id\n}', /self\.\* is not rendered/],
+  ])("%j stays HCL", (hcl, reason) => {
+    expect(() => bind(hcl)).toThrow(reason);
+  });
+});
+
+describe("repeated resources", () => {
+  it("binds count and for_each, the loop's index, key and value, and references through an index or key", () => {
+    const p = bind(`
+resource "ex_thing" "n" {
+  count = 2
+  name  = "n\${count.index}"
+  size  = count.index
+}
+resource "ex_thing" "k" {
+  for_each = { a = 1, b = 2 }
+  name     = each.key
+  size     = each.value
+}
+resource "ex_thing" "s" {
+  for_each = toset(["x"])
+  name     = each.value
+  zones    = [ex_thing.n[1].result, ex_thing.k.a.result, ex_thing.k["b"].id]
+}`);
+    expect(p.nodes.map((n) => (n.kind === "resource" ? n.loop?.kind : undefined))).toEqual(["count", "forEach", "forEach"]);
+    const [n, k, s] = p.nodes as Extract<(typeof p.nodes)[number], { kind: "resource" }>[];
+    expect(n!.loop).toEqual({ kind: "count", count: { kind: "number", value: 2, type: { kind: "number" } } });
+    expect(n!.args.properties.map((q) => q.value)).toMatchObject([{ kind: "template", parts: ["n", { kind: "loop", part: "index" }] }, { kind: "loop", part: "index" }]);
+    expect(k!.args.properties.map((q) => q.value)).toMatchObject([{ kind: "loop", part: "key" }, { kind: "loop", part: "value", type: { kind: "number" } }]);
+    expect(s!.loop).toMatchObject({ kind: "forEach", items: { kind: "list", items: [{ kind: "string", value: "x" }] } });
+    expect(s!.args.properties[1]!.value).toMatchObject({
+      kind: "list",
+      items: [
+        { kind: "ref", node: "n", path: [{ kind: "index", index: 1 }, { name: "result" }] },
+        { kind: "ref", node: "k", path: [{ kind: "key", key: "a" }, { name: "result" }] },
+        { kind: "ref", node: "k", path: [{ kind: "key", key: "b" }, { name: "id" }] },
+      ],
+    });
+  });
+
+  it.each([
+    ['resource "ex_thing" "n" {\n  count = 2\n  name = "a"\n}\noutput "o" {\n  value = ex_thing.n.result\n}', /a repeated resource is referred to here without an index/],
+    ['resource "ex_thing" "a" {\n  name = count.index\n}', /count\.\* is not rendered here/],
+    ['resource "ex_thing" "a" {\n  for_each = [1, 2]\n  name = "a"\n}', /for_each over a list needs strings as keys/],
+    ['resource "ex_thing" "a" {\n  name = "a"\n}\nresource "ex_thing" "b" {\n  for_each = ex_thing.a.labels\n  name = each.key\n}', /for_each over a value computed at run time/],
+    ['data "ex_lookup" "l" {\n  count = 2\n  key = "k"\n}', /a repeated data source or ephemeral resource is not rendered/],
   ])("%j stays HCL", (hcl, reason) => {
     expect(() => bind(hcl)).toThrow(reason);
   });

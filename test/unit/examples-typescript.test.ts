@@ -106,3 +106,23 @@ export const firstItem = l.items[0];
     expect(ts('resource "ex_thing" "t" {\n  name = "n"\n}')).not.toContain("fs");
   });
 });
+
+describe("renderTypeScript, repeated resources", () => {
+  it("fills an array in a counting loop and a record per key, each instance named after its index or key", () => {
+    const out = ts(`
+resource "ex_thing" "n" {
+  count = 2
+  name  = "n\${count.index}"
+}
+resource "ex_thing" "k" {
+  for_each = toset(["a"])
+  name     = each.value
+}
+output "o" {
+  value = ex_thing.k.a.result
+}`);
+    expect(out).toContain('const n: ex.Thing[] = [];\nfor (const range = {value: 0}; range.value < 2; range.value++) {\n    n.push(new ex.Thing(`n-${range.value}`, {\n        name: `n${range.value}`,\n    }));\n}');
+    expect(out).toContain("const k: Record<string, ex.Thing> = {};\nfor (const range of [\n    \"a\",\n].map(key => ({key, value: key}))) {\n    k[range.key] = new ex.Thing(`k-${range.key}`, {\n        name: range.value,\n    });\n}");
+    expect(out).toContain('export const o = k["a"].result;');
+  });
+});

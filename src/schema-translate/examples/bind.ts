@@ -4,14 +4,12 @@ import type { ObjectTypeModel, PropertyModel, ProviderModel, TypeModel } from ".
 import { objectTypeOf } from "../model.js";
 import { ephemeralFunctionName, ephemeralFunctionToken, inferPrefix, moduleToken, pascalName, pluralize, programVariable, propertyName, stripPrefix, typeToken } from "../names.js";
 import type { Block, Body, Expr } from "./hcl.js";
-import { ConversionError, type Builtin, type ConfigVariable, type Entity, type InvokeNode, type ObjectValue, type PathStep, type Program, type ProgramNode, type Value } from "./program.js";
+import { ConversionError, type Builtin, type ConfigVariable, type Entity, type InvokeNode, type Loop, type ObjectValue, type PathStep, type Program, type ProgramNode, type Value } from "./program.js";
 
 const BUILTINS: ReadonlySet<string> = new Set<Builtin>(["file", "jsonencode", "jsondecode", "trimspace"]);
 
 /** Meta-arguments and nested blocks that belong to Terraform's own workflow, which no rendering could keep. */
 const UNSUPPORTED_META: Record<string, string> = {
-  count: "`count` (one resource per index) is not rendered",
-  for_each: "`for_each` (one resource per key) is not rendered",
   lifecycle: "`lifecycle` (conditions, ignore_changes) has no rendering here",
   provisioner: "provisioners run commands Pulumi programs do not",
   connection: "provisioner connections run commands Pulumi programs do not",
@@ -34,6 +32,8 @@ interface NodeInfo {
   properties: readonly PropertyModel[];
   foreign: boolean;
   kind: ProgramNode["kind"];
+  /** A repeated resource: referred to through an index (`count`) or a key (`for_each`) first. */
+  loop?: Loop["kind"];
 }
 
 class Binder {
@@ -47,6 +47,9 @@ class Binder {
   private readonly otherProviders = new Set<string>();
   private readonly usedVariables = new Set<string>();
   private current: Set<string> = new Set();
+  /** The loop of the resource being bound, where `count.index` and `each.*` mean something. */
+  private loop: Loop["kind"] | undefined;
+  private loopElement: TypeModel | undefined;
   private providerVariable: Map<string, string> = new Map();
 
   constructor(private readonly model: ProviderModel) {
@@ -90,7 +93,10 @@ class Binder {
     for (const d of declared) {
       const entity = this.entity(d.kind, d.tfType);
       entities.set(keyOf(d), entity);
-      this.infos.set(keyOf(d), { variable: this.variable(d.label, d.tfType), properties: entity.properties, foreign: entity.foreign, kind: d.kind === "resource" ? "resource" : "invoke" });
+      const attrs = new Set(d.block.body.attributes.map((a) => a.name));
+      const loop = attrs.has("count") ? "count" : attrs.has("for_each") ? "forEach" : undefined;
+      if (loop !== undefined && d.kind !== "resource") throw new ConversionError(`${d.tfType}.${d.label}: a repeated data source or ephemeral resource is not rendered`);
+      this.infos.set(keyOf(d), { variable: this.variable(d.label, d.tfType), properties: entity.properties, foreign: entity.foreign, kind: d.kind === "resource" ? "resource" : "invoke", ...(loop !== undefined ? { loop } : {}) });
     }
     for (const p of providers) this.provider(p);
     for (const d of declared) this.node(d, entities.get(keyOf(d))!);
@@ -162,12 +168,16 @@ class Binder {
       if (reason !== undefined && !entity.properties.some((p) => p.tfName === item)) throw new ConversionError(`${where}: ${reason}`);
     }
     this.current = new Set();
+    const loop = this.loopOf(d, where);
     const body: Body = {
-      attributes: d.block.body.attributes.filter((a) => a.name !== "depends_on" && a.name !== "provider"),
+      attributes: d.block.body.attributes.filter((a) => !["depends_on", "provider", "count", "for_each"].includes(a.name)),
       blocks: d.block.body.blocks,
       items: [],
     };
+    this.loop = loop?.kind;
     const args = this.objectBody(body, entity.properties, undefined, entity.foreign, where);
+    this.loop = undefined;
+    this.loopElement = undefined;
     const dependsOn: string[] = [];
     const dependsAttr = d.block.body.attributes.find((a) => a.name === "depends_on");
     if (dependsAttr !== undefined) {
@@ -186,11 +196,29 @@ class Binder {
     if (provider !== undefined) this.current.add(provider);
     const node: ProgramNode =
       d.kind === "resource"
-        ? { kind: "resource", name: d.label, variable: info.variable, entity, args, dependsOn, ...(provider !== undefined ? { provider } : {}) }
+        ? { kind: "resource", name: d.label, variable: info.variable, entity, args, dependsOn, ...(provider !== undefined ? { provider } : {}), ...(loop !== undefined ? { loop } : {}) }
         : { kind: "invoke", role: d.kind, name: d.label, variable: info.variable, entity, args, ...(provider !== undefined ? { provider } : {}) };
     if (d.kind !== "resource" && dependsOn.length > 0) throw new ConversionError(`${where}: depends_on on a data source is not rendered`);
     this.nodes.set(info.variable, node);
     this.deps.set(info.variable, this.current);
+  }
+
+  /** A resource's `count` or `for_each`, with the element type `each.value` has. */
+  private loopOf(d: Declared, where: string): Loop | undefined {
+    const count = d.block.body.attributes.find((a) => a.name === "count");
+    const forEach = d.block.body.attributes.find((a) => a.name === "for_each");
+    if (count !== undefined) return { kind: "count", count: this.value(count.value, { kind: "number" }, `${where}.count`) };
+    if (forEach === undefined) return undefined;
+    // toset() only drops duplicates, which a literal list of keys has none of.
+    const source = forEach.value.t === "call" && forEach.value.name === "toset" && forEach.value.args.length === 1 ? forEach.value.args[0]! : forEach.value;
+    const items = this.value(source, undefined, `${where}.for_each`);
+    if (items.kind === "list" && !items.items.every((i) => i.kind === "string")) throw new ConversionError(`${where}: for_each over a list needs strings as keys`);
+    if (items.kind !== "list" && items.kind !== "map") throw new ConversionError(`${where}: for_each over a value computed at run time is not rendered`);
+    // each.value has the type every element shares (a map's values as written), else none known.
+    const kinds = new Set((items.kind === "list" ? items.items : items.entries.map((e) => e.value)).map((v) => v.kind));
+    const only = kinds.size === 1 ? [...kinds][0] : undefined;
+    this.loopElement = only === "string" ? { kind: "string" } : only === "number" ? { kind: "number" } : only === "bool" ? { kind: "boolean" } : undefined;
+    return { kind: "forEach", items };
   }
 
   /** Attributes and nested blocks of a body as an object of the given properties (any names for another provider's). */
@@ -381,7 +409,11 @@ class Binder {
       return this.value(local, undefined, where);
     }
     if (root === "path") return { kind: "string", value: "." };
-    if (root === "self" || root === "count" || root === "each" || root === "terraform") throw new ConversionError(`${where}: ${root}.* is not rendered`);
+    if (root === "count" && second === "index" && steps.length === 2 && this.loop === "count") return { kind: "loop", part: "index", type: { kind: "number" } };
+    if (root === "each" && (second === "key" || second === "value") && steps.length === 2 && this.loop === "forEach") {
+      return { kind: "loop", part: second, ...(second === "key" ? { type: { kind: "string" } } : this.loopElement !== undefined ? { type: this.loopElement } : {}) };
+    }
+    if (root === "self" || root === "count" || root === "each" || root === "terraform") throw new ConversionError(`${where}: ${root}.* is not rendered here`);
     const skip = root === "data" || root === "ephemeral" ? 3 : 2;
     const info = this.traversalNode(e);
     if (info === undefined) throw new ConversionError(`${where}: nothing in the example is named ${steps.slice(0, skip).map((s) => (s.kind === "name" ? s.name : "?")).join(".")}`);
@@ -391,6 +423,14 @@ class Binder {
 
   private refPath(info: NodeInfo, steps: TraversalStep[], where: string): Value {
     const path: PathStep[] = [];
+    if (info.loop !== undefined) {
+      const first = steps[0];
+      // `x.a` and `x["a"]` name the same instance of a for_each resource.
+      const fits = info.loop === "count" ? first?.kind === "index" : first !== undefined;
+      if (first === undefined || !fits) throw new ConversionError(`${where}: a repeated resource is referred to here without ${info.loop === "count" ? "an index" : "a key"}`);
+      path.push(first.kind === "index" ? (info.loop === "count" ? first : { kind: "key", key: String(first.index) }) : first.kind === "key" ? first : { kind: "key", key: first.name });
+      steps = steps.slice(1);
+    }
     let properties: readonly PropertyModel[] | undefined = info.foreign ? undefined : info.properties;
     let type: TypeModel | undefined;
     for (const s of steps) {

@@ -15,7 +15,7 @@ import {
   stackOutputName,
   tokenModule,
 } from "../names.js";
-import { holdsOutput, type InvokeNode, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
+import { ConversionError, holdsOutput, type InvokeNode, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
 
 const INDENT = "    ";
 
@@ -157,6 +157,8 @@ class CSharpWriter {
   value(v: Value, ind: string, slot: Slot): string {
     const inner = ind + INDENT;
     switch (v.kind) {
+      case "loop":
+        throw new ConversionError("repeated resources (count, for_each) are not rendered in C# yet");
       case "string":
         return csharpString(v.value);
       case "number":
@@ -415,5 +417,6 @@ class CSharpWriter {
 
 /** The example as a C# program (`Program.cs` of a `pulumi new csharp` project using the package's SDK). */
 export function renderCSharp(program: Program): string {
+  if (program.nodes.some((n) => n.kind === "resource" && n.loop !== undefined)) throw new ConversionError("repeated resources (count, for_each) are not rendered in C# yet");
   return new CSharpWriter(program).render();
 }

@@ -2,7 +2,7 @@
 // generator makes from our schemas.
 import type { TypeModel, PropertyModel } from "../model.js";
 import { exportedName, goFieldName, goFunctionName, requiredIn, stackOutputName, tokenModule, tokenName } from "../names.js";
-import type { InvokeNode, ObjectValue, Program, ProgramNode, ProviderNode, ResourceNode, Value } from "./program.js";
+import { ConversionError, type InvokeNode, type ObjectValue, type Program, type ProgramNode, type ProviderNode, type ResourceNode, type Value } from "./program.js";
 
 export interface GoRenderOptions {
   /**
@@ -14,6 +14,7 @@ export interface GoRenderOptions {
 
 /** Renders a Program as the full source of a Go program's main.go. */
 export function renderGo(program: Program, options: GoRenderOptions = {}): string {
+  if (program.nodes.some((n) => n.kind === "resource" && n.loop !== undefined)) throw new ConversionError("repeated resources (count, for_each) are not rendered in Go yet");
   return new GoRenderer(program, options).render();
 }
 
@@ -280,6 +281,8 @@ class GoRenderer {
   private input(v: Value, slot: Slot): string {
     const t = slot.type?.kind === "any" ? undefined : slot.type;
     switch (v.kind) {
+      case "loop":
+        throw new ConversionError("repeated resources (count, for_each) are not rendered in Go yet");
       case "null":
         return "nil";
       case "string":
@@ -415,6 +418,8 @@ class GoRenderer {
   /** A value without Outputs as a plain Go value. */
   private plain(v: Value): Plain {
     switch (v.kind) {
+      case "loop":
+        throw new ConversionError("repeated resources (count, for_each) are not rendered in Go yet");
       case "string":
         return { code: goString(v.value), type: "string" };
       case "number":

@@ -395,6 +395,8 @@ class JavaRenderer {
    */
   private plain(v: Value, target: TypeModel | undefined, scope: Lift, pkg = this.program.pkg, typeName = ""): string {
     switch (v.kind) {
+      case "loop":
+        throw new ConversionError("repeated resources (count, for_each) are not rendered in Java yet");
       case "string":
       case "number":
       case "bool":
@@ -682,5 +684,6 @@ class JavaRenderer {
 
 /** The program as Java source: `package generated_program;`, its imports and class App. */
 export function renderJava(program: Program): string {
+  if (program.nodes.some((n) => n.kind === "resource" && n.loop !== undefined)) throw new ConversionError("repeated resources (count, for_each) are not rendered in Java yet");
   return new JavaRenderer(program).render();
 }

@@ -52,10 +52,18 @@ interface NodeBase {
   variable: string;
 }
 
+/**
+ * A resource repeated (`count`, `for_each`): one per index from 0 below `count`, or one per element of `items` (a map:
+ * its keys; a list or set of strings: each string is key and value). The program variable then holds them all, a list
+ * by index or a map by key, and each is named `<name>-<index>` / `<name>-<key>`.
+ */
+export type Loop = { kind: "count"; count: Value } | { kind: "forEach"; items: Value };
+
 export interface ResourceNode extends NodeBase {
   kind: "resource";
   entity: Entity;
   args: ObjectValue;
+  loop?: Loop;
   /** Variables of the nodes named in `depends_on`. */
   dependsOn: string[];
   /** Variable of an explicit provider node (`provider = tls.west`, or the example's single `provider "tls"` block). */
@@ -105,7 +113,12 @@ export type Value =
   /** A stack configuration value (`var.ami_id`). */
   | { kind: "config"; variable: string; type?: TypeModel }
   /** A built-in function Pulumi programs have an equivalent for. */
-  | { kind: "call"; fn: Builtin; args: Value[]; type?: TypeModel };
+  | { kind: "call"; fn: Builtin; args: Value[]; type?: TypeModel }
+  /**
+   * Inside a repeated resource: its index (`count.index`, a number), or its element's key or value (`each.key`,
+   * `each.value`).
+   */
+  | { kind: "loop"; part: "index" | "key" | "value"; type?: TypeModel };
 
 /**
  * An object of schema properties (a resource's or function's arguments, a nested block or object attribute): keys
@@ -119,7 +132,11 @@ export interface ObjectValue {
   type?: TypeModel;
 }
 
-/** One step into a referenced value: a property (Pulumi name) or an element of a list or map. */
+/**
+ * One step into a referenced value: a property (Pulumi name) or an element of a list or map. A repeated resource is
+ * referred to through one of its instances first: an index step (`count`) or a key step (`for_each`) into the
+ * program's list or map of them, which is a plain collection, not an Output.
+ */
 export type PathStep = { kind: "property"; tfName: string; name: string } | { kind: "index"; index: number } | { kind: "key"; key: string };
 
 /**

@@ -2,7 +2,7 @@
 // Python SDKs spell resources, functions and arguments, laid out so that black leaves it as it is.
 import type { TypeModel } from "../model.js";
 import { pythonInitParamName, pythonKeywordSafe, pythonName, pythonPackage, pythonPropertyName, tokenModule, tokenName } from "../names.js";
-import type { Builtin, ConfigVariable, InvokeNode, ObjectValue, PathStep, Program, ProgramNode, ResourceNode, Value } from "./program.js";
+import { ConversionError, type Builtin, type ConfigVariable, type InvokeNode, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
 
 const INDENT = "    ";
 /** black's default line length: one line when it fits, else one item per line with a trailing comma. */
@@ -35,6 +35,7 @@ interface Expr {
 const plain = (code: string, atom = true): Expr => ({ code, output: false, holdsOutput: false, atom });
 
 export function renderPython(program: Program): string {
+  if (program.nodes.some((n) => n.kind === "resource" && n.loop !== undefined)) throw new ConversionError("repeated resources (count, for_each) are not rendered in Python yet");
   return new PythonRenderer(program).render();
 }
 
@@ -203,6 +204,8 @@ class PythonRenderer {
   private value(v: Value, indent: string, lead: number, expected: TypeModel | { kind: ConfigVariable["type"] } | undefined = v.type): Expr {
     const want = expected?.kind === "boolean" ? "bool" : expected?.kind;
     switch (v.kind) {
+      case "loop":
+        throw new ConversionError("repeated resources (count, for_each) are not rendered in Python yet");
       case "string":
         if (want === "number" && v.value.trim() !== "" && Number.isFinite(Number(v.value))) return plain(numberLiteral(Number(v.value)));
         if (want === "bool" && (v.value === "true" || v.value === "false")) return plain(v.value === "true" ? "True" : "False");

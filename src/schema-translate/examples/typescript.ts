@@ -1,6 +1,6 @@
 // Renders an example program as a TypeScript Pulumi program (the `@pulumi/<pkg>` SDKs, invokes in output form).
 import { tokenModule, tokenName } from "../names.js";
-import { holdsOutput, type Builtin, type ObjectValue, type PathStep, type Program, type ProgramNode, type Value } from "./program.js";
+import { ConversionError, holdsOutput, type Builtin, type Loop, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
 
 const INDENT = "    ";
 
@@ -53,6 +53,8 @@ class TypeScriptWriter {
         return v.variable;
       case "call":
         return this.call(v.fn, v.args[0]!, depth);
+      case "loop":
+        return v.part === "index" ? "range.value" : `range.${v.part}`;
     }
   }
 
@@ -78,11 +80,27 @@ class TypeScriptWriter {
     }
   }
 
-  private options(n: ProgramNode): string {
+  private options(n: ProgramNode, depth = 0): string {
     const opts: string[] = [];
     if (n.kind === "resource" && n.dependsOn.length > 0) opts.push(`dependsOn: [${n.dependsOn.join(", ")}]`);
     if (n.kind !== "provider" && n.provider !== undefined) opts.push(`provider: ${n.provider}`);
-    return opts.length === 0 ? "" : `, {\n${opts.map((o) => `${INDENT}${o},\n`).join("")}}`;
+    return opts.length === 0 ? "" : `, {\n${opts.map((o) => `${INDENT.repeat(depth + 1)}${o},\n`).join("")}${INDENT.repeat(depth)}}`;
+  }
+
+  /**
+   * A repeated resource as `pulumi convert` writes one: an array filled in a counting loop, or a record filled per key
+   * (`range.key`/`range.value`), each named after its index or key.
+   */
+  private repeated(n: ResourceNode, loop: Loop): string {
+    const cls = this.member(n.entity.pkg, n.entity.token);
+    const make = (name: string): string => `new ${cls}(${name}, ${this.object(n.args, 1)}${this.options(n, 1)})`;
+    if (loop.kind === "count") {
+      if (holdsOutput(loop.count)) throw new ConversionError(`${n.name}: a count known only after deployment cannot drive a TypeScript loop`);
+      return `const ${n.variable}: ${cls}[] = [];\nfor (const range = {value: 0}; range.value < ${this.value(loop.count, 0)}; range.value++) {\n${INDENT}${n.variable}.push(${make(`\`${n.name}-\${range.value}\``)});\n}`;
+    }
+    if (holdsOutput(loop.items)) throw new ConversionError(`${n.name}: for_each over values known only after deployment cannot drive a TypeScript loop`);
+    const entries = loop.items.kind === "list" ? `${this.value(loop.items, 0)}.map(key => ({key, value: key}))` : `Object.entries(${this.value(loop.items, 0)}).map(([key, value]) => ({key, value}))`;
+    return `const ${n.variable}: Record<string, ${cls}> = {};\nfor (const range of ${entries}) {\n${INDENT}${n.variable}[range.key] = ${make(`\`${n.name}-\${range.key}\``)};\n}`;
   }
 
   private node(n: ProgramNode): string {
@@ -90,6 +108,7 @@ class TypeScriptWriter {
       case "provider":
         return `const ${n.variable} = new ${this.pkgImport(n.pkg)}.Provider(${JSON.stringify(n.name)}, ${this.object(n.args, 0)});`;
       case "resource":
+        if (n.loop !== undefined) return this.repeated(n, n.loop);
         return `const ${n.variable} = new ${this.member(n.entity.pkg, n.entity.token)}(${JSON.stringify(n.name)}, ${this.object(n.args, 0)}${this.options(n)});`;
       case "invoke": {
         const fn = this.member(n.entity.pkg, n.entity.token, "Output");

@@ -121,6 +121,8 @@ class YamlWriter {
 
   value(v: Value, where: string): Node {
     switch (v.kind) {
+      case "loop":
+        throw new ConversionError("Pulumi YAML has no loops for repeated resources (count, for_each)");
       case "string":
         return stringNode(v.value);
       case "number":
@@ -233,5 +235,6 @@ class YamlWriter {
 
 /** The example as a Pulumi YAML program; throws ConversionError for what Pulumi YAML has no builtin for. */
 export function renderYaml(program: Program): string {
+  if (program.nodes.some((n) => n.kind === "resource" && n.loop !== undefined)) throw new ConversionError("Pulumi YAML has no loops for repeated resources (count, for_each)");
   return new YamlWriter(program).render();
 }
