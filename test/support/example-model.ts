@@ -1,13 +1,18 @@
 // A small provider model (`ex`) with every shape the example binder and renderers handle, for their unit tests.
 import { buildProviderModel, type ProviderModel } from "../../src/schema-translate/index.js";
-import type { FunctionParameter } from "../../src/terraform/types.js";
+import type { FunctionParameter, ProviderSchema } from "../../src/terraform/types.js";
 import { B, N, S, block, comp, list, map, nested, opt, provider, req } from "./tf-schema.js";
 
 const param = (name: string): FunctionParameter => ({ name, type: S, allowNullValue: false, allowUnknownValues: false, description: "", descriptionKind: "plain" });
 
 /** `ex_thing` (every property shape), `ex_lookup` (data source), `ex_secret` (ephemeral), `parse`/`join2` (functions). */
 export function exampleModel(): ProviderModel {
-  const schema = provider({
+  return buildProviderModel(exampleSchema(), { packageName: "ex", packageVersion: "2.1.0" });
+}
+
+/** The Terraform schema of exampleModel(). */
+export function exampleSchema(): ProviderSchema {
+  return provider({
     config: block([opt("endpoint", S)], [nested("proxy", "list", block([opt("url", S)]), 0, 1)]),
     resources: {
       ex_thing: block(
@@ -22,5 +27,4 @@ export function exampleModel(): ProviderModel {
       join2: { parameters: [param("a"), param("b")], returnType: S, summary: "", description: "", descriptionKind: "plain", deprecationMessage: "" },
     },
   });
-  return buildProviderModel(schema, { packageName: "ex", packageVersion: "2.1.0" });
 }
