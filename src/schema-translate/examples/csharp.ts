@@ -15,7 +15,7 @@ import {
   stackOutputName,
   tokenModule,
 } from "../names.js";
-import { ConversionError, holdsOutput, type InvokeNode, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
+import { ConversionError, holdsOutput, type InvokeNode, type Loop, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
 
 const INDENT = "    ";
 
@@ -44,13 +44,17 @@ export function sourceType(program: Program, v: Value): TypeModel | undefined {
     }
     case "call":
       return v.fn === "jsondecode" ? undefined : { kind: "string" };
+    case "loop":
+      return v.type;
     case "ref": {
       const node = program.nodes.find((n) => n.variable === v.node);
       if (node === undefined) return undefined;
       let type: TypeModel | undefined = node.kind === "invoke" && node.function !== undefined ? node.function.returnType : undefined;
       let props: readonly PropertyModel[] | undefined = type === undefined ? (node.kind === "provider" ? node.properties : node.entity.properties) : undefined;
-      if (type === undefined && v.path.length === 0) return undefined;
-      for (const step of v.path) {
+      // A repeated resource's first step picks an instance of the program's list or map of them.
+      const path = node.kind === "resource" && node.loop !== undefined ? v.path.slice(1) : v.path;
+      if (type === undefined && path.length === 0) return undefined;
+      for (const step of path) {
         if (step.kind === "property") {
           const from: readonly PropertyModel[] | undefined = props ?? (type?.kind === "object" ? type.ref.properties : undefined);
           type = from?.find((p) => p.name === step.name)?.type;
@@ -65,9 +69,13 @@ export function sourceType(program: Program, v: Value): TypeModel | undefined {
   }
 }
 
-/** Whether a number or bool goes where a string is wanted, which Terraform converts by itself. */
-export function needsString(program: Program, v: Value): "number" | "boolean" | undefined {
-  if (v.type?.kind !== "string" || (v.kind !== "ref" && v.kind !== "config")) return undefined;
+/**
+ * Whether a number or bool goes where a string is wanted, which Terraform converts by itself. A loop value's `type` is
+ * its own (the index a number, each.value its elements'), so the position's type comes as `wanted`.
+ */
+export function needsString(program: Program, v: Value, wanted?: TypeModel): "number" | "boolean" | undefined {
+  const position = v.kind === "loop" ? wanted : v.type;
+  if (position?.kind !== "string" || (v.kind !== "ref" && v.kind !== "config" && v.kind !== "loop")) return undefined;
   const from = sourceType(program, v)?.kind;
   return from === "number" || from === "boolean" ? from : undefined;
 }
@@ -128,6 +136,8 @@ function clrType(t: TypeModel | undefined): string {
 interface Slot {
   property: boolean;
   invoke: boolean;
+  /** The schema type of the property being written, where known (a loop value's own type is not its position's). */
+  wanted?: TypeModel;
 }
 
 class CSharpWriter {
@@ -154,11 +164,13 @@ class CSharpWriter {
     return `\n${ind}{\n${lines.map((l) => `${ind}${INDENT}${l},\n`).join("")}${ind}}`;
   }
 
-  value(v: Value, ind: string, slot: Slot): string {
+  value(v: Value, ind: string, at: Slot): string {
+    // The loop variable `pulumi convert` declares: `new { Value = rangeIndex }`, or a for_each entry's Key and Value.
+    if (v.kind === "loop") return this.converted(v, v.part === "key" ? "range.Key" : "range.Value", false, at.wanted);
+    // What is inside this value is not at the property's position.
+    const slot: Slot = { property: at.property, invoke: at.invoke };
     const inner = ind + INDENT;
     switch (v.kind) {
-      case "loop":
-        throw new ConversionError("repeated resources (count, for_each) are not rendered in C# yet");
       case "string":
         return csharpString(v.value);
       case "number":
@@ -198,8 +210,8 @@ class CSharpWriter {
   }
 
   /** A number or bool where a string is wanted, made a string as Terraform would (`true`, not C#'s `True`). */
-  private converted(v: Value, expr: string, output: boolean): string {
-    const from = needsString(this.program, v);
+  private converted(v: Value, expr: string, output: boolean, wanted?: TypeModel): string {
+    const from = needsString(this.program, v, wanted);
     if (from === undefined) return expr;
     const convert = (x: string): string => (from === "number" ? `${x}.ToString()` : `(${x} ? "true" : "false")`);
     return output ? `${expr}.Apply(v => ${convert("v")})` : convert(expr);
@@ -232,14 +244,17 @@ class CSharpWriter {
       )}`;
     }
     const type = `${this.namespace(this.program.pkg, v.objectType.token)}.Inputs.${csharpInputTypeName(v.objectType.token, slot.invoke)}`;
-    return `new ${type}${this.block(this.properties(v, inner, slot.invoke), ind)}`;
+    return `new ${type}${this.block(this.properties(v, inner, slot.invoke, v.objectType.properties), ind)}`;
   }
 
   /** `Name = value` lines of an object's properties (nulls left out: an absent property is null). */
-  private properties(v: ObjectValue, ind: string, invoke: boolean): string[] {
+  private properties(v: ObjectValue, ind: string, invoke: boolean, schema: readonly PropertyModel[] = []): string[] {
     return v.properties
       .filter((p) => p.value.kind !== "null")
-      .map((p) => assign(exportedName(p.name), this.value(p.value, ind, { property: true, invoke })));
+      .map((p) => {
+        const wanted = schema.find((m) => m.name === p.name)?.type;
+        return assign(exportedName(p.name), this.value(p.value, ind, { property: true, invoke, ...(wanted !== undefined ? { wanted } : {}) }));
+      });
   }
 
   /** `$"…"`, or `Output.Format($"…")` when a part is an Output. */
@@ -266,8 +281,13 @@ class CSharpWriter {
    * whole in an Apply (`data.Apply(getFileResult => getFileResult.Content)`).
    */
   private ref(variable: string, path: readonly PathStep[]): string {
-    const root = csharpIdentifier(variable);
+    let root = csharpIdentifier(variable);
     const node = this.nodes.get(variable);
+    if (node?.kind === "resource" && node.loop !== undefined && path.length > 0) {
+      // The instance, from the program's plain List or Dictionary of them; its properties are Outputs as usual.
+      root += this.steps(path.slice(0, 1));
+      path = path.slice(1);
+    }
     if (node?.kind === "invoke") {
       if (path.length === 0) return root;
       const plain = node.function !== undefined && node.function.returnType.kind !== "object";
@@ -338,8 +358,8 @@ class CSharpWriter {
   }
 
   /** `new()` args: left out when there are none and the resource can be made without (no required input). */
-  private args(v: ObjectValue, ind: string, invoke: boolean, required: boolean): string | undefined {
-    const lines = this.properties(v, ind + INDENT, invoke);
+  private args(v: ObjectValue, ind: string, invoke: boolean, required: boolean, schema: readonly PropertyModel[] = []): string | undefined {
+    const lines = this.properties(v, ind + INDENT, invoke, schema);
     if (lines.length === 0) return required ? "new()" : undefined;
     return `new()${this.block(lines, ind)}`;
   }
@@ -351,12 +371,9 @@ class CSharpWriter {
         const args = this.args(n.args, ind, false, n.properties.some((p) => p.input && requiredIn("input", p)));
         return `var ${variable} = new ${csharpNamespaceAlias(this.pkg(n.pkg))}.Provider(${csharpString(n.name)}${args === undefined ? "" : `, ${args}`});`;
       }
-      case "resource": {
-        const options = this.resourceOptions(n, ind, "CustomResourceOptions");
-        const required = n.entity.properties.some((p) => p.input && requiredIn("input", p));
-        const args = this.args(n.args, ind, false, required || options !== "");
-        return `var ${variable} = new ${this.member(n.entity.pkg, n.entity.token, false)}(${csharpString(n.name)}${args === undefined ? "" : `, ${args}`}${options});`;
-      }
+      case "resource":
+        if (n.loop !== undefined) return this.repeated(n, n.loop, ind);
+        return `var ${variable} = ${this.construct(n, csharpString(n.name), ind)};`;
       case "invoke": {
         const fn = `${this.member(n.entity.pkg, n.entity.token, true)}.Invoke`;
         const options = this.resourceOptions(n, ind, "InvokeOptions");
@@ -365,6 +382,61 @@ class CSharpWriter {
         return `var ${variable} = ${fn}(${args ?? ""}${options});`;
       }
     }
+  }
+
+  /** `new Pkg.X(name, new() { … }, options)`: a resource. */
+  private construct(n: ResourceNode, name: string, ind: string): string {
+    const options = this.resourceOptions(n, ind, "CustomResourceOptions");
+    const required = n.entity.properties.some((p) => p.input && requiredIn("input", p));
+    const args = this.args(n.args, ind, false, required || options !== "", n.entity.properties);
+    return `new ${this.member(n.entity.pkg, n.entity.token, false)}(${name}${args === undefined ? "" : `, ${args}`}${options})`;
+  }
+
+  /**
+   * A repeated resource as Pulumi's .NET program generator writes one: a `List` filled in a counting loop over
+   * `range.Value`, or (for_each) a `Dictionary` by key filled from the entries as `range.Key`/`range.Value`; each
+   * instance named after its index or key.
+   */
+  private repeated(n: ResourceNode, loop: Loop, ind: string): string {
+    const variable = csharpIdentifier(n.variable);
+    const cls = this.member(n.entity.pkg, n.entity.token, false);
+    const inner = ind + INDENT;
+    const plain: Slot = { property: false, invoke: false };
+    const make = (part: "index" | "key"): string => this.construct(n, this.template([`${n.name}-`, { kind: "loop", part }], inner, plain), inner);
+    if (loop.kind === "count") {
+      if (holdsOutput(loop.count)) throw new ConversionError(`${n.name}: a count known only after deployment cannot drive a C# loop`);
+      return [
+        `var ${variable} = new List<${cls}>();`,
+        `${ind}for (var rangeIndex = 0; rangeIndex < ${this.value(loop.count, ind, plain)}; rangeIndex++)`,
+        `${ind}{`,
+        `${inner}var range = new { Value = rangeIndex };`,
+        `${inner}${variable}.Add(${make("index")});`,
+        `${ind}}`,
+      ].join("\n");
+    }
+    if (holdsOutput(loop.items)) throw new ConversionError(`${n.name}: for_each over values known only after deployment cannot drive a C# loop`);
+    return [
+      `var ${variable} = new Dictionary<string, ${cls}>();`,
+      `${ind}foreach (var range in ${this.entries(loop.items, ind)})`,
+      `${ind}{`,
+      `${inner}${variable}.Add(range.Key, ${make("key")});`,
+      `${ind}}`,
+    ].join("\n");
+  }
+
+  /**
+   * A for_each's entries as `range.Key`/`range.Value`: a map's pairs in a dictionary typed by the values they share
+   * (so `range.Value` is a string or a double where the example uses it), or each string of a list as key and value.
+   */
+  private entries(items: Value, ind: string): string {
+    const plain: Slot = { property: false, invoke: false };
+    if (items.kind === "list") return `${this.value(items, ind, plain)}.Select(v => new { Key = v, Value = v })`;
+    if (items.kind !== "map" || items.type !== undefined) return `${this.value(items, ind, plain)}.Select(pair => new { pair.Key, pair.Value })`;
+    const kinds = new Set(items.entries.map((e) => e.value.kind));
+    const [only] = [...kinds];
+    const values: TypeModel | undefined = kinds.size !== 1 ? undefined : only === "string" ? { kind: "string" } : only === "number" ? { kind: "number" } : only === "bool" ? { kind: "boolean" } : undefined;
+    const typed: Value = values === undefined ? items : { ...items, type: { kind: "map", values } };
+    return `${this.value(typed, ind, plain)}.Select(pair => new { pair.Key, pair.Value })`;
   }
 
   /** A provider function's arguments, positional in the schema's order (`multiArgumentInputs`), `null` for gaps. */
@@ -417,6 +489,5 @@ class CSharpWriter {
 
 /** The example as a C# program (`Program.cs` of a `pulumi new csharp` project using the package's SDK). */
 export function renderCSharp(program: Program): string {
-  if (program.nodes.some((n) => n.kind === "resource" && n.loop !== undefined)) throw new ConversionError("repeated resources (count, for_each) are not rendered in C# yet");
   return new CSharpWriter(program).render();
 }
