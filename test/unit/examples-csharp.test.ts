@@ -479,3 +479,170 @@ describe("renderCSharp: invokes (output form)", () => {
     expect(text).toContain('["year"] = parsed.Apply(rfc3339ParseResult => rfc3339ParseResult.Year),');
   });
 });
+
+describe("renderCSharp: repeated resources (count, for_each)", () => {
+  const index: Value = { kind: "loop", part: "index", type: { kind: "number" } };
+  const key: Value = { kind: "loop", part: "key", type: { kind: "string" } };
+  const each = (type?: "string" | "number"): Value => ({ kind: "loop", part: "value", ...(type !== undefined ? { type: { kind: type } } : {}) });
+  const at = (i: number): PathStep => ({ kind: "index", index: i });
+  const keyed = (k: string): PathStep => ({ kind: "key", key: k });
+
+  it("count: a List filled in a counting loop over range.Value, each instance named after its index", () => {
+    const text = body({ nodes: [resource("keys", "tls:index/privateKey:PrivateKey", obj([["algorithm", str("RSA")], ["rsaBits", index]]), { loop: { kind: "count", count: num(3) } })] });
+    expect(text).toBe(
+      [
+        "var keys = new List<Tls.PrivateKey>();",
+        "for (var rangeIndex = 0; rangeIndex < 3; rangeIndex++)",
+        "{",
+        "    var range = new { Value = rangeIndex };",
+        '    keys.Add(new Tls.PrivateKey($"keys-{range.Value}", new()',
+        "    {",
+        '        Algorithm = "RSA",',
+        "        RsaBits = range.Value,",
+        "    }));",
+        "}",
+      ].join("\n"),
+    );
+  });
+
+  it("count from configuration (a double, which an int index compares with)", () => {
+    const config: ConfigVariable[] = [{ name: "n", variable: "n", type: "number" }];
+    const text = body({ config, nodes: [resource("k", "tls:index/privateKey:PrivateKey", obj([["algorithm", str("RSA")]]), { loop: { kind: "count", count: { ...cfg("n"), type: { kind: "number" } } } })] });
+    expect(text).toContain('var n = config.RequireDouble("n");\n\nvar k = new List<Tls.PrivateKey>();\nfor (var rangeIndex = 0; rangeIndex < n; rangeIndex++)\n');
+  });
+
+  it("for_each over a map: a Dictionary by key from its pairs, typed by the values they share; range.Key and range.Value", () => {
+    const items = map(["short", num(4)], ["long", num(12)]);
+    const text = body({ nodes: [resource("s", "tls:index/thing:Thing", obj([["name", key], ["length", each("number")]]), { loop: { kind: "forEach", items } })] });
+    expect(text).toBe(
+      [
+        "var s = new Dictionary<string, Tls.Thing>();",
+        "foreach (var range in new Dictionary<string, double>",
+        "{",
+        '    ["short"] = 4,',
+        '    ["long"] = 12,',
+        "}.Select(pair => new { pair.Key, pair.Value }))",
+        "{",
+        '    s.Add(range.Key, new Tls.Thing($"s-{range.Key}", new()',
+        "    {",
+        "        Name = range.Key,",
+        "        Length = range.Value,",
+        "    }));",
+        "}",
+      ].join("\n"),
+    );
+  });
+
+  it("for_each over a map of mixed values: object? values", () => {
+    const text = body({ nodes: [resource("s", "tls:index/thing:Thing", obj([["name", key]]), { loop: { kind: "forEach", items: map(["a", num(1)], ["b", str("x")]) } })] });
+    expect(text).toContain("foreach (var range in new Dictionary<string, object?>\n{\n");
+  });
+
+  it("for_each over a list (toset) of strings: each string is key and value", () => {
+    const text = body({ nodes: [resource("s", "tls:index/thing:Thing", obj([["name", each("string")]]), { loop: { kind: "forEach", items: list(str("a"), str("b")) } })] });
+    expect(text).toBe(
+      [
+        "var s = new Dictionary<string, Tls.Thing>();",
+        "foreach (var range in new[]",
+        "{",
+        '    "a",',
+        '    "b",',
+        "}.Select(v => new { Key = v, Value = v }))",
+        "{",
+        '    s.Add(range.Key, new Tls.Thing($"s-{range.Key}", new()',
+        "    {",
+        "        Name = range.Value,",
+        "    }));",
+        "}",
+      ].join("\n"),
+    );
+  });
+
+  it("loop values in nested objects, maps, lists and templates; the index made a string where the schema wants one", () => {
+    const name = propertyModel({ tfName: "name", name: "name", tfType: { kind: "string" }, type: { kind: "string" } });
+    const subject: ObjectTypeModel = { ...objectType("ThingSubject"), properties: [name] };
+    const r: ResourceNode = {
+      ...resource(
+        "r",
+        "tls:index/thing:Thing",
+        obj([
+          ["name", index],
+          ["subject", obj([["name", index], ["commonName", tpl("host", index, ".example.com")]], subject)],
+          ["tags", map(["n", tpl("", index)])],
+          ["zones", list(tpl("z", index))],
+        ]),
+        { loop: { kind: "count", count: num(2) } },
+      ),
+      entity: { ...entity("tls:index/thing:Thing"), properties: [name] },
+    };
+    const text = body({ nodes: [r] });
+    expect(text).toContain(
+      [
+        "        Name = range.Value.ToString(),",
+        "        Subject = new Tls.Inputs.ThingSubjectArgs",
+        "        {",
+        "            Name = range.Value.ToString(),",
+        '            CommonName = $"host{range.Value}.example.com",',
+        "        },",
+        "        Tags =",
+        "        {",
+        '            { "n", $"{range.Value}" },',
+        "        },",
+        "        Zones = new()",
+        "        {",
+        '            $"z{range.Value}",',
+        "        },",
+      ].join("\n"),
+    );
+  });
+
+  it("dependsOn and an explicit provider inside the loop", () => {
+    const text = body({
+      nodes: [
+        { kind: "provider", name: "west", variable: "west", pkg: "tls", args: obj([]), properties: [] },
+        resource("a", "tls:index/thing:Thing", obj([])),
+        resource("r", "tls:index/thing:Thing", obj([]), { loop: { kind: "count", count: num(2) }, dependsOn: ["a"], provider: "west" }),
+      ],
+    });
+    expect(text).toContain(
+      ['    r.Add(new Tls.Thing($"r-{range.Value}", new(), new CustomResourceOptions', "    {", "        DependsOn =", "        {", "            a,", "        },", "        Provider = west,", "    }));", "}"].join("\n"),
+    );
+  });
+
+  it("references to an instance: by index, by key (also written attribute-style in HCL), into its nested values", () => {
+    const subjects = propertyModel({ tfName: "subject", name: "subjects", tfType: { kind: "list", element: { kind: "string" } }, type: { kind: "array", items: { kind: "string" } } });
+    const year = propertyModel({ tfName: "year", name: "year", tfType: { kind: "number" }, type: { kind: "number" } });
+    const text = body({
+      nodes: [
+        { ...resource("certs", "tls:index/thing:Thing", obj([]), { loop: { kind: "count", count: num(2) } }), entity: entity("tls:index/thing:Thing", [subjects, year]) },
+        resource("keys", "tls:index/privateKey:PrivateKey", obj([["algorithm", key]]), { loop: { kind: "forEach", items: list(str("ec")) } }),
+      ],
+      outputs: [
+        { name: "first", value: ref("certs", at(0), prop("id")) },
+        { name: "subject", value: ref("certs", at(1), prop("subjects"), at(0)) },
+        { name: "year", value: { ...ref("certs", at(1), prop("year")), type: { kind: "string" } } },
+        { name: "pem", value: ref("keys", keyed("ec"), prop("privateKeyPem")) },
+        { name: "template", value: tpl("pem: ", ref("keys", keyed("ec"), prop("privateKeyPem"))) },
+      ],
+    });
+    expect(text).toContain(
+      [
+        "return new Dictionary<string, object?>",
+        "{",
+        '    ["first"] = certs[0].Id,',
+        '    ["subject"] = certs[1].Subjects.Apply(subjects => subjects[0]),',
+        '    ["year"] = certs[1].Year.Apply(v => v.ToString()),',
+        '    ["pem"] = keys["ec"].PrivateKeyPem,',
+        '    ["template"] = Output.Format($"pem: {keys["ec"].PrivateKeyPem}"),',
+        "};",
+      ].join("\n"),
+    );
+  });
+
+  it.each<[string, ResourceNode["loop"], RegExp]>([
+    ["a count known only after deployment", { kind: "count", count: ref("other", prop("length")) }, /r: a count known only after deployment cannot drive a C# loop/],
+    ["a for_each over values known only after deployment", { kind: "forEach", items: map(["a", ref("other", prop("id"))]) }, /r: for_each over values known only after deployment cannot drive a C# loop/],
+  ])("%s stays HCL", (_, loop, reason) => {
+    expect(() => body({ nodes: [resource("r", "tls:index/thing:Thing", obj([]), { loop: loop! })] })).toThrow(reason);
+  });
+});
