@@ -15,6 +15,8 @@
 // And a program made from the model: every resource, data source and ephemeral resource with every input set (nested
 // objects to any depth) and every string its results reach (through lists, maps and nested objects) trimmed, which
 // compiles only if each setter and getter is named as the SDK names it and each Optional is where the SDK has one.
+// Random and tls also compile the repeated-resources program (LOOP_PROGRAM: count, for_each over a map and a set,
+// references to instances by index and key), which the upstream examples have no case of.
 //
 // Maven's downloads stay in ~/.m2: once the artifacts are there, Maven runs offline (`-o`).
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
@@ -22,14 +24,12 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderJava } from "../../src/schema-translate/examples/java.js";
-import { exampleProgram } from "../../src/schema-translate/examples/index.js";
+import { convertExample, exampleProgram } from "../../src/schema-translate/examples/index.js";
 import { ConversionError, type ObjectValue, type PathStep, type Program, type ProgramNode, type Value } from "../../src/schema-translate/examples/program.js";
-import { buildProviderModel, type ProviderModel } from "../../src/schema-translate/index.js";
+import type { ProviderModel } from "../../src/schema-translate/index.js";
 import type { PropertyModel, TypeModel } from "../../src/schema-translate/model.js";
-import { GrpcTerraformProvider } from "../../src/terraform/client.js";
-import { EXAMPLE_PEERS, peerExamples, peerSchemaFile, type PeerExample } from "../support/examples.js";
+import { EXAMPLE_PEERS, LOOP_PROGRAM, peerExamples, peerModel, peerSchemaFile, type PeerExample } from "../support/examples.js";
 import { hostsMissing, javaHost, javaHostMissing } from "../support/languages.js";
-import { peerPath } from "../support/peers.js";
 import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
 import { execAsync, spawnAsync } from "../support/processes.js";
 import { pulumiBinDir } from "../support/pulumi.js";
@@ -221,16 +221,6 @@ output "decoded" {
 `,
 };
 
-/** The peer's model, from its schema (no docs needed). */
-async function peerModel(peer: (typeof EXAMPLE_PEERS)[number]): Promise<ProviderModel> {
-  const provider = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
-  try {
-    return buildProviderModel(await provider.getProviderSchema(), { packageName: peer, packageVersion: "1.0.0" });
-  } finally {
-    await provider.close();
-  }
-}
-
 /** A value of the type: one item in a list, one key in a map, every input of an object. */
 function sample(t: TypeModel, depth: number): Value {
   switch (t.kind) {
@@ -387,6 +377,12 @@ describe.skipIf(hostsMissing() || javaHostMissing()).each(EXAMPLE_PEERS)("%s exa
     const model = await peerModel(peer);
     writeProgram(project, "constructs", renderJava(exampleProgram(CONSTRUCTS[peer], model)));
     writeProgram(project, "every", renderJava(everyPropertyProgram(model)));
+    const loops = LOOP_PROGRAM[peer];
+    if (loops !== undefined) {
+      const c = convertExample(loops, model);
+      expect(c.ok && c.code.java !== undefined, c.ok ? c.skipped.map((s) => `${s.language}: ${s.reason}`).join("; ") : c.reason).toBe(true);
+      if (c.ok && c.code.java !== undefined) writeProgram(project, "loops", c.code.java);
+    }
     writeFileSync(join(project, "pom.xml"), POM(peer));
 
     const mvn = (offline: boolean): Promise<{ status: number | null; stdout: string; stderr: string }> =>
@@ -398,7 +394,7 @@ describe.skipIf(hostsMissing() || javaHostMissing()).each(EXAMPLE_PEERS)("%s exa
     const failed = new Set([...output.matchAll(/generated_program_(\d+)\/App\.java/g)].map((m) => m[1]!));
     const verdict = (pkg: string): string => (new RegExp(`/${pkg}/App\\.java`).test(output) ? "failing" : "compiling");
     figures.push(
-      `[examples-java] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}${leftOut.length > 0 ? `, ${leftOut.length} left out of Java` : ""}), compiling ${rendered - failed.size}; constructs program ${verdict("constructs")}, every-property program ${verdict("every")}`,
+      `[examples-java] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}${leftOut.length > 0 ? `, ${leftOut.length} left out of Java` : ""}), compiling ${rendered - failed.size}; constructs program ${verdict("constructs")}, every-property program ${verdict("every")}${loops !== undefined ? `, repeated-resources program ${verdict("loops")}` : ""}`,
       ...leftOut.map((l) => `  left out of Java: ${l}`),
     );
     expect(compiled.status === 0 ? "" : output, `${peer}'s examples in Java (project in ${project})`).toBe("");
@@ -406,6 +402,6 @@ describe.skipIf(hostsMissing() || javaHostMissing()).each(EXAMPLE_PEERS)("%s exa
     expect(rendered).toBeGreaterThan(0);
     const classes = join(project, "target", "classes");
     expect(readdirSync(classes).filter((d) => d.startsWith("generated_program_") && existsSync(join(classes, d, "App.class"))).length, "examples compiled").toBe(rendered);
-    for (const pkg of ["constructs", "every"]) expect(existsSync(join(classes, pkg, "App.class")), `${pkg} compiled`).toBe(true);
+    for (const pkg of ["constructs", "every", ...(loops !== undefined ? ["loops"] : [])]) expect(existsSync(join(classes, pkg, "App.class")), `${pkg} compiled`).toBe(true);
   }, 900_000);
 });

@@ -1,5 +1,6 @@
 // renderJava: one case per construct of the example Program model, each compared with the Java program text.
 import { describe, expect, it } from "vitest";
+import { exampleProgram } from "../../src/schema-translate/examples/index.js";
 import { renderJava } from "../../src/schema-translate/examples/java.js";
 import { ConversionError, type ConfigVariable, type Entity, type InvokeNode, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "../../src/schema-translate/examples/program.js";
 import { buildProviderModel } from "../../src/schema-translate/build.js";
@@ -600,5 +601,164 @@ describe("renderJava: names", () => {
     const code = body(renderJava(program([resource("tls", key, { algorithm: str("RSA") }), resource("com", key, { algorithm: ref("tls", "algorithm") })])));
     expect(code).toContain('var tls = new PrivateKey("tls"');
     expect(code).toContain('var com_ = new PrivateKey("com"');
+  });
+});
+
+describe("renderJava: repeated resources", () => {
+  // As bind.ts types them: by where they go (a property's values are typed from its schema by `object`), else their own.
+  const loopValue = (part: "index" | "key" | "value", type?: TypeModel): Value => ({ kind: "loop", part, ...(type ? { type } : {}) });
+  const idx = loopValue("index");
+  const idxInTemplate = loopValue("index", { kind: "number" });
+  const eachKey = loopValue("key");
+  const eachValue = (type?: TypeModel): Value => loopValue("value", type);
+  const count = (n: Value): Partial<ResourceNode> => ({ loop: { kind: "count", count: n } });
+  const forEach = (items: Value): Partial<ResourceNode> => ({ loop: { kind: "forEach", items } });
+  const strings = (...s: string[]): Value => ({ kind: "list", items: s.map((x) => str(x)) });
+  const numbers: Value = { kind: "map", entries: [{ key: "small", value: num(2048) }, { key: "big", value: num(4096) }] };
+
+  it("count: a list filled in a counting loop, each instance named after its index (an int: a double where a number goes)", () => {
+    const code = renderJava(program([resource("keys", key, { algorithm: tpl("RSA-", idxInTemplate), rsaBits: idx }, count(num(2)))]));
+    expect(body(code)).toBe(`final var keys = new ArrayList<PrivateKey>();
+for (var i = 0; i < 2; i++) {
+    keys.add(new PrivateKey("keys-" + i, PrivateKeyArgs.builder()
+        .algorithm(String.format("RSA-%s", i))
+        .rsaBits((double) i)
+        .build()));
+}`);
+    expect(imports(code)).toContain("java.util.ArrayList");
+  });
+
+  it("count from config: the loop runs to the config's Double; the index as text where a string goes", () => {
+    const config: ConfigVariable[] = [{ name: "keys", variable: "keyCount", type: "number", default: num(3) }];
+    const code = body(renderJava(program([resource("keys", key, { algorithm: idx }, count(cfg("keyCount")))], { config })));
+    expect(code).toContain("final var keyCount = config.getDouble(\"keys\").orElse(3.0);\n\nfinal var keys = new ArrayList<PrivateKey>();\nfor (var i = 0; i < keyCount; i++) {\n    keys.add(new PrivateKey(\"keys-\" + i, PrivateKeyArgs.builder()\n        .algorithm(String.valueOf(i))\n");
+  });
+
+  it("count: a lambda reading the index reads an effectively final copy of it", () => {
+    const code = body(
+      renderJava(
+        program([
+          resource("key", key, { algorithm: str("RSA") }),
+          resource("reqs", csr, { privateKeyPem: ref("key", "privateKeyPem"), labels: { kind: "map", entries: [{ key: "pem", value: ref("key", "id") }, { key: "n", value: loopValue("index", { kind: "string" }) }] } }, count(num(2))),
+        ]),
+      ),
+    );
+    expect(code).toContain(`for (var i = 0; i < 2; i++) {
+    final var index = i;
+    reqs.add(new CertRequest("reqs-" + index, CertRequestArgs.builder()
+        .privateKeyPem(key.privateKeyPem())
+        .labels(key.id().applyValue(v -> Map.of("pem", v, "n", String.valueOf(index))))
+        .build()));
+}`);
+  });
+
+  it("for_each over a map: a map filled per entry, each.key and each.value from the entry, in nested objects and templates", () => {
+    const code = renderJava(
+      program([
+        resource(
+          "certs",
+          cert,
+          {
+            privateKeyPem: tpl("pem-", loopValue("key", { kind: "string" })),
+            validityPeriodHours: eachValue(),
+            allowedUses: { kind: "list", items: [loopValue("key", { kind: "string" })] },
+            subject: object({ commonName: tpl(loopValue("key", { kind: "string" }), ".example.com"), streetAddresses: { kind: "list", items: [eachValue({ kind: "string" })] } }, subjectType.properties, subjectType),
+          },
+          forEach(numbers),
+        ),
+      ]),
+    );
+    expect(body(code)).toBe(`final var certs = new HashMap<String, SelfSignedCert>();
+for (final var range : Map.of("small", 2048.0, "big", 4096.0).entrySet()) {
+    certs.put(range.getKey(), new SelfSignedCert("certs-" + range.getKey(), SelfSignedCertArgs.builder()
+        .privateKeyPem(String.format("pem-%s", range.getKey()))
+        .validityPeriodHours(range.getValue())
+        .allowedUses(range.getKey())
+        .subject(SelfSignedCertSubjectArgs.builder()
+            .commonName(String.format("%s.example.com", range.getKey()))
+            .streetAddresses(String.valueOf(range.getValue()))
+            .build())
+        .build()));
+}`);
+    expect(imports(code)).toEqual(expect.arrayContaining(["java.util.HashMap", "java.util.Map"]));
+  });
+
+  it("for_each over a list of strings (toset): each string is key and value", () => {
+    const code = body(renderJava(program([resource("keys", key, { algorithm: eachValue(), rsaBits: eachKey }, forEach(strings("2048", "4096")))])));
+    expect(code).toBe(`final var keys = new HashMap<String, PrivateKey>();
+for (final var key : List.of("2048", "4096")) {
+    keys.put(key, new PrivateKey("keys-" + key, PrivateKeyArgs.builder()
+        .algorithm(key)
+        .rsaBits(Double.parseDouble(key))
+        .build()));
+}`);
+  });
+
+  it("loop variables clear of the program's variables and of the lambdas' parameters", () => {
+    const code = body(renderJava(program([resource("i", key, { algorithm: str("RSA") }), resource("range", key, { algorithm: eachValue({ kind: "string" }) }, forEach({ kind: "map", entries: [{ key: "a", value: str("RSA") }] })), resource("n", key, { algorithm: tpl("k", idx) }, count(num(1)))])));
+    expect(code).toContain("for (final var range2 : Map.of(\"a\", \"RSA\").entrySet()) {\n    range.put(range2.getKey(), ");
+    expect(code).toContain("for (var i2 = 0; i2 < 1; i2++) {");
+  });
+
+  it("references to an instance: by index into the list, by key into the map, then into its Outputs", () => {
+    const code = body(
+      renderJava(
+        program(
+          [
+            resource("keys", key, { algorithm: str("RSA") }, count(num(2))),
+            resource("byName", key, { algorithm: eachValue({ kind: "string" }) }, forEach(strings("RSA", "ECDSA"))),
+            resource("cert", cert, { privateKeyPem: ref("byName", { key: "RSA" }, "privateKeyPem"), validityPeriodHours: num(1), allowedUses: strings("any") }),
+          ],
+          { outputs: [{ name: "first", value: ref("keys", 0, "publicKeyOpenssh") }, { name: "rsa", value: ref("byName", { key: "RSA" }, "id") }] },
+        ),
+      ),
+    );
+    expect(code).toContain('.privateKeyPem(byName.get("RSA").privateKeyPem())');
+    expect(code).toContain('ctx.export("first", keys.get(0).publicKeyOpenssh());\nctx.export("rsa", byName.get("RSA").id());');
+  });
+
+  it("from HCL: for_each over toset, an instance referred to attribute-style (`x.a.result`) and by key", () => {
+    const code = body(
+      renderJava(
+        exampleProgram(
+          `
+resource "tls_private_key" "k" {
+  for_each  = toset(["a", "b"])
+  algorithm = each.value
+}
+output "a" {
+  value = tls_private_key.k.a.private_key_pem
+}
+output "b" {
+  value = tls_private_key.k["b"].id
+}`,
+          model,
+        ),
+      ),
+    );
+    expect(code).toContain('for (final var key : List.of("a", "b")) {');
+    expect(code).toContain('ctx.export("a", k.get("a").privateKeyPem());\nctx.export("b", k.get("b").id());');
+  });
+
+  it("depends_on a repeated resource: its instances as a List<Resource>, with others streamed into one", () => {
+    const keys = resource("keys", key, { algorithm: str("RSA") }, count(num(2)));
+    const named = resource("named", key, { algorithm: eachKey }, forEach(strings("RSA")));
+    const one = body(renderJava(program([keys, resource("a", key, { algorithm: str("RSA") }, { dependsOn: ["keys"] })])));
+    expect(one).toContain(".dependsOn(new ArrayList<Resource>(keys))");
+    const many = body(renderJava(program([keys, named, resource("b", key, { algorithm: str("RSA") }), resource("a", key, { algorithm: str("RSA") }, { dependsOn: ["b", "keys", "named"] })])));
+    expect(many).toContain(`CustomResourceOptions.builder()
+        .dependsOn(Stream.<Collection<? extends Resource>>of(List.of(b), keys, named.values())
+            .flatMap(Collection::stream)
+            .collect(Collectors.<Resource>toList()))
+        .build());`);
+  });
+
+  it("a count or for_each known only after deployment cannot drive a loop; a loop value outside a loop is an error", () => {
+    const other = resource("other", key, { algorithm: str("RSA") });
+    expect(() => renderJava(program([other, resource("keys", key, { algorithm: str("RSA") }, count(ref("other", "rsaBits")))]))).toThrow(new ConversionError("keys: a count known only after deployment cannot drive a Java loop"));
+    expect(() => renderJava(program([other, resource("keys", key, { algorithm: str("RSA") }, forEach({ kind: "list", items: [ref("other", "id")] }))]))).toThrow(
+      new ConversionError("keys: for_each over values known only after deployment cannot drive a Java loop"),
+    );
+    expect(() => renderJava(program([resource("key", key, { algorithm: eachKey })]))).toThrow(ConversionError);
   });
 });

@@ -2,7 +2,7 @@
 // class App whose `stack` method declares every node), spelled as `pulumi package gen-sdk --language java` SDKs spell it.
 import type { PropertyModel, TypeModel } from "../model.js";
 import { javaPackage, javaPropertyName, lowerFirst, requiredIn, singularize, tokenModule, tokenName } from "../names.js";
-import { ConversionError, type Builtin, type ConfigVariable, type InvokeNode, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
+import { ConversionError, holdsOutput, type Builtin, type ConfigVariable, type InvokeNode, type Loop, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
 
 const INDENT = "    ";
 /** Past this many characters, a call's arguments go one per line. */
@@ -133,6 +133,27 @@ function lifts(v: Value, throughObjects = false): boolean {
 
 const isCollection = (t: TypeModel | undefined): boolean => t?.kind === "array" || t?.kind === "map";
 
+/** Inside a repeated resource: what its index (an int), key and value read as in Java, and whether the index was read. */
+interface LoopScope {
+  index?: string;
+  key?: string;
+  value?: string;
+  /** The type every element has (a Value's own type is where it goes). */
+  valueType?: TypeModel;
+  indexRead: boolean;
+}
+
+/**
+ * The type of a for_each's elements: a list's keys are strings, a map's values share their literals' type, and values
+ * of several types are strings, as Terraform converts such an object to a map of strings.
+ */
+function elementType(items: Value): TypeModel {
+  if (items.kind !== "map") return { kind: "string" };
+  const kinds = new Set(items.entries.map((e) => e.value.kind));
+  const only = kinds.size === 1 ? [...kinds][0] : undefined;
+  return only === "number" ? { kind: "number" } : only === "bool" ? { kind: "boolean" } : { kind: "string" };
+}
+
 class JavaRenderer {
   private readonly nodes = new Map<string, ProgramNode>();
   private readonly config = new Map<string, ConfigVariable>();
@@ -144,6 +165,7 @@ class JavaRenderer {
   private lifts = 0;
   private usesJson = false;
   private usesReadFile = false;
+  private loop: LoopScope | undefined;
 
   constructor(private readonly program: Program) {
     const claim = (variable: string): void => {
@@ -231,7 +253,7 @@ class JavaRenderer {
   private node(n: ProgramNode): string {
     switch (n.kind) {
       case "provider":
-        return this.construct(n.variable, n.name, `${javaPackage(n.pkg)}.Provider`, n.args, n.pkg, "Provider", []);
+        return `var ${this.name(n.variable)} = ${this.construct(javaString(n.name), `${javaPackage(n.pkg)}.Provider`, n.args, n.pkg, "Provider", [])};`;
       case "resource":
         return this.resource(n);
       case "invoke":
@@ -245,17 +267,86 @@ class JavaRenderer {
   }
 
   private resource(n: ResourceNode): string {
-    const name = upperFirst(tokenName(n.entity.token));
-    const options: string[] = [];
-    const dependsOn = n.dependsOn.filter((d) => this.nodes.get(d)?.kind !== "invoke").map((d) => this.name(d));
-    if (dependsOn.length > 0) options.push(`.dependsOn(${dependsOn.join(", ")})`);
-    if (n.provider !== undefined) options.push(`.provider(${this.name(n.provider)})`);
-    return this.construct(n.variable, n.name, `${this.packageOf(n.entity.pkg, n.entity.token)}.${name}`, n.args, n.entity.pkg, name, options);
+    if (n.loop !== undefined) return this.repeated(n, n.loop);
+    return `var ${this.name(n.variable)} = ${this.newResource(n, javaString(n.name))};`;
   }
 
-  /** `var x = new Class("name", ClassArgs.builder()…build(), CustomResourceOptions.builder()…build());` */
-  private construct(variable: string, name: string, fqn: string, args: ObjectValue, pkg: string, typeName: string, options: string[]): string {
-    const parts = [javaString(name)];
+  /** `new Class(name, ClassArgs.builder()…build(), options)` for a resource named by the Java expression `name`. */
+  private newResource(n: ResourceNode, name: string): string {
+    const cls = upperFirst(tokenName(n.entity.token));
+    const options: string[] = [];
+    const dependsOn = this.dependsOn(n.dependsOn.filter((d) => this.nodes.get(d)?.kind !== "invoke"));
+    if (dependsOn !== undefined) options.push(`.dependsOn(${dependsOn})`);
+    if (n.provider !== undefined) options.push(`.provider(${this.name(n.provider)})`);
+    return this.construct(name, `${this.packageOf(n.entity.pkg, n.entity.token)}.${cls}`, n.args, n.entity.pkg, cls, options);
+  }
+
+  /**
+   * `dependsOn`'s argument: the resources as varargs; a repeated one is a collection, which (its type not being
+   * `List<Resource>`) is copied into one, or with others streamed into one.
+   */
+  private dependsOn(variables: readonly string[]): string | undefined {
+    if (variables.length === 0) return undefined;
+    const loopOf = (d: string): Loop["kind"] | undefined => {
+      const node = this.nodes.get(d);
+      return node?.kind === "resource" ? node.loop?.kind : undefined;
+    };
+    if (variables.every((d) => loopOf(d) === undefined)) return variables.map((d) => this.name(d)).join(", ");
+    const Resource = this.cls("com.pulumi.resources.Resource");
+    const collection = (d: string): string => (loopOf(d) === "forEach" ? `${this.name(d)}.values()` : loopOf(d) === "count" ? this.name(d) : `${this.cls("java.util.List")}.of(${this.name(d)})`);
+    if (variables.length === 1) return `new ${this.cls("java.util.ArrayList")}<${Resource}>(${collection(variables[0]!)})`;
+    const Collection = this.cls("java.util.Collection");
+    return `${this.cls("java.util.stream.Stream")}.<${Collection}<? extends ${Resource}>>of(${variables.map(collection).join(", ")})\n${INDENT}${INDENT}${INDENT}.flatMap(${Collection}::stream)\n${INDENT}${INDENT}${INDENT}.collect(${this.cls("java.util.stream.Collectors")}.<${Resource}>toList())`;
+  }
+
+  /**
+   * A repeated resource as a list filled in a counting loop, or a map filled per key (of a map's entries, or of a list
+   * of strings), each instance named after its index or key. Lambdas may only read effectively final variables, so
+   * when one reads the index, the loop copies it first.
+   */
+  private repeated(n: ResourceNode, loop: Loop): string {
+    const variable = this.name(n.variable);
+    const cls = this.cls(`${this.packageOf(n.entity.pkg, n.entity.token)}.${upperFirst(tokenName(n.entity.token))}`);
+    if (loop.kind === "count") {
+      if (holdsOutput(loop.count)) throw new ConversionError(`${n.name}: a count known only after deployment cannot drive a Java loop`);
+      const count = loop.count.kind === "number" && Number.isInteger(loop.count.value) ? String(loop.count.value) : this.plain(loop.count, { kind: "number" }, this.bare());
+      const i = this.fresh("i");
+      const add = (scope: LoopScope): string => this.inLoop(scope, [i], () => `${variable}.add(${this.newResource(n, `${javaString(`${n.name}-`)} + ${scope.index!}`)});`);
+      const direct: LoopScope = { index: i, indexRead: false };
+      let body = add(direct);
+      // Rendered again when a lambda may read the index: then of a copy.
+      if (direct.indexRead && body.includes(" -> ")) {
+        const copy = this.fresh("index");
+        body = `final var ${copy} = ${i};\n${add({ index: copy, indexRead: false })}`;
+      }
+      return `final var ${variable} = new ${this.cls("java.util.ArrayList")}<${cls}>();\nfor (var ${i} = 0; ${i} < ${count}; ${i}++) {\n${INDENT}${shift(body, INDENT)}\n}`;
+    }
+    if (holdsOutput(loop.items)) throw new ConversionError(`${n.name}: for_each over values known only after deployment cannot drive a Java loop`);
+    const items = loop.items;
+    const element = this.fresh(items.kind === "list" ? "key" : "range");
+    const valueType = elementType(items);
+    const scope: LoopScope = items.kind === "list" ? { key: element, value: element, valueType, indexRead: false } : { key: `${element}.getKey()`, value: `${element}.getValue()`, valueType, indexRead: false };
+    const source = items.kind === "list" ? this.plain(items, { kind: "array", items: valueType }, this.bare()) : `${this.plain(items, { kind: "map", values: valueType }, this.bare())}.entrySet()`;
+    const body = this.inLoop(scope, [element], () => `${variable}.put(${scope.key!}, ${this.newResource(n, `${javaString(`${n.name}-`)} + ${scope.key!}`)});`);
+    return `final var ${variable} = new ${this.cls("java.util.HashMap")}<String, ${cls}>();\nfor (final var ${element} : ${shift(source, INDENT)}) {\n${INDENT}${shift(body, INDENT)}\n}`;
+  }
+
+  /** Code rendered inside a loop: its variables known, and kept from the lambdas' parameters. */
+  private inLoop(scope: LoopScope, variables: readonly string[], f: () => string): string {
+    const open = this.open.length;
+    this.open.push(...variables, ...(scope.index !== undefined ? [scope.index] : []));
+    this.loop = scope;
+    try {
+      return f();
+    } finally {
+      this.loop = undefined;
+      this.open.length = open;
+    }
+  }
+
+  /** `new Class(name, ClassArgs.builder()…build(), CustomResourceOptions.builder()…build())` */
+  private construct(name: string, fqn: string, args: ObjectValue, pkg: string, typeName: string, options: string[]): string {
+    const parts = [name];
     const set = args.properties.filter((p) => p.value.kind !== "null");
     if (set.length > 0) parts.push(this.builder(`${fqn}Args`, args, pkg, typeName));
     else if (options.length > 0) parts.push(`${this.cls(`${fqn}Args`)}.Empty`);
@@ -264,7 +355,7 @@ class JavaRenderer {
       const lines = [...options, ".build()"].map((o) => `\n${INDENT}${INDENT}${o}`).join("");
       call += `, ${this.cls("com.pulumi.resources.CustomResourceOptions")}.builder()${lines}`;
     }
-    return `var ${this.name(variable)} = ${call});`;
+    return `${call})`;
   }
 
   /** A data source or ephemeral resource: `final var x = TlsFunctions.getCertificate(GetCertificateArgs.builder()…build());` */
@@ -364,6 +455,8 @@ class JavaRenderer {
       }
       case "object":
         return plain(this.object(v, pkg, typeName), target);
+      case "loop":
+        return this.loopValue(v.part, target);
       default:
         return plain(this.literal(v, target), target);
     }
@@ -396,7 +489,7 @@ class JavaRenderer {
   private plain(v: Value, target: TypeModel | undefined, scope: Lift, pkg = this.program.pkg, typeName = ""): string {
     switch (v.kind) {
       case "loop":
-        throw new ConversionError("repeated resources (count, for_each) are not rendered in Java yet");
+        return this.loopValue(v.part, target).code;
       case "string":
       case "number":
       case "bool":
@@ -463,6 +556,22 @@ class JavaRenderer {
       default:
         return "null";
     }
+  }
+
+  /**
+   * `count.index` (an int: cast where a Double goes), `each.key` or `each.value`, converted to the type where it goes
+   * (none in a template, where the int prints as it should).
+   */
+  private loopValue(part: "index" | "key" | "value", target: TypeModel | undefined): Expr {
+    const code = this.loop?.[part];
+    if (this.loop === undefined || code === undefined) throw new ConversionError(`${part === "index" ? "count.index" : `each.${part}`} outside a resource repeated by ${part === "index" ? "count" : "for_each"}`);
+    const want = target;
+    if (part === "index") {
+      this.loop.indexRead = true;
+      if (want?.kind === "number") return plain(`(double) ${code}`, want);
+    }
+    const own: TypeModel | undefined = part === "index" ? { kind: "number" } : part === "key" ? { kind: "string" } : this.loop.valueType;
+    return this.fit(plain(code, own), want);
   }
 
   private configExpr(variable: string): Expr {
@@ -538,8 +647,15 @@ class JavaRenderer {
   private ref(variable: string, path: readonly PathStep[]): Expr {
     const node = this.nodes.get(variable);
     if (node === undefined) throw new ConversionError(`nothing in the example is named ${variable}`);
-    const name = this.name(variable);
+    let name = this.name(variable);
     let steps = path;
+    if (node.kind === "resource" && node.loop !== undefined) {
+      // One instance of a repeated resource: an element of the program's plain list or map of them.
+      const first = steps[0];
+      if (first === undefined || first.kind === "property") throw new ConversionError(`${variable}: a repeated resource is read through one instance`);
+      name = `${name}.get(${first.kind === "index" ? first.index : javaString(first.key)})`;
+      steps = steps.slice(1);
+    }
     let type: TypeModel | undefined;
     let props: readonly PropertyModel[] | undefined;
     let optional = false;
@@ -684,6 +800,5 @@ class JavaRenderer {
 
 /** The program as Java source: `package generated_program;`, its imports and class App. */
 export function renderJava(program: Program): string {
-  if (program.nodes.some((n) => n.kind === "resource" && n.loop !== undefined)) throw new ConversionError("repeated resources (count, for_each) are not rendered in Java yet");
   return new JavaRenderer(program).render();
 }
