@@ -12,7 +12,9 @@
 //
 // The upstream examples rarely read anything back, so each peer also has a program of our own, converted and checked
 // alike, that reaches what they do not: references into nested blocks, list indexes and map keys of resources,
-// data sources', ephemeral resources' and provider functions' results, and an explicit provider.
+// data sources', ephemeral resources' and provider functions' results, and an explicit provider. Random and tls have
+// a repeated-resources program too (LOOP_PROGRAM: count, for_each, references to an instance by index or key), whose
+// collections `new List<Pkg.X>()` / `new Dictionary<string, Pkg.X>()` type the references to their instances.
 //
 // What it cannot prove: that the C# compiles. There is no .NET SDK here, so types of values (a string where a double
 // is wanted), overload resolution, Output/Input conversions and the Pulumi core types (`InvokeOptions`, `Output`,
@@ -23,8 +25,8 @@ import type { AddressInfo } from "node:net";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderCSharp } from "../../src/schema-translate/examples/csharp.js";
-import { exampleProgram } from "../../src/schema-translate/examples/index.js";
-import { EXAMPLE_PEERS, peerExamples, peerModel, peerSchemaFile, type ExamplePeer } from "../support/examples.js";
+import { convertExample, exampleProgram } from "../../src/schema-translate/examples/index.js";
+import { EXAMPLE_PEERS, LOOP_PROGRAM, peerExamples, peerModel, peerSchemaFile, type ExamplePeer } from "../support/examples.js";
 import { dotnetHost, dotnetHostMissing } from "../support/languages.js";
 import { removeScratch, scratch } from "../support/lifecycle.js";
 import { execAsync } from "../support/processes.js";
@@ -484,6 +486,15 @@ function checkExample(code: string, sdk: Sdk, pkgNamespace: string): Check {
       i += 2;
       continue;
     }
+    // A repeated resource's instances: `var x = new List<Alias.X>()` or `new Dictionary<string, Alias.X>()`.
+    const collection = tok === "new" && t[i + 2] === "<" ? (t[i + 1] === "List" ? i + 3 : t[i + 1] === "Dictionary" && t[i + 4] === "," ? i + 5 : undefined) : undefined;
+    if (collection !== undefined && aliases.get(t[collection] ?? "") === pkgNamespace) {
+      const q = qualified(collection);
+      const v = declared(i);
+      if (q.cls !== undefined && v !== undefined) vars.set(v, { kind: t[i + 1] === "List" ? "list" : "map", of: { kind: "class", name: q.cls } });
+      i = q.next - 1;
+      continue;
+    }
     if (tok === "new" && aliases.get(t[i + 1] ?? "") === pkgNamespace) {
       const q = qualified(i + 1);
       target = undefined;
@@ -714,10 +725,21 @@ describe.skipIf(dotnetHostMissing()).each(EXAMPLE_PEERS)("%s examples in C#", (p
     }
     const total = found.length + missing.length;
     const constructs = checkExample(renderCSharp(exampleProgram(CONSTRUCTS[peer], await peerModel(peer))), sdk, pkgNamespace(peer));
+    // The repeated-resources program (count, for_each, references to instances), which the upstream examples lack.
+    const loopHcl = LOOP_PROGRAM[peer];
+    const loopConversion = loopHcl === undefined ? undefined : convertExample(loopHcl, await peerModel(peer));
+    const loops = loopConversion?.ok === true && loopConversion.code.csharp !== undefined ? checkExample(loopConversion.code.csharp, sdk, pkgNamespace(peer)) : undefined;
     figures.push(
       `[examples-csharp] ${peer}: found ${examples.length}, converted ${converted.length}, names checked ${found.length} of ${total} (no .NET SDK here to compile); ` +
-        `constructs program: names checked ${constructs.found.length} of ${constructs.found.length + constructs.missing.length}`,
+        `constructs program: names checked ${constructs.found.length} of ${constructs.found.length + constructs.missing.length}` +
+        (loopConversion === undefined ? "" : `; repeated-resources program: ${loops === undefined ? "not converted" : `names checked ${loops.found.length} of ${loops.found.length + loops.missing.length}`}`),
     );
+    if (loopConversion !== undefined) {
+      expect(loops, `${peer}'s repeated-resources program in C#: ${loopConversion.ok ? JSON.stringify(loopConversion.skipped) : loopConversion.reason}`).toBeDefined();
+      expect(loops!.missing, `${peer}'s repeated-resources program names what its C# SDK does not have`).toEqual([]);
+      // Each repeated resource's class, its args' members and the instances' outputs read by index or key were looked up.
+      expect(loops!.found.length).toBeGreaterThan(5);
+    }
     expect(missing, `${peer}'s examples name what its C# SDK (${relative(dir, sdkDir)} in ${dir}) does not have`).toEqual([]);
     expect(constructs.missing, `${peer}'s constructs program names what its C# SDK does not have`).toEqual([]);
     expect(checked.length).toBeGreaterThan(0);
