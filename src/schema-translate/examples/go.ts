@@ -2,7 +2,7 @@
 // generator makes from our schemas.
 import type { TypeModel, PropertyModel } from "../model.js";
 import { exportedName, goFieldName, goFunctionName, requiredIn, stackOutputName, tokenModule, tokenName } from "../names.js";
-import { ConversionError, type InvokeNode, type ObjectValue, type Program, type ProgramNode, type ProviderNode, type ResourceNode, type Value } from "./program.js";
+import { ConversionError, holdsOutput, type InvokeNode, type Loop, type ObjectValue, type Program, type ProgramNode, type ProviderNode, type ResourceNode, type Value } from "./program.js";
 
 export interface GoRenderOptions {
   /**
@@ -14,7 +14,6 @@ export interface GoRenderOptions {
 
 /** Renders a Program as the full source of a Go program's main.go. */
 export function renderGo(program: Program, options: GoRenderOptions = {}): string {
-  if (program.nodes.some((n) => n.kind === "resource" && n.loop !== undefined)) throw new ConversionError("repeated resources (count, for_each) are not rendered in Go yet");
   return new GoRenderer(program, options).render();
 }
 
@@ -34,6 +33,9 @@ const GO_TAKEN = [
   "string", "float64", "bool", "int", "nil", "true", "false", "panic", "len", "error", "any",
   "ctx", "cfg", "err", "param", "main", "readFileOrPanic", "pulumi", "config", "fmt", "json", "os", "strings",
 ];
+
+/** The names a repeated resource's loop declares (as `pulumi convert` names them), which the loop body must still see. */
+const LOOP_TAKEN = ["index", "key0", "val0", "__res"];
 
 /** An Output as rendered, with what it holds, so it can be fitted to the Input a position takes. */
 interface OutputShape {
@@ -56,7 +58,13 @@ const UNTYPED: Slot = { type: undefined, ptr: true, dataSource: false };
 /** A plain Go value (no Outputs) and its Go type. */
 interface Plain {
   code: string;
-  type: "string" | "float64" | "bool" | "any";
+  type: "string" | "float64" | "bool" | "int" | "any";
+}
+
+/** The loop around the resource being rendered: what `val0` is, and whether its body reads it. */
+interface LoopScope {
+  kind: "count" | "map" | "list";
+  valueUsed: boolean;
 }
 
 class GoRenderer {
@@ -67,8 +75,9 @@ class GoRenderer {
   /** Import path → package identifier (an alias when two paths end alike). */
   private readonly imports = new Map<string, string>();
   private readonly resourceNames = new Map<string, Set<string>>();
-  private readonly body: string[] = [];
+  private body: string[] = [];
   private errDeclared = false;
+  private loop: LoopScope | undefined;
   private tmp = 0;
   private readFile = false;
   /** Standard library packages the program's code uses. */
@@ -89,6 +98,7 @@ class GoRenderer {
   render(): string {
     this.collectUses();
     this.reservePackages();
+    if (this.program.nodes.some((n) => n.kind === "resource" && n.loop !== undefined)) for (const t of LOOP_TAKEN) this.taken.add(t);
     for (const c of this.program.config) this.name(c.variable);
     for (const n of this.program.nodes) this.name(n.variable);
     this.config();
@@ -118,6 +128,7 @@ class GoRenderer {
       visit(n.args);
       if (n.kind !== "provider" && n.provider !== undefined) this.used.add(n.provider);
       if (n.kind === "resource") for (const d of n.dependsOn) this.used.add(d);
+      if (n.kind === "resource" && n.loop !== undefined) visit(n.loop.kind === "count" ? n.loop.count : n.loop.items);
     }
     for (const o of this.program.outputs) visit(o.value);
   }
@@ -214,14 +225,100 @@ class GoRenderer {
   }
 
   private resource(n: ResourceNode): void {
+    if (n.loop !== undefined) return this.repeated(n, n.loop);
+    this.withErr(n.variable, this.newResource(n, goString(n.name)));
+  }
+
+  /** `pkg.NewT(ctx, name, &pkg.TArgs{...}, options...)`. */
+  private newResource(n: ResourceNode, name: string): string {
     const pkg = this.pkg(n.entity.pkg, tokenModule(n.entity.token));
     const res = exportedName(tokenName(n.entity.token));
     const args = this.topArgs(n.args, n.entity.foreign ? undefined : n.entity.properties, `&${pkg}.${res}Args`, res, "input", false, true);
     const opts: string[] = [];
-    const deps = n.dependsOn.filter((d) => this.nodes.get(d)?.kind !== "invoke").map((d) => this.ident(d));
-    if (deps.length > 0) opts.push(`pulumi.DependsOn([]pulumi.Resource{${deps.join(", ")}})`);
+    const deps = n.dependsOn.filter((d) => this.nodes.get(d)?.kind !== "invoke");
+    // A slice or map of resources is no pulumi.Resource, and Go has no spread into a []pulumi.Resource literal.
+    const repeatedDep = deps.find((d) => { const dep = this.nodes.get(d); return dep?.kind === "resource" && dep.loop !== undefined; });
+    if (repeatedDep !== undefined) throw new ConversionError(`${n.name}: depends_on a repeated resource (${repeatedDep}) is not rendered in Go`);
+    if (deps.length > 0) opts.push(`pulumi.DependsOn([]pulumi.Resource{${deps.map((d) => this.ident(d)).join(", ")}})`);
     if (n.provider !== undefined) opts.push(`pulumi.Provider(${this.ident(n.provider)})`);
-    this.withErr(n.variable, `${pkg}.New${res}(ctx, ${goString(n.name)}, ${[args, ...opts].join(", ")})`);
+    return `${pkg}.New${res}(ctx, ${name}, ${[args, ...opts].join(", ")})`;
+  }
+
+  /**
+   * A repeated resource as `pulumi convert` writes one in Go: a counting loop appending to a slice (`key0`, `val0`
+   * both the index), or a range over a map (`key0`, `val0`) or a slice of keys (`key0` both) filling a map by key;
+   * each instance named `<name>-<index or key>`. The loop's body is a scope of its own, statements and `err` included.
+   */
+  private repeated(n: ResourceNode, loop: Loop): void {
+    const cls = `${this.pkg(n.entity.pkg, tokenModule(n.entity.token))}.${exportedName(tokenName(n.entity.token))}`;
+    const source = loop.kind === "count" ? loop.count : loop.items;
+    if (holdsOutput(source)) {
+      throw new ConversionError(`${n.name}: ${loop.kind === "count" ? "a count" : "for_each over values"} known only after deployment cannot drive a Go loop`);
+    }
+    const header = loop.kind === "count" ? this.countBound(n, loop.count) : this.forEachItems(loop.items);
+    const scope: LoopScope = { kind: loop.kind === "count" ? "count" : loop.items.kind === "list" ? "list" : "map", valueUsed: false };
+    const outer = { body: this.body, errDeclared: this.errDeclared, loop: this.loop };
+    this.body = [];
+    this.errDeclared = false;
+    this.loop = scope;
+    this.std.add("fmt");
+    const call = this.newResource(n, `fmt.Sprintf(${goString(`${n.name.replaceAll("%", "%%")}-%v`)}, key0)`);
+    const used = this.used.has(n.variable);
+    const id = this.ident(n.variable);
+    // The arguments may have declared err in the loop's scope already (json.Marshal).
+    this.statement(`${used ? "__res" : "_"}, err ${used || !this.hasErr() ? ":=" : "="} ${call}`);
+    this.statement("if err != nil {\n\treturn err\n}");
+    if (used) this.statement(scope.kind === "count" ? `${id} = append(${id}, __res)` : `${id}[key0] = __res`);
+    const inner = this.body;
+    this.body = outer.body;
+    this.errDeclared = outer.errDeclared;
+    this.loop = outer.loop;
+
+    let head: string;
+    const prelude: string[] = [];
+    if (scope.kind === "count") {
+      head = `for index := 0; index < ${header}; index++ {`;
+      prelude.push("key0 := index");
+      if (scope.valueUsed) prelude.push("val0 := index");
+    } else head = `for ${scope.kind === "list" ? "_, key0" : scope.valueUsed ? "key0, val0" : "key0"} := range ${header} {`;
+    if (used) this.statement(scope.kind === "count" ? `var ${id} []*${cls}` : `${id} := map[string]*${cls}{}`);
+    this.statement([head, ...[...prelude, ...inner].map((l) => indent(l)), "}"].join("\n"));
+  }
+
+  private hasErr(): boolean {
+    return this.errDeclared;
+  }
+
+  /** A count as the bound of a Go `for`: a whole number as it is, a number from configuration through `int(...)`. */
+  private countBound(n: ResourceNode, count: Value): string {
+    const p = count.kind === "number" || count.kind === "string" ? (literal(count, { kind: "number" }) ?? this.plain(count)) : this.plain(count);
+    if (p.type === "float64" && /^[0-9]+$/.test(p.code)) return p.code;
+    if (p.type === "float64") return `int(${p.code})`;
+    throw new ConversionError(`${n.name}: a count that is not a number cannot drive a Go loop`);
+  }
+
+  /** The keys a for_each ranges over: `[]string{...}`, or a map typed by its values when they share one. */
+  private forEachItems(items: Value): string {
+    if (items.kind === "list") return composite("[]string", items.items.map((i) => ({ value: this.plain(i).code })), true);
+    if (items.kind !== "map") return this.plain(items).code;
+    const entries = items.entries.map((e) => ({ key: goString(e.key), plain: this.plain(e.value) }));
+    const types = new Set(entries.map((e) => e.plain.type));
+    const only = types.size === 1 ? [...types][0]! : "any";
+    // An untyped constant in an interface{} would be an int, which each.value's float64 assertion would not match.
+    const code = (e: (typeof entries)[number]): string => (only === "any" && e.plain.type === "float64" && /^-?[0-9.]+$/.test(e.plain.code) ? `float64(${e.plain.code})` : e.plain.code);
+    return composite(`map[string]${only === "any" ? "interface{}" : only}`, entries.map((e) => ({ key: e.key, value: code(e) })), true);
+  }
+
+  /** `count.index`, `each.key`, `each.value` as the loop's variables name them. */
+  private loopValue(v: Extract<Value, { kind: "loop" }>): Plain {
+    const scope = this.loop;
+    if (scope === undefined) throw new ConversionError(`${v.part === "index" ? "count.index" : `each.${v.part}`} outside a repeated resource`);
+    if (v.part === "key") return { code: "key0", type: "string" };
+    if (scope.kind === "list") return { code: "key0", type: "string" };
+    scope.valueUsed = true;
+    if (scope.kind === "count") return { code: "val0", type: "int" };
+    const t = v.type?.kind;
+    return { code: "val0", type: t === "string" ? "string" : t === "number" ? "float64" : t === "boolean" ? "bool" : "any" };
   }
 
   private provider(n: ProviderNode): void {
@@ -282,7 +379,7 @@ class GoRenderer {
     const t = slot.type?.kind === "any" ? undefined : slot.type;
     switch (v.kind) {
       case "loop":
-        throw new ConversionError("repeated resources (count, for_each) are not rendered in Go yet");
+        return this.scalar(this.loopValue(v), t);
       case "null":
         return "nil";
       case "string":
@@ -315,9 +412,12 @@ class GoRenderer {
   /** A plain value wrapped as the Input of the slot's scalar type (or the value's own where the slot says none). */
   private scalar(p: Plain, t: TypeModel | undefined): string {
     const want = t?.kind === "string" ? "string" : t?.kind === "number" ? "float64" : t?.kind === "boolean" ? "bool" : p.type;
+    // A loop's index is an int, and a value of a map of mixed values an interface{}: converted, or asserted.
+    const code = p.type === want ? p.code : p.type === "int" ? `${want}(${p.code})` : p.type === "any" ? `${p.code}.(${want})` : p.code;
     if (want === "string") return `pulumi.String(${this.asString(p)})`;
-    if (want === "float64") return `pulumi.Float64(${p.code})`;
-    if (want === "bool") return `pulumi.Bool(${p.code})`;
+    if (want === "float64") return `pulumi.Float64(${code})`;
+    if (want === "bool") return `pulumi.Bool(${code})`;
+    if (want === "int") return `pulumi.Int(${p.code})`;
     return p.code === "nil" ? "nil" : `pulumi.Any(${p.code})`;
   }
 
@@ -419,7 +519,7 @@ class GoRenderer {
   private plain(v: Value): Plain {
     switch (v.kind) {
       case "loop":
-        throw new ConversionError("repeated resources (count, for_each) are not rendered in Go yet");
+        return this.loopValue(v);
       case "string":
         return { code: goString(v.value), type: "string" };
       case "number":
@@ -512,7 +612,14 @@ class GoRenderer {
     }
     const foreign = props === undefined && type === undefined;
     let kind: OutputShape["kind"] = "other";
-    for (const [i, step] of ref.path.entries()) {
+    let path = ref.path;
+    const instance = path[0];
+    // An instance of a repeated resource: an element of the program's plain slice or map of them.
+    if (node?.kind === "resource" && node.loop !== undefined && instance !== undefined && instance.kind !== "property") {
+      code += instance.kind === "index" ? `[${instance.index}]` : `[${goString(instance.key)}]`;
+      path = path.slice(1);
+    }
+    for (const [i, step] of path.entries()) {
       if (step.kind === "property") {
         if (i === 0 && node?.kind === "resource" && step.name === "id") {
           code += ".ID()";
