@@ -609,6 +609,17 @@ describe("renderCSharp: repeated resources (count, for_each)", () => {
     );
   });
 
+  it("depends_on a repeated resource: its instances as a Resource[] (List and Dictionary values)", () => {
+    const text = body({
+      nodes: [
+        resource("n", "tls:index/thing:Thing", obj([]), { loop: { kind: "count", count: num(2) } }),
+        resource("k", "tls:index/thing:Thing", obj([]), { loop: { kind: "forEach", items: list(str("a")) } }),
+        resource("r", "tls:index/thing:Thing", obj([]), { dependsOn: ["n", "k"] }),
+      ],
+    });
+    expect(text).toContain(['var r = new Tls.Thing("r", new(), new CustomResourceOptions', "{", "    DependsOn =", "    {", "        n.ToArray<Resource>(),", "        k.Values.ToArray<Resource>(),", "    },", "});"].join("\n"));
+  });
+
   it("references to an instance: by index, by key (also written attribute-style in HCL), into its nested values", () => {
     const subjects = propertyModel({ tfName: "subject", name: "subjects", tfType: { kind: "list", element: { kind: "string" } }, type: { kind: "array", items: { kind: "string" } } });
     const year = propertyModel({ tfName: "year", name: "year", tfType: { kind: "number" }, type: { kind: "number" } });

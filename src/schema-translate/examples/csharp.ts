@@ -352,9 +352,20 @@ class CSharpWriter {
     const lines: string[] = [];
     // An invoke is no resource to wait for; what the example reads of it orders the program already.
     const dependsOn = n.kind === "resource" ? n.dependsOn.filter((d) => this.nodes.get(d)?.kind !== "invoke") : [];
-    if (dependsOn.length > 0) lines.push(`DependsOn =${this.block(dependsOn.map(csharpIdentifier), ind + INDENT)}`);
+    if (dependsOn.length > 0) lines.push(`DependsOn =${this.block(dependsOn.map((d) => this.dependency(d)), ind + INDENT)}`);
     if (n.provider !== undefined) lines.push(`Provider = ${csharpIdentifier(n.provider)}`);
     return lines.length === 0 ? "" : `, new ${type}${this.block(lines, ind)}`;
+  }
+
+  /**
+   * An element of `DependsOn` (an InputList<Resource>): a resource, or a repeated one's instances as a `Resource[]`,
+   * which the list's `Add(InputList<Resource>)` takes (a `List<Pkg.X>` converts to no InputList of Resource).
+   */
+  private dependency(variable: string): string {
+    const node = this.nodes.get(variable);
+    const id = csharpIdentifier(variable);
+    if (node?.kind !== "resource" || node.loop === undefined) return id;
+    return `${id}${node.loop.kind === "forEach" ? ".Values" : ""}.ToArray<Resource>()`;
   }
 
   /** `new()` args: left out when there are none and the resource can be made without (no required input). */
