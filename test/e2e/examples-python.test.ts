@@ -2,7 +2,8 @@
 // peer itself, as renderPython writes it, byte-compiles (`python -m py_compile`) and type-checks with `mypy --strict`
 // against the Python SDK `pulumi package gen-sdk --language python` generates from the same full-docs schema, with the
 // pulumi SDK from PyPI (3.248.0, the engine's version) beside it, and is laid out so that black leaves it as it is
-// (`black --check`: docs read like formatted code). Prints per peer: examples found, converted, compiling.
+// (`black --check`: docs read like formatted code); so does the repeated-resources program (LOOP_PROGRAM, count and
+// for_each) the upstream examples have no case of. Prints per peer: examples found, converted, compiling.
 //
 // The checker is mypy 1.18.2 from PyPI: a real checker that reads the SDKs' annotations (both ship py.typed), so it
 // checks keyword arguments, the keys and value types of nested objects given as dicts (the SDK's `...ArgsDict`
@@ -24,7 +25,7 @@ import type { PathStep, Program, Value } from "../../src/schema-translate/exampl
 import { renderPython } from "../../src/schema-translate/examples/python.js";
 import { pythonPackage, pythonPropertyName, tokenModule, tokenName } from "../../src/schema-translate/names.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
-import { EXAMPLE_PEERS, peerExamples, peerSchemaFile, type ExamplePeer, type PeerExample } from "../support/examples.js";
+import { EXAMPLE_PEERS, LOOP_PROGRAM, peerExamples, peerModel, peerSchemaFile, type ExamplePeer, type PeerExample } from "../support/examples.js";
 import { hostsMissing } from "../support/languages.js";
 import { peerPath } from "../support/peers.js";
 import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
@@ -89,8 +90,9 @@ async function pythonSdk(peer: ExamplePeer, dir: string): Promise<string> {
 
 /**
  * For each peer, a program with what the upstream examples leave out: an explicit provider, depends_on (on a data
- * source too), configuration with and without defaults, templates holding Outputs, each builtin on plain values and on
- * Outputs, a number where a string is wanted, nested blocks, provider functions' plain and object results. Written as
+ * source, and on repeated resources, too), two for_each maps of values of different types and a count from config,
+ * configuration with and without defaults, templates holding Outputs, each builtin on plain values and on Outputs, a
+ * number where a string is wanted, nested blocks, provider functions' plain and object results. Written as
  * `constructs.py` beside the examples and checked with them; not counted in the figures.
  */
 const CONSTRUCTS: Record<ExamplePeer, string> = {
@@ -115,8 +117,33 @@ resource "random_shuffle" "s" {
   result_count = 1
   depends_on   = [random_password.pw]
 }
+resource "random_id" "ids" {
+  for_each    = { a = 4, b = 8 }
+  byte_length = each.value
+  prefix      = each.key
+  keepers     = { size = each.value, at = "\${each.key}-\${each.value}" }
+}
+resource "random_string" "named" {
+  for_each   = { a = "x", b = "y" }
+  length     = 4
+  special    = false
+  keepers    = { v = each.value, id = random_id.ids["a"].hex }
+  depends_on = [random_id.ids]
+}
+resource "random_pet" "pets" {
+  count      = var.len
+  length     = count.index
+  keepers    = { i = count.index }
+  depends_on = [random_string.named, random_password.pw]
+}
+resource "random_uuid" "after" {
+  depends_on = [random_pet.pets, random_id.ids]
+}
 output "first" {
   value = random_shuffle.s.result[0]
+}
+output "b" {
+  value = random_id.ids.b.hex
 }
 output "k" {
   value = random_pet.pet.keepers["k"]
@@ -271,7 +298,8 @@ function pathProbes(program: Program): string {
     if (n === undefined || n.kind === "provider" || n.entity.foreign || path.length === 0) continue;
     const module = tokenModule(n.entity.token);
     const base = [pythonPackage(n.entity.pkg).alias, ...(module === "index" ? [] : [module])].join(".");
-    const [first, ...rest] = path;
+    // A repeated resource's instance is typed as the resource is: its index or key step picks it out of a plain list or dict.
+    const [first, ...rest] = n.kind === "resource" && n.loop !== undefined ? path.slice(1) : path;
     if (first?.kind !== "property") continue;
     let code =
       n.kind === "resource"
@@ -337,6 +365,16 @@ describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Python", (pe
     writeFileSync(join(project, "constructs.py"), renderPython(constructs));
     writeFileSync(join(project, "constructs_paths.py"), pathProbes(constructs));
     files.push("constructs.py", "constructs_paths.py");
+    const loopSource = LOOP_PROGRAM[peer];
+    if (loopSource !== undefined) {
+      const loops = convertExample(loopSource, await peerModel(peer));
+      expect(loops.ok && loops.code.python !== undefined, loops.ok ? "no Python rendering" : loops.reason).toBe(true);
+      if (loops.ok) {
+        writeFileSync(join(project, "loops.py"), renderPython(loops.program));
+        writeFileSync(join(project, "loops_paths.py"), pathProbes(loops.program));
+        files.push("loops.py", "loops_paths.py");
+      }
+    }
     writeFileSync(join(project, "mypy.ini"), `[mypy]\nstrict = True\nmypy_path = ${sdk}\ncache_dir = ${join(dir, "mypy-cache")}\n\n[mypy-pulumi_${peer}.*]\nignore_errors = True\n`);
 
     const failures: string[] = [];
@@ -346,12 +384,13 @@ describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Python", (pe
       if (compiled.status !== 0) failures.push(`python -m py_compile:\n${compiled.stdout}${compiled.stderr}`);
       const checked = await spawnAsync(python, ["-m", "mypy", "--config-file", "mypy.ini", "--no-error-summary", ...files], { cwd: project, env: pipEnv() });
       if (checked.status !== 0) failures.push(`mypy --strict:\n${checked.stdout}${checked.stderr}`);
-      for (const m of `${compiled.stdout}${compiled.stderr}${checked.stdout}`.matchAll(/(example\d+)(?:_paths)?\.py/g)) failed.add(m[1]!);
+      for (const m of `${compiled.stdout}${compiled.stderr}${checked.stdout}`.matchAll(/(example\d+|loops)(?:_paths)?\.py/g)) failed.add(m[1]!);
       const formatted = await spawnAsync(python, ["-m", "black", "--check", "--diff", "--quiet", ...files.filter((f) => !f.endsWith("_paths.py"))], { cwd: project, env: pipEnv() });
       if (formatted.status !== 0) failures.push(`black --check (the layout only; not counted against compiling):\n${formatted.stdout}${formatted.stderr}`);
     }
-    const compiling = compilable.length - failed.size;
-    figures.push(`[examples-python] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}), compiling ${compiling}`);
+    const compiling = compilable.length - [...failed].filter((f) => f !== "loops").length;
+    const loopFigure = loopSource === undefined ? "" : `; repeated-resources program ${failed.has("loops") ? "failing" : "compiling"}`;
+    figures.push(`[examples-python] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}), compiling ${compiling}${loopFigure}`);
     expect(failures.join("\n"), `${peer}'s examples in Python (files in ${project})`).toBe("");
     expect(compiling).toBe(compilable.length);
     expect(compilable.length).toBeGreaterThan(0);

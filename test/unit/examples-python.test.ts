@@ -459,3 +459,153 @@ pulumi.export("id", tls_.id)
     expect(renderPython(program([k]))).toBe(`${HEAD}ed25519_example = tls.PrivateKey("ed25519-example", algorithm="ED25519")\n`);
   });
 });
+
+describe("renderPython: repeated resources", () => {
+  const loopValue = (part: "index" | "key" | "value", type?: TypeModel): Value => ({ kind: "loop", part, ...(type !== undefined ? { type } : {}) });
+  const counted = (count: Value, args: Record<string, Value> = { algorithm: tpl("RSA", loopValue("index", { kind: "number" })) }, variable = "keys"): ResourceNode =>
+    resource(variable, res("tls_private_key"), args, { loop: { kind: "count", count } });
+
+  it("count: a list filled in a range loop, each instance named after its index", () => {
+    expect(renderPython(program([counted(num(2))]))).toBe(`${HEAD}keys: list[tls.PrivateKey] = []
+for index in range(2):
+    keys.append(tls.PrivateKey(f"keys-{index}", algorithm=f"RSA{index}"))
+`);
+  });
+
+  it("count from config: range() takes an int, and config numbers are floats", () => {
+    const p = program([counted(cfg("n", { kind: "number" }))], { config: [{ name: "n", variable: "n", type: "number", default: num(2) }] });
+    expect(renderPython(p)).toBe(`${HEAD}config = pulumi.Config()
+n = config.get_float("n")
+if n is None:
+    n = 2
+
+keys: list[tls.PrivateKey] = []
+for index in range(int(n)):
+    keys.append(tls.PrivateKey(f"keys-{index}", algorithm=f"RSA{index}"))
+`);
+  });
+
+  it("an instance too long for append's line: split inside append's parentheses first, as black splits it", () => {
+    const k = counted(num(3), { algorithm: str("ECDSA"), rsaBits: loopValue("index", { kind: "number" }) });
+    const cert = resource(
+      "certs",
+      res("tls_self_signed_cert"),
+      {
+        privateKeyPem: ref("keys", 0, "privateKeyPem"),
+        validityPeriodHours: num(12),
+        allowedUses: lst(str("server_auth")),
+        subject: object({ commonName: tpl("host", loopValue("index", { kind: "number" }), ".example.com"), streetAddresses: lst(loopValue("index", { kind: "string" })) }, subjectType),
+      },
+      { loop: { kind: "count", count: num(2) } },
+    );
+    expect(renderPython(program([k, cert]))).toBe(`${HEAD}keys: list[tls.PrivateKey] = []
+for index in range(3):
+    keys.append(tls.PrivateKey(f"keys-{index}", algorithm="ECDSA", rsa_bits=index))
+
+certs: list[tls.SelfSignedCert] = []
+for index in range(2):
+    certs.append(
+        tls.SelfSignedCert(
+            f"certs-{index}",
+            private_key_pem=keys[0].private_key_pem,
+            validity_period_hours=12,
+            allowed_uses=["server_auth"],
+            subject={
+                "common_name": f"host{index}.example.com",
+                "street_addresses": [str(index)],
+            },
+        )
+    )
+`);
+  });
+
+  it("for_each over a map: a dict filled per key and value, each instance named after its key", () => {
+    const k = resource("keys", res("tls_private_key"), { algorithm: loopValue("value", { kind: "string" }), rsaBits: { kind: "null" } }, { loop: { kind: "forEach", items: mp({ ec: str("ECDSA"), ed: str("ED25519") }) } });
+    expect(renderPython(program([k], { outputs: [{ name: "ec", value: ref("keys", { key: "ec" }, "privateKeyPem") }] }))).toBe(`${HEAD}keys: dict[str, tls.PrivateKey] = {}
+for key, value in {"ec": "ECDSA", "ed": "ED25519"}.items():
+    keys[key] = tls.PrivateKey(f"keys-{key}", algorithm=value)
+
+pulumi.export("ec", keys["ec"].private_key_pem)
+`);
+  });
+
+  it("for_each over a list of strings: each string is the key and the value; a number value where a string is wanted goes through str()", () => {
+    const named = resource("named", res("tls_private_key"), { algorithm: tpl(loopValue("key", { kind: "string" }), "-", loopValue("value", { kind: "string" })) }, { loop: { kind: "forEach", items: lst(str("a"), str("b")) } });
+    // The binder types a value by its position: the map's numbers are where a string is wanted.
+    const sized = resource("sized", res("tls_private_key"), { algorithm: loopValue("value", { kind: "string" }), rsaBits: loopValue("value", { kind: "number" }) }, {
+      loop: { kind: "forEach", items: mp({ small: num(2048), big: num(4096) }) },
+    });
+    const out = renderPython(program([named, sized]));
+    expect(out).toContain(`named: dict[str, tls.PrivateKey] = {}
+for key in ["a", "b"]:
+    named[key] = tls.PrivateKey(f"named-{key}", algorithm=f"{key}-{key}")
+`);
+    expect(out).toContain(`sized: dict[str, tls.PrivateKey] = {}
+for key, value in {"small": 2048, "big": 4096}.items():
+    sized[key] = tls.PrivateKey(f"sized-{key}", algorithm=str(value), rsa_bits=value)
+`);
+  });
+
+  it("each map loop's values get a name of their own (mypy holds a module-level name to one type); a program variable keeps its name", () => {
+    const value = resource("value", res("tls_private_key"), { algorithm: str("RSA") });
+    const a = resource("a", res("tls_private_key"), { algorithm: loopValue("value", { kind: "string" }) }, { loop: { kind: "forEach", items: mp({ x: str("RSA") }) } });
+    const b = resource("b", res("tls_private_key"), { algorithm: str("RSA"), rsaBits: loopValue("value", { kind: "number" }) }, { loop: { kind: "forEach", items: mp({ y: num(2048) }) } });
+    expect(renderPython(program([value, a, b]))).toBe(`${HEAD}value = tls.PrivateKey("value", algorithm="RSA")
+
+a: dict[str, tls.PrivateKey] = {}
+for key, value_ in {"x": "RSA"}.items():
+    a[key] = tls.PrivateKey(f"a-{key}", algorithm=value_)
+
+b: dict[str, tls.PrivateKey] = {}
+for key, value__ in {"y": 2048}.items():
+    b[key] = tls.PrivateKey(f"b-{key}", algorithm="RSA", rsa_bits=value__)
+`);
+  });
+
+  it("a for_each map too long for the loop's line is one entry per line", () => {
+    const entries = Object.fromEntries(["first", "second", "third", "fourth"].map((k) => [`${k}-key-of-the-cluster`, str("ECDSA")]));
+    const k = resource("keys", res("tls_private_key"), { algorithm: loopValue("value", { kind: "string" }) }, { loop: { kind: "forEach", items: mp(entries) } });
+    expect(renderPython(program([k]))).toBe(`${HEAD}keys: dict[str, tls.PrivateKey] = {}
+for key, value in {
+    "first-key-of-the-cluster": "ECDSA",
+    "second-key-of-the-cluster": "ECDSA",
+    "third-key-of-the-cluster": "ECDSA",
+    "fourth-key-of-the-cluster": "ECDSA",
+}.items():
+    keys[key] = tls.PrivateKey(f"keys-{key}", algorithm=value)
+`);
+  });
+
+  it("references by index and by key (attribute-style in HCL, a key all the same), typed through the instance", () => {
+    const k = resource("keys", res("tls_private_key"), { algorithm: str("RSA") }, { loop: { kind: "forEach", items: lst(str("a")) } });
+    const n = counted(num(1), undefined, "keys2");
+    const outputs = [
+      { name: "byIndex", value: ref("keys2", 0, "publicKeyOpenssh") },
+      { name: "byKey", value: ref("keys", { key: "a" }, "privateKeyPem") },
+      { name: "asNumber", value: { kind: "ref", node: "keys", path: [step({ key: "a" }), step("rsaBits")], type: { kind: "string" } } as Value },
+    ];
+    expect(renderPython(program([k, n], { outputs })).split("\n\n").at(-1)).toBe(`pulumi.export("byIndex", keys2[0].public_key_openssh)
+pulumi.export("byKey", keys["a"].private_key_pem)
+pulumi.export("asNumber", keys["a"].rsa_bits.apply(str))
+`);
+  });
+
+  it("depends_on a repeated resource waits for all its instances", () => {
+    const k = resource("keys", res("tls_private_key"), { algorithm: str("RSA") }, { loop: { kind: "forEach", items: lst(str("a")) } });
+    const n = counted(num(1), undefined, "many");
+    const last = resource("last", res("tls_private_key"), { algorithm: str("RSA") }, { dependsOn: ["keys", "many"] });
+    expect(renderPython(program([k, n, last])).split("\n").slice(-7).join("\n")).toBe(`
+last = tls.PrivateKey(
+    "last",
+    algorithm="RSA",
+    opts=pulumi.ResourceOptions(depends_on=[*keys.values(), *many]),
+)
+`);
+  });
+
+  it("a count or for_each known only after deployment cannot drive a loop", () => {
+    expect(() => renderPython(program([key, counted(ref("key", "rsaBits"))]))).toThrow(/keys: a count known only after deployment cannot drive a Python loop/);
+    const k = resource("keys", res("tls_private_key"), { algorithm: str("RSA") }, { loop: { kind: "forEach", items: mp({ a: ref("key", "id") }) } });
+    expect(() => renderPython(program([key, k]))).toThrow(/keys: for_each over values known only after deployment cannot drive a Python loop/);
+  });
+});

@@ -2,7 +2,7 @@
 // Python SDKs spell resources, functions and arguments, laid out so that black leaves it as it is.
 import type { TypeModel } from "../model.js";
 import { pythonInitParamName, pythonKeywordSafe, pythonName, pythonPackage, pythonPropertyName, tokenModule, tokenName } from "../names.js";
-import { ConversionError, type Builtin, type ConfigVariable, type InvokeNode, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
+import { ConversionError, holdsOutput, type Builtin, type ConfigVariable, type InvokeNode, type Loop, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
 
 const INDENT = "    ";
 /** black's default line length: one line when it fits, else one item per line with a trailing comma. */
@@ -34,8 +34,19 @@ interface Expr {
 
 const plain = (code: string, atom = true): Expr => ({ code, output: false, holdsOutput: false, atom });
 
+/**
+ * The loop variables of one repeated resource. They outlive their loop at module level, where mypy holds a name to one
+ * type: `index` (an int) and `key` (a str) serve every loop, each map's values get a name of their own.
+ */
+interface LoopNames {
+  index: string;
+  key: string;
+  value?: string;
+  /** The kind every map value shares, when they do: a Value's type is the one its position wants, not its own. */
+  valueKind?: string;
+}
+
 export function renderPython(program: Program): string {
-  if (program.nodes.some((n) => n.kind === "resource" && n.loop !== undefined)) throw new ConversionError("repeated resources (count, for_each) are not rendered in Python yet");
   return new PythonRenderer(program).render();
 }
 
@@ -45,6 +56,9 @@ class PythonRenderer {
   private readonly config = new Map<string, ConfigVariable>();
   private usesJson = false;
   private usesReadFile = false;
+  private readonly loops = new Map<string, LoopNames>();
+  /** The loop of the repeated resource being rendered, where `count.index` and `each.*` have names. */
+  private loop: LoopNames | undefined;
 
   constructor(private readonly program: Program) {
     const taken = new Set([...PROGRAM_NAMES, ...PYTHON_BUILTINS, ...this.packages().map((p) => pythonPackage(p).alias)]);
@@ -62,11 +76,34 @@ class PythonRenderer {
       this.nodes.set(n.variable, n);
       claim(n.variable);
     }
+    // After the program's own variables, which keep their names.
+    const shared = new Map<string, string>();
+    const loopName = (base: string, fresh = false): string => {
+      const known = shared.get(base);
+      if (known !== undefined && !fresh) return known;
+      let name = base;
+      while (taken.has(name)) name += "_";
+      taken.add(name);
+      if (!shared.has(base)) shared.set(base, name);
+      return name;
+    };
+    for (const n of program.nodes) {
+      if (n.kind !== "resource" || n.loop === undefined) continue;
+      const isMap = n.loop.kind === "forEach" && n.loop.items.kind === "map";
+      const kinds = new Set(n.loop.kind === "forEach" && n.loop.items.kind === "map" ? n.loop.items.entries.map((e) => e.value.kind) : []);
+      const valueKind = kinds.size === 1 ? [...kinds][0] : undefined;
+      this.loops.set(n.variable, {
+        index: loopName("index"),
+        key: loopName("key"),
+        ...(isMap ? { value: loopName("value", true) } : {}),
+        ...(valueKind !== undefined ? { valueKind } : {}),
+      });
+    }
   }
 
   render(): string {
     // The body first: it decides whether `json` and the file helper are needed.
-    const body = [this.configSection(), this.program.nodes.map((n) => this.node(n)).join("\n"), this.outputs()].filter((s) => s !== "");
+    const body = [this.configSection(), this.nodesSection(), this.outputs()].filter((s) => s !== "");
     const imports = [...(this.usesJson ? ["import json"] : []), ...(this.usesReadFile ? ["import os"] : []), "import pulumi"];
     for (const pkg of this.packages()) {
       const { module, alias } = pythonPackage(pkg);
@@ -78,6 +115,12 @@ class PythonRenderer {
       sections.push(`\ndef read_file(path: str) -> str:\n${INDENT}with open(os.path.expanduser(path), encoding="utf-8") as f:\n${INDENT}${INDENT}return f.read()\n`);
     }
     return `${[...sections, ...body].join("\n\n")}\n`;
+  }
+
+  /** One statement per node; a loop set apart by blank lines, so it reads as one block. */
+  private nodesSection(): string {
+    const looped = (n: ProgramNode | undefined): boolean => n?.kind === "resource" && n.loop !== undefined;
+    return this.program.nodes.map((n, i) => (i > 0 && (looped(n) || looped(this.program.nodes[i - 1])) ? "\n" : "") + this.node(n)).join("\n");
   }
 
   /** Every package a node uses, sorted as isort sorts the imports. */
@@ -110,7 +153,8 @@ class PythonRenderer {
     const lead = name.length + 3;
     switch (n.kind) {
       case "resource":
-        return `${name} = ${this.resource(n, lead)}`;
+        if (n.loop !== undefined) return this.repeated(n, n.loop, name);
+        return `${name} = ${this.resource(n, plain(stringLiteral(n.name)), "", lead)}`;
       case "provider":
         return `${name} = ${this.call(`${pythonPackage(n.pkg).alias}.Provider`, [{ expr: () => plain(stringLiteral(n.name)) }, ...this.kwargs(n.args, pythonInitParamName)], "", lead)}`;
       case "invoke":
@@ -118,15 +162,62 @@ class PythonRenderer {
     }
   }
 
-  private resource(n: ResourceNode, lead: number): string {
-    const args: Arg[] = [{ expr: () => plain(stringLiteral(n.name)) }, ...this.kwargs(n.args, pythonInitParamName)];
+  private resource(n: ResourceNode, resourceName: Expr, indent: string, lead: number): string {
+    const args: Arg[] = [{ expr: () => resourceName }, ...this.kwargs(n.args, pythonInitParamName)];
     const opts: Arg[] = [];
     // Only resources can be waited for: an invoke's result is an Output, which depends_on refuses.
-    const dependsOn = n.dependsOn.filter((d) => this.nodes.get(d)?.kind !== "invoke").map((d) => this.name(d));
+    const dependsOn = n.dependsOn.filter((d) => this.nodes.get(d)?.kind !== "invoke").map((d) => this.dependency(d));
     if (dependsOn.length > 0) opts.push({ keyword: "depends_on", expr: (indent, l) => this.collection("[", "]", dependsOn.map((d) => () => plain(d)), indent, l) });
     if (n.provider !== undefined) opts.push({ keyword: "provider", expr: () => plain(this.name(n.provider!)) });
     if (opts.length > 0) args.push({ keyword: "opts", expr: (indent, l) => plain(this.call("pulumi.ResourceOptions", opts, indent, l)) });
-    return this.call(this.entityPath(n.entity.pkg, n.entity.token, tokenName(n.entity.token)), args, "", lead);
+    return this.call(this.entityPath(n.entity.pkg, n.entity.token, tokenName(n.entity.token)), args, indent, lead);
+  }
+
+  /** A resource waited for: a repeated one's instances, all of them, spread into the list. */
+  private dependency(variable: string): string {
+    const n = this.nodes.get(variable);
+    const name = this.name(variable);
+    if (n?.kind !== "resource" || n.loop === undefined) return name;
+    return n.loop.kind === "count" ? `*${name}` : `*${name}.values()`;
+  }
+
+  /**
+   * A repeated resource as a list filled in a `for ... in range(...)` loop, or a dict filled per key, each instance
+   * named after its index or key. Not `pulumi convert`'s `for range in [{"value": i} ...]`: that hides the built-in
+   * `range`, which a second loop then cannot call.
+   */
+  private repeated(n: ResourceNode, loop: Loop, name: string): string {
+    const names = this.loops.get(n.variable)!;
+    const cls = this.entityPath(n.entity.pkg, n.entity.token, tokenName(n.entity.token));
+    this.loop = names;
+    try {
+      if (loop.kind === "count") {
+        if (holdsOutput(loop.count)) throw new ConversionError(`${n.name}: a count known only after deployment cannot drive a Python loop`);
+        const instanceName = plain(`f${fStringLiteral([`${n.name}-`, { code: names.index }])}`);
+        const oneLine = `${name}.append(${this.resource(n, instanceName, INDENT, INDENT.length + name.length + ".append(".length)})`;
+        // As black splits `x.append(call(...))`: inside append's parentheses first.
+        const body =
+          !oneLine.includes("\n") && INDENT.length + oneLine.length <= WIDTH
+            ? oneLine
+            : `${name}.append(\n${INDENT.repeat(2)}${this.resource(n, instanceName, INDENT.repeat(2), 2 * INDENT.length)}\n${INDENT})`;
+        return `${name}: list[${cls}] = []\nfor ${names.index} in range(${this.count(loop.count)}):\n${INDENT}${body}`;
+      }
+      if (holdsOutput(loop.items)) throw new ConversionError(`${n.name}: for_each over values known only after deployment cannot drive a Python loop`);
+      const target = names.value === undefined ? names.key : `${names.key}, ${names.value}`;
+      const suffix = loop.items.kind === "map" ? ".items():" : ":";
+      const items = this.value(loop.items, "", `for ${target} in `.length + suffix.length);
+      const assign = `${name}[${names.key}] = `;
+      const instance = this.resource(n, plain(`f${fStringLiteral([`${n.name}-`, { code: names.key }])}`), INDENT, INDENT.length + assign.length);
+      return `${name}: dict[str, ${cls}] = {}\nfor ${target} in ${items.code}${suffix}\n${INDENT}${assign}${instance}`;
+    } finally {
+      this.loop = undefined;
+    }
+  }
+
+  /** `range()`'s argument: an int, where Terraform's numbers are floats (a config value is read as one). */
+  private count(v: Value): string {
+    if (v.kind === "number" && Number.isInteger(v.value) && v.value >= 0) return numberLiteral(v.value);
+    return `int(${this.value(v, "", 0).code})`;
   }
 
   private invoke(n: InvokeNode, lead: number): string {
@@ -204,8 +295,14 @@ class PythonRenderer {
   private value(v: Value, indent: string, lead: number, expected: TypeModel | { kind: ConfigVariable["type"] } | undefined = v.type): Expr {
     const want = expected?.kind === "boolean" ? "bool" : expected?.kind;
     switch (v.kind) {
-      case "loop":
-        throw new ConversionError("repeated resources (count, for_each) are not rendered in Python yet");
+      case "loop": {
+        const names = this.loop;
+        if (names === undefined) throw new ConversionError(`${v.part === "index" ? "count.index" : `each.${v.part}`} outside a repeated resource`);
+        if (v.part === "index") return this.converted(plain(names.index), { kind: "number" }, want);
+        // A list's strings are each the key and the value.
+        if (v.part === "key" || names.value === undefined) return this.converted(plain(names.key), { kind: "string" }, want);
+        return this.converted(plain(names.value), names.valueKind === undefined ? undefined : { kind: names.valueKind }, want);
+      }
       case "string":
         if (want === "number" && v.value.trim() !== "" && Number.isFinite(Number(v.value))) return plain(numberLiteral(Number(v.value)));
         if (want === "bool" && (v.value === "true" || v.value === "false")) return plain(v.value === "true" ? "True" : "False");
@@ -274,6 +371,8 @@ class PythonRenderer {
   private refType(variable: string, path: PathStep[]): TypeModel | undefined {
     const node = this.nodes.get(variable);
     if (node === undefined) return undefined;
+    // A repeated resource's first step picks an instance out of the program's list or dict.
+    if (node.kind === "resource" && node.loop !== undefined) path = path.slice(1);
     let props = node.kind === "provider" ? node.properties : node.entity.properties;
     let type: TypeModel | undefined;
     if (node.kind === "invoke" && node.function !== undefined) {
