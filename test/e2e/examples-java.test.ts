@@ -16,7 +16,8 @@
 // objects to any depth) and every string its results reach (through lists, maps and nested objects) trimmed, which
 // compiles only if each setter and getter is named as the SDK names it and each Optional is where the SDK has one.
 // Random and tls also compile the repeated-resources program (LOOP_PROGRAM: count, for_each over a map and a set,
-// references to instances by index and key), which the upstream examples have no case of.
+// references to instances by index and key), which the upstream examples have no case of, and random a program of
+// the loop constructs only Java writes (LOOP_CONSTRUCTS).
 //
 // Maven's downloads stay in ~/.m2: once the artifacts are there, Maven runs offline (`-o`).
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
@@ -221,6 +222,42 @@ output "decoded" {
 `,
 };
 
+/**
+ * Repeated resources as only Java writes them: a lambda reading the index (then of an effectively final copy), the index
+ * and a map's values converted where they go, a for_each over values of several types (strings, as Terraform makes
+ * them), depends_on a repeated resource alone and with another (a List<Resource> built from them).
+ */
+const LOOP_CONSTRUCTS = `
+resource "random_id" "base" {
+  byte_length = 4
+}
+resource "random_pet" "counted" {
+  count   = 2
+  length  = count.index
+  keepers = { id = random_id.base.hex, n = count.index }
+  prefix  = "p-\${count.index}-\${random_id.base.hex}"
+}
+resource "random_string" "mixed" {
+  for_each   = { a = "x", b = 1 }
+  length     = 3
+  keepers    = { v = each.value, k = each.key, pet = random_pet.counted[1].id }
+  depends_on = [random_pet.counted, random_id.base]
+}
+resource "random_integer" "keyed" {
+  for_each   = { small = 5, big = 50 }
+  min        = 1
+  max        = each.value
+  keepers    = { max = each.value }
+  depends_on = [random_string.mixed]
+}
+output "b" {
+  value = random_string.mixed.b.result
+}
+output "big" {
+  value = random_integer.keyed["big"].result
+}
+`;
+
 /** A value of the type: one item in a list, one key in a map, every input of an object. */
 function sample(t: TypeModel, depth: number): Value {
   switch (t.kind) {
@@ -383,6 +420,8 @@ describe.skipIf(hostsMissing() || javaHostMissing()).each(EXAMPLE_PEERS)("%s exa
       expect(c.ok && c.code.java !== undefined, c.ok ? c.skipped.map((s) => `${s.language}: ${s.reason}`).join("; ") : c.reason).toBe(true);
       if (c.ok && c.code.java !== undefined) writeProgram(project, "loops", c.code.java);
     }
+    const loopConstructs = peer === "random";
+    if (loopConstructs) writeProgram(project, "loopconstructs", renderJava(exampleProgram(LOOP_CONSTRUCTS, model)));
     writeFileSync(join(project, "pom.xml"), POM(peer));
 
     const mvn = (offline: boolean): Promise<{ status: number | null; stdout: string; stderr: string }> =>
@@ -394,7 +433,7 @@ describe.skipIf(hostsMissing() || javaHostMissing()).each(EXAMPLE_PEERS)("%s exa
     const failed = new Set([...output.matchAll(/generated_program_(\d+)\/App\.java/g)].map((m) => m[1]!));
     const verdict = (pkg: string): string => (new RegExp(`/${pkg}/App\\.java`).test(output) ? "failing" : "compiling");
     figures.push(
-      `[examples-java] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}${leftOut.length > 0 ? `, ${leftOut.length} left out of Java` : ""}), compiling ${rendered - failed.size}; constructs program ${verdict("constructs")}, every-property program ${verdict("every")}${loops !== undefined ? `, repeated-resources program ${verdict("loops")}` : ""}`,
+      `[examples-java] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}${leftOut.length > 0 ? `, ${leftOut.length} left out of Java` : ""}), compiling ${rendered - failed.size}; constructs program ${verdict("constructs")}, every-property program ${verdict("every")}${loops !== undefined ? `, repeated-resources program ${verdict("loops")}` : ""}${loopConstructs ? `, loop-constructs program ${verdict("loopconstructs")}` : ""}`,
       ...leftOut.map((l) => `  left out of Java: ${l}`),
     );
     expect(compiled.status === 0 ? "" : output, `${peer}'s examples in Java (project in ${project})`).toBe("");
@@ -402,6 +441,6 @@ describe.skipIf(hostsMissing() || javaHostMissing()).each(EXAMPLE_PEERS)("%s exa
     expect(rendered).toBeGreaterThan(0);
     const classes = join(project, "target", "classes");
     expect(readdirSync(classes).filter((d) => d.startsWith("generated_program_") && existsSync(join(classes, d, "App.class"))).length, "examples compiled").toBe(rendered);
-    for (const pkg of ["constructs", "every", ...(loops !== undefined ? ["loops"] : [])]) expect(existsSync(join(classes, pkg, "App.class")), `${pkg} compiled`).toBe(true);
+    for (const pkg of ["constructs", "every", ...(loops !== undefined ? ["loops"] : []), ...(loopConstructs ? ["loopconstructs"] : [])]) expect(existsSync(join(classes, pkg, "App.class")), `${pkg} compiled`).toBe(true);
   }, 900_000);
 });

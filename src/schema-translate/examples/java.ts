@@ -138,7 +138,7 @@ interface LoopScope {
   index?: string;
   key?: string;
   value?: string;
-  /** The type every element has (a Value's own type is where it goes). */
+  /** The type the elements have (a loop Value's type is where it goes, when known, not what it is). */
   valueType?: TypeModel;
   indexRead: boolean;
 }
@@ -565,13 +565,12 @@ class JavaRenderer {
   private loopValue(part: "index" | "key" | "value", target: TypeModel | undefined): Expr {
     const code = this.loop?.[part];
     if (this.loop === undefined || code === undefined) throw new ConversionError(`${part === "index" ? "count.index" : `each.${part}`} outside a resource repeated by ${part === "index" ? "count" : "for_each"}`);
-    const want = target;
     if (part === "index") {
       this.loop.indexRead = true;
-      if (want?.kind === "number") return plain(`(double) ${code}`, want);
+      if (target?.kind === "number") return plain(`(double) ${code}`, target);
     }
     const own: TypeModel | undefined = part === "index" ? { kind: "number" } : part === "key" ? { kind: "string" } : this.loop.valueType;
-    return this.fit(plain(code, own), want);
+    return this.fit(plain(code, own), target);
   }
 
   private configExpr(variable: string): Expr {
