@@ -2,7 +2,8 @@
 // peer itself, as the plugin renders it in Go, builds with `go build` and `go vet` against the Go SDK generated from
 // the same full-docs schema, and is laid out as gofmt lays it out (`gofmt -l` lists nothing). Each example is its own
 // `package main` directory in one module, the SDK linked with a `replace`, modules coming from the machine's module
-// cache (goEnv()). Prints per peer: examples found, converted, compiling.
+// cache (goEnv()). So does the repeated-resources program (LOOP_PROGRAM, its own `loops` package) the upstream
+// examples have no case of. Prints per peer: examples found, converted, compiling.
 // Known problem, worked around and printed: Pulumi's Go generator writes `return nil, err` in the plain form of a
 // function returning a bool (local's direxists), which does not compile (see language-go.test.ts); the test patches
 // that line in the generated SDK to `return false, err`.
@@ -10,7 +11,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderGo } from "../../src/schema-translate/examples/go.js";
-import { EXAMPLE_PEERS, peerExamples, peerSchemaFile } from "../support/examples.js";
+import { convertExample } from "../../src/schema-translate/examples/index.js";
+import { EXAMPLE_PEERS, LOOP_PROGRAM, peerExamples, peerModel, peerSchemaFile } from "../support/examples.js";
 import { goEnv, hostsMissing } from "../support/languages.js";
 import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
 import { spawnAsync } from "../support/processes.js";
@@ -82,6 +84,16 @@ describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Go", (peer) 
       writeFileSync(join(project, name, "main.go"), `// ${e.page} #${e.index}\n${code}`);
       return name;
     });
+    const loops = LOOP_PROGRAM[peer];
+    if (loops !== undefined) {
+      const c = convertExample(loops, await peerModel(peer));
+      expect(c.ok && c.code.go !== undefined, c.ok ? JSON.stringify(c.skipped) : c.reason).toBe(true);
+      if (c.ok && c.code.go !== undefined) {
+        mkdirSync(join(project, "loops"));
+        writeFileSync(join(project, "loops", "main.go"), c.code.go);
+        dirs.push("loops");
+      }
+    }
 
     let failure = "";
     if (dirs.length > 0) {
@@ -96,8 +108,9 @@ describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Go", (peer) 
       if (fmt.code !== 0 || fmt.output.trim() !== "") failure += `gofmt -l (not formatted as gofmt would):\n${fmt.output}\n`;
     }
     const failed = new Set([...failure.matchAll(/(example\d+)\//g)].map((m) => m[1]!));
+    const loopsFigure = loops !== undefined ? `; repeated-resources program ${/loops\//.test(failure) ? "failing" : "compiling"}` : "";
     figures.push(
-      `[examples-go] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}), compiling ${compilable.length - failed.size}`,
+      `[examples-go] ${peer}: found ${examples.length}, converted ${converted.length} (${compilable.length} using only ${peer}), compiling ${compilable.length - failed.size}${loopsFigure}`,
     );
     expect(failure, `Go over ${peer}'s examples:\n${failure}`).toBe("");
     expect(compilable.length).toBeGreaterThan(0);
