@@ -126,3 +126,10 @@ output "o" {
     expect(out).toContain('export const o = k["a"].result;');
   });
 });
+
+describe("renderTypeScript, depends_on a repeated resource", () => {
+  it("spreads its instances into dependsOn", () => {
+    const out = ts('resource "ex_thing" "n" {\n  count = 2\n  name = "n"\n}\nresource "ex_thing" "k" {\n  for_each = toset(["a"])\n  name = each.key\n}\nresource "ex_thing" "after" {\n  name = "z"\n  depends_on = [ex_thing.n, ex_thing.k]\n}');
+    expect(out).toContain("dependsOn: [...n, ...Object.values(k)],");
+  });
+});

@@ -82,9 +82,16 @@ class TypeScriptWriter {
 
   private options(n: ProgramNode, depth = 0): string {
     const opts: string[] = [];
-    if (n.kind === "resource" && n.dependsOn.length > 0) opts.push(`dependsOn: [${n.dependsOn.join(", ")}]`);
+    if (n.kind === "resource" && n.dependsOn.length > 0) opts.push(`dependsOn: [${n.dependsOn.map((d) => this.dependency(d)).join(", ")}]`);
     if (n.kind !== "provider" && n.provider !== undefined) opts.push(`provider: ${n.provider}`);
     return opts.length === 0 ? "" : `, {\n${opts.map((o) => `${INDENT.repeat(depth + 1)}${o},\n`).join("")}${INDENT.repeat(depth)}}`;
+  }
+
+  /** A resource to wait for; a repeated one's instances spread into the list, all of them waited for. */
+  private dependency(variable: string): string {
+    const target = this.program.nodes.find((n) => n.variable === variable);
+    if (target?.kind !== "resource" || target.loop === undefined) return variable;
+    return target.loop.kind === "count" ? `...${variable}` : `...Object.values(${variable})`;
   }
 
   /**
