@@ -99,7 +99,7 @@ class Binder {
       this.infos.set(keyOf(d), { variable: this.variable(d.label, d.tfType), properties: entity.properties, foreign: entity.foreign, kind: d.kind === "resource" ? "resource" : "invoke", ...(loop !== undefined ? { loop } : {}) });
     }
     for (const p of providers) this.provider(p);
-    for (const d of declared) this.node(d, entities.get(keyOf(d))!);
+    for (const d of declared) this.node(d, entities.get(keyOf(d))!, this.infos.get(keyOf(d))!);
     const programOutputs = outputs.map((o) => {
       const value = o.body.attributes.find((a) => a.name === "value");
       if (value === undefined) throw new ConversionError(`output ${o.labels[0] ?? ""} has no value`);
@@ -160,8 +160,7 @@ class Binder {
     this.providerVariable.set(foreign ? pkg : this.prefix, variable);
   }
 
-  private node(d: Declared, entity: Entity): void {
-    const info = this.infos.get(`${d.kind === "resource" ? "" : `${d.kind === "dataSource" ? "data" : "ephemeral"}.`}${d.tfType}.${d.label}`)!;
+  private node(d: Declared, entity: Entity, info: NodeInfo): void {
     const where = `${d.tfType}.${d.label}`;
     for (const item of [...d.block.body.attributes.map((a) => a.name), ...d.block.body.blocks.map((b) => b.type)]) {
       const reason = UNSUPPORTED_META[item];
@@ -225,24 +224,27 @@ class Binder {
   private objectBody(body: Body, properties: readonly PropertyModel[], objectType: ObjectTypeModel | undefined, foreign: boolean, where: string): ObjectValue {
     const out: ObjectValue["properties"] = [];
     for (const a of body.attributes) {
-      const p = this.property(properties, a.name, foreign, where, a.value.t === "tuple");
+      const p = this.property(properties, a.name, foreign, where);
       out.push({ tfName: a.name, name: p?.name ?? propertyName(a.name), value: this.value(a.value, p?.type, `${where}.${a.name}`) });
     }
     const grouped = new Map<string, Block[]>();
     for (const b of body.blocks) grouped.set(b.type, [...(grouped.get(b.type) ?? []), b]);
     for (const [type, blocks] of grouped) {
       const reason = UNSUPPORTED_META[type];
-      const p = this.property(properties, type, foreign, where, blocks.length > 1);
+      const p = this.property(properties, type, foreign, where);
       if (reason !== undefined && p === undefined) throw new ConversionError(`${where}: ${reason}`);
       const obj = p === undefined ? undefined : objectTypeOf(p.type);
       const one = (b: Block): ObjectValue => this.objectBody(b.body, obj?.properties ?? [], obj, foreign, `${where}.${type}`);
-      if (p === undefined || p.type.kind !== "object") {
-        const items = blocks.map(one);
-        const value: Value = p?.type.kind === "map" ? this.blockMap(blocks, obj, foreign, `${where}.${type}`, p.type) : { kind: "list", items, ...(p !== undefined ? { type: p.type } : {}) };
-        out.push({ tfName: type, name: p?.name ?? pluralize(propertyName(type)), value: p === undefined && blocks.length === 1 ? { ...items[0]! } : value });
-      } else {
+      if (p?.type.kind === "object") {
         if (blocks.length > 1) throw new ConversionError(`${where}: ${type} is a single block but appears ${blocks.length} times`);
         out.push({ tfName: type, name: p.name, value: { ...one(blocks[0]!), type: p.type } });
+      } else if (p?.type.kind === "map") {
+        out.push({ tfName: type, name: p.name, value: this.blockMap(blocks, obj, foreign, `${where}.${type}`, p.type) });
+      } else {
+        // Another provider's block written once is taken as one object; its name is plural, as the bridge names blocks.
+        const items = blocks.map(one);
+        const value: Value = p === undefined && blocks.length === 1 ? items[0]! : { kind: "list", items, ...(p !== undefined ? { type: p.type } : {}) };
+        out.push({ tfName: type, name: p?.name ?? pluralize(propertyName(type)), value });
       }
     }
     return { kind: "object", properties: out, ...(objectType !== undefined ? { objectType } : {}) };
@@ -256,15 +258,14 @@ class Binder {
     };
   }
 
-  private property(properties: readonly PropertyModel[], tfName: string, foreign: boolean, where: string, looksPlural: boolean): PropertyModel | undefined {
+  /** The schema property an attribute or block sets; undefined for another provider's, whose schema is unknown here. */
+  private property(properties: readonly PropertyModel[], tfName: string, foreign: boolean, where: string): PropertyModel | undefined {
     const p = properties.find((q) => q.tfName === tfName);
     if (p !== undefined) {
       if (!p.input) throw new ConversionError(`${where}: ${tfName} is computed by the provider and cannot be set`);
       return p;
     }
     if (!foreign) throw new ConversionError(`${where}: ${tfName} is not in the schema`);
-    // Another provider's schema is unknown: a list is assumed plural, as the bridge names list properties.
-    void looksPlural;
     return undefined;
   }
 
@@ -309,7 +310,7 @@ class Binder {
         });
       }
       case "call":
-        return typed(this.call(e, type, where));
+        return typed(this.call(e, where));
       case "name":
       case "attr":
       case "index":
@@ -331,7 +332,7 @@ class Binder {
     const properties = e.items.map((i) => {
       const key = this.value(i.key, undefined, where);
       if (key.kind !== "string") throw new ConversionError(`${where}: an object key computed at run time is not rendered`);
-      const p = this.property(obj.properties, key.value, false, where, false)!;
+      const p = this.property(obj.properties, key.value, false, where)!;
       return { tfName: p.tfName, name: p.name, value: this.value(i.value, p.type, `${where}.${key.value}`) };
     });
     return { kind: "object", properties, objectType: obj, type };
@@ -351,13 +352,12 @@ class Binder {
     return { kind: "bool", value: v };
   }
 
-  private call(e: Extract<Expr, { t: "call" }>, type: TypeModel | undefined, where: string): Value {
+  private call(e: Extract<Expr, { t: "call" }>, where: string): Value {
     if (e.expand) throw new ConversionError(`${where}: expanding a list into arguments (...) is not rendered`);
     if (e.name.startsWith("provider::")) return this.providerFunction(e, where);
     if (!BUILTINS.has(e.name)) throw new ConversionError(`${where}: the function ${e.name} has no equivalent rendered here`);
     const args = e.args.map((a) => this.value(a, e.name === "jsonencode" ? undefined : { kind: "string" }, where));
     if (args.length !== 1) throw new ConversionError(`${where}: ${e.name} takes one argument`);
-    void type;
     return { kind: "call", fn: e.name as Builtin, args };
   }
 
@@ -454,9 +454,7 @@ class Binder {
         path.push({ kind: "key", key: s.key });
         type = type?.kind === "map" ? type.values : undefined;
       }
-      const obj = type !== undefined ? (type.kind === "object" ? type.ref : undefined) : undefined;
-      properties = info.foreign ? undefined : obj?.properties ?? (type?.kind === "array" || type?.kind === "map" ? properties : undefined);
-      if (type?.kind === "array" || type?.kind === "map") properties = objectTypeOf(type)?.properties;
+      properties = info.foreign || type === undefined ? undefined : objectTypeOf(type)?.properties;
     }
     return { kind: "ref", node: info.variable, path, ...(type !== undefined ? { type } : {}) };
   }
