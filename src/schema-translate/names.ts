@@ -294,11 +294,6 @@ export function tokenName(token: string): string {
   return token.split(":")[2] ?? "";
 }
 
-/** The input type an object type is written as in SDKs: its name and `Args` (`SelfSignedCertSubjectArgs`). */
-export function argsTypeName(objectTypeToken: string): string {
-  return `${upperFirst(tokenName(objectTypeToken))}Args`;
-}
-
 /**
  * A program variable for an HCL block's label or a variable's name: camelCase over `_` and `-`, a leading digit spelled
  * out as in tokens (`ed25519-example` → `ed25519Example`, `4096_key` → `four096Key`), and a word some language keeps

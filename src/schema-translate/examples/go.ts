@@ -2,7 +2,7 @@
 // generator makes from our schemas.
 import type { TypeModel, PropertyModel } from "../model.js";
 import { exportedName, goFieldName, goFunctionName, requiredIn, stackOutputName, tokenModule, tokenName } from "../names.js";
-import { ConversionError, holdsOutput, type InvokeNode, type Loop, type ObjectValue, type Program, type ProgramNode, type ProviderNode, type ResourceNode, type Value } from "./program.js";
+import { claimName, ConversionError, holdsOutput, type InvokeNode, type Loop, type ObjectValue, type Program, type ProgramNode, type ProviderNode, type ResourceNode, type Value } from "./program.js";
 
 export interface GoRenderOptions {
   /**
@@ -146,10 +146,7 @@ class GoRenderer {
   }
 
   private name(variable: string): void {
-    let id = variable;
-    while (this.taken.has(id)) id += "_";
-    this.taken.add(id);
-    this.idents.set(variable, id);
+    this.idents.set(variable, claimName(this.taken, variable));
   }
 
   private ident(variable: string): string {

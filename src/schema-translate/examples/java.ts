@@ -2,7 +2,7 @@
 // class App whose `stack` method declares every node), spelled as `pulumi package gen-sdk --language java` SDKs spell it.
 import type { PropertyModel, TypeModel } from "../model.js";
 import { javaPackage, javaPropertyName, lowerFirst, requiredIn, singularize, tokenModule, tokenName } from "../names.js";
-import { ConversionError, holdsOutput, type Builtin, type ConfigVariable, type InvokeNode, type Loop, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
+import { claimName, ConversionError, holdsOutput, type Builtin, type ConfigVariable, type InvokeNode, type Loop, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
 
 const INDENT = "    ";
 /** Past this many characters, a call's arguments go one per line. */
@@ -169,10 +169,7 @@ class JavaRenderer {
 
   constructor(private readonly program: Program) {
     const claim = (variable: string): void => {
-      let name = variable;
-      while (this.taken.has(name)) name += "_";
-      this.taken.add(name);
-      this.names.set(variable, name);
+      this.names.set(variable, claimName(this.taken, variable));
     };
     for (const c of program.config) {
       this.config.set(c.variable, c);

@@ -175,3 +175,14 @@ export function holdsOutput(v: Value): boolean {
       return false;
   }
 }
+
+/**
+ * `base`, or the first of `base_`, `base__`… no one has taken yet, which is then taken: how the renderers keep a
+ * program's variables clear of their language's keywords, imports and each other.
+ */
+export function claimName(taken: Set<string>, base: string): string {
+  let name = base;
+  while (taken.has(name)) name += "_";
+  taken.add(name);
+  return name;
+}

@@ -2,7 +2,7 @@
 // Python SDKs spell resources, functions and arguments, laid out so that black leaves it as it is.
 import type { TypeModel } from "../model.js";
 import { pythonInitParamName, pythonKeywordSafe, pythonName, pythonPackage, pythonPropertyName, tokenModule, tokenName } from "../names.js";
-import { ConversionError, holdsOutput, type Builtin, type ConfigVariable, type InvokeNode, type Loop, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
+import { claimName, ConversionError, holdsOutput, type Builtin, type ConfigVariable, type InvokeNode, type Loop, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
 
 const INDENT = "    ";
 /** black's default line length: one line when it fits, else one item per line with a trailing comma. */
@@ -63,10 +63,7 @@ class PythonRenderer {
   constructor(private readonly program: Program) {
     const taken = new Set([...PROGRAM_NAMES, ...PYTHON_BUILTINS, ...this.packages().map((p) => pythonPackage(p).alias)]);
     const claim = (camel: string): void => {
-      let name = pythonKeywordSafe(pythonName(camel));
-      while (taken.has(name)) name += "_";
-      taken.add(name);
-      this.names.set(camel, name);
+      this.names.set(camel, claimName(taken, pythonKeywordSafe(pythonName(camel))));
     };
     for (const c of program.config) {
       this.config.set(c.variable, c);
@@ -81,9 +78,7 @@ class PythonRenderer {
     const loopName = (base: string, fresh = false): string => {
       const known = shared.get(base);
       if (known !== undefined && !fresh) return known;
-      let name = base;
-      while (taken.has(name)) name += "_";
-      taken.add(name);
+      const name = claimName(taken, base);
       if (!shared.has(base)) shared.set(base, name);
       return name;
     };

@@ -1,5 +1,5 @@
 // Renders an example program as a TypeScript Pulumi program (the `@pulumi/<pkg>` SDKs, invokes in output form).
-import { tokenModule, tokenName } from "../names.js";
+import { stackOutputName, tokenModule, tokenName } from "../names.js";
 import { ConversionError, holdsOutput, type Builtin, type Loop, type ObjectValue, type PathStep, type Program, type ProgramNode, type ResourceNode, type Value } from "./program.js";
 
 const INDENT = "    ";
@@ -149,7 +149,7 @@ class TypeScriptWriter {
 
 /** A stack output's name as a module export: camelCase, as `pulumi convert` writes it. */
 function outputName(name: string): string {
-  const camel = name.replace(/[-_]+([A-Za-z0-9])/g, (_, c: string) => c.toUpperCase());
+  const camel = stackOutputName(name);
   return /^[0-9]/.test(camel) ? `_${camel}` : camel;
 }
 
