@@ -10,7 +10,10 @@
 set -euo pipefail
 version=v1.34.0
 module=github.com/pulumi/pulumi-java
-log() { echo "build-java-host: $*" >&2; }
+log_prefix=build-java-host
+log() { echo "$log_prefix: $*" >&2; }
+# shellcheck source=lib/go-command.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/go-command.sh"
 
 # The host runs `mvn` (and `java`) for the programs it starts; without them the Java tests cannot run here at all.
 command -v java >/dev/null 2>&1 || { log "Java (a JDK, 11 or newer) is required to run Pulumi Java programs and is not on PATH"; exit 3; }
@@ -23,24 +26,6 @@ if [ -x "$dir/pulumi-language-java" ]; then
 fi
 command -v go >/dev/null 2>&1 || { log "Go is required to build pulumi-language-java $version (https://go.dev/dl), and it is not on PATH"; exit 3; }
 
-mkdir -p "$(dirname "$dir")"
-tmp="$(mktemp -d "$dir.tmp-XXXXXX")"
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-log "building pulumi-language-java $version"
-# `go mod download` needs a module to run in only when GOFLAGS says -mod=vendor or similar; an empty folder avoids any
-# go.mod the caller's working directory might be inside.
-src="$(cd "$tmp" && GOFLAGS=-mod=mod go mod download -json "$module@$version" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
-[ -f "$src/go.mod" ] && [ -d "$src/pkg/cmd/pulumi-language-java" ] \
-  || { log "$module@$version has no go.mod with pkg/cmd/pulumi-language-java at ${src:-<no Dir>}"; exit 1; }
-# The module cache is read-only; the build writes nothing into the sources, but go.sum may need entries added.
-cp -R "$src" "$tmp/src"
-chmod -R u+w "$tmp/src"
-mkdir "$tmp/out"
-(cd "$tmp/src" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath \
-  -ldflags "-s -w -X $module/pkg/version.Version=$version" \
-  -o "$tmp/out/pulumi-language-java" ./pkg/cmd/pulumi-language-java)
-[ -x "$tmp/out/pulumi-language-java" ] || { log "go build produced no pulumi-language-java"; exit 1; }
-chmod 0755 "$tmp/out"
-# A concurrent build may have got there first; either result is complete.
-mv -T "$tmp/out" "$dir" 2>/dev/null || [ -x "$dir/pulumi-language-java" ]
+build_go_command "$module" "$version" ./pkg/cmd/pulumi-language-java pkg/cmd/pulumi-language-java/ pulumi-language-java \
+  "-s -w -X $module/pkg/version.Version=$version" "$dir"
 echo "$dir"

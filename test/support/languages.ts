@@ -42,19 +42,29 @@ function skipUnlessCi(what: string, h: LanguageHosts, env: NodeJS.ProcessEnv): b
   return true;
 }
 
-let java: LanguageHosts | undefined;
+const builtHosts = new Map<string, LanguageHosts>();
+
+/**
+ * A language host a scripts/build-*-host.sh script provides (cached): the folder on its last line, or, when it exits 3,
+ * the reason it names (what is missing to build or run it). Run once per script and process.
+ */
+function hostFromScript(script: string): LanguageHosts {
+  let host = builtHosts.get(script);
+  if (host !== undefined) return host;
+  const r = spawnSync("bash", [join(repoRoot, script)], { encoding: "utf8" });
+  if (r.status === 0) host = { dir: r.stdout.trim().split("\n").pop()! };
+  else if (r.status === 3) host = { missing: r.stderr.trim() };
+  else throw new Error(`${script} failed (${r.status}):\n${r.stderr}`);
+  builtHosts.set(script, host);
+  return host;
+}
 
 /**
  * The folder holding pulumi-language-java v1.34.0, built by scripts/build-java-host.sh (cached), else a reason naming
  * what is missing (Go to build it; Java and Maven, which it runs programs with).
  */
 export function javaHost(): LanguageHosts {
-  if (java !== undefined) return java;
-  const r = spawnSync("bash", [join(repoRoot, "scripts/build-java-host.sh")], { encoding: "utf8" });
-  if (r.status === 0) java = { dir: r.stdout.trim().split("\n").pop()! };
-  else if (r.status === 3) java = { missing: r.stderr.trim() };
-  else throw new Error(`scripts/build-java-host.sh failed (${r.status}):\n${r.stderr}`);
-  return java;
+  return hostFromScript("scripts/build-java-host.sh");
 }
 
 /** hostsMissing() for the Java host: skips (saying why) outside CI, throws in CI. */
@@ -62,19 +72,12 @@ export function javaHostMissing(env: NodeJS.ProcessEnv = process.env, hostOf: ()
   return skipUnlessCi("the Java language host is", hostOf(), env);
 }
 
-let dotnet: LanguageHosts | undefined;
-
 /**
  * The folder holding pulumi-language-dotnet v3.110.0, built by scripts/build-dotnet-host.sh (cached), else a reason
  * naming what is missing (Go to build it). Only its code generator is used: no .NET SDK is needed.
  */
 export function dotnetHost(): LanguageHosts {
-  if (dotnet !== undefined) return dotnet;
-  const r = spawnSync("bash", [join(repoRoot, "scripts/build-dotnet-host.sh")], { encoding: "utf8" });
-  if (r.status === 0) dotnet = { dir: r.stdout.trim().split("\n").pop()! };
-  else if (r.status === 3) dotnet = { missing: r.stderr.trim() };
-  else throw new Error(`scripts/build-dotnet-host.sh failed (${r.status}):\n${r.stderr}`);
-  return dotnet;
+  return hostFromScript("scripts/build-dotnet-host.sh");
 }
 
 /** hostsMissing() for the .NET host: skips (saying why) outside CI, throws in CI. */
