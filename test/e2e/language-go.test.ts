@@ -21,17 +21,10 @@ import { isSecretEnvelope, OUR_STACK, removeScratch, scratch, type Deployment, t
 import { peerPath } from "../support/peers.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
+import { Timings } from "../support/timings.js";
 
-const started = Date.now();
-const timings: string[] = [];
-const timed = async <T>(label: string, f: () => Promise<T>): Promise<T> => {
-  const t0 = Date.now();
-  try {
-    return await f();
-  } finally {
-    timings.push(`${label}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  }
-};
+const timingReport = new Timings("language-go");
+const { timed } = timingReport;
 
 /** Runs a command without blocking the worker (the fake registry answers from this process meanwhile). */
 function exec(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 600_000): Promise<RunResult> {
@@ -286,8 +279,7 @@ afterAll(async () => {
   await reg?.stop();
   sandbox?.cleanup();
   removeScratch();
-  timings.push(`whole file: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`language-go timings:\n  ${timings.join("\n  ")}`);
+  timingReport.report();
 });
 
 describe.skipIf(hostsMissing())("a Go project through pulumi-language-go", () => {

@@ -17,6 +17,7 @@ import { OUR_STACK, filesContaining, genSdkDiagnostics, isSecretEnvelope, remove
 import { peerPath } from "../support/peers.js";
 import { execAsync, spawnAsync } from "../support/processes.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
+import { Timings } from "../support/timings.js";
 
 const PEERS = ["random", "tls", "local"] as const;
 const GEN_PEERS = ["random", "tls", "time", "local", "http", "httpapi", "bridgetest"] as const;
@@ -32,20 +33,9 @@ const SDK_DEPENDENCIES = [
   ["com.google.code.findbugs", "jsr305", "3.0.2"],
   ["com.google.code.gson", "gson", "2.8.9"],
 ] as const;
-const started = Date.now();
-const timings: string[] = [];
+const timingReport = new Timings("language-java");
+const { timed } = timingReport;
 
-/** Runs `fn`, records how long it took under `what` (printed at the end; never asserted). */
-async function timed<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  const t0 = Date.now();
-  try {
-    return await fn();
-  } finally {
-    const line = `${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s`;
-    timings.push(line);
-    console.log(`[language-java] ${line}`);
-  }
-}
 
 const dependency = (group: string, artifact: string, version: string): string =>
   `        <dependency>\n            <groupId>${group}</groupId>\n            <artifactId>${artifact}</artifactId>\n            <version>${version}</version>\n        </dependency>\n`;
@@ -284,8 +274,7 @@ describe.skipIf(hostsMissing() || javaHostMissing())("a Java project through the
     if (project !== undefined) await pulumi(["destroy", "--yes"]).catch(() => undefined);
     sandbox?.cleanup();
     removeScratch();
-    timings.push(`whole file: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    console.log(`[language-java] timings:\n  ${timings.join("\n  ")}`);
+    timingReport.report();
   });
 
   it("`pulumi package add terraform-provider <path>` for random, tls and local: sdks/<name> with Java sources, and the two steps the host prints, carried out", async () => {

@@ -17,24 +17,14 @@ import { OUR_STACK, filesContaining, isSecretEnvelope, removeScratch, scratch, t
 import { peerPath } from "../support/peers.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
+import { Timings } from "../support/timings.js";
 
 const PEERS = ["random", "tls", "time", "local"] as const;
 const PULUMI_SDK = "3.248.0";
 const PIP_CACHE = join(homedir(), ".cache/pulumi-tf-bridge-ts/pip");
-const started = Date.now();
-const timings: string[] = [];
+const timingReport = new Timings("language-python");
+const { timed } = timingReport;
 
-/** Runs `fn`, records how long it took under `what` (printed at the end; never asserted). */
-async function timed<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  const t0 = Date.now();
-  try {
-    return await fn();
-  } finally {
-    const line = `${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s`;
-    timings.push(line);
-    console.log(`[language-python] ${line}`);
-  }
-}
 
 const PULUMI_YAML = (name: string): string =>
   `name: ${name}\ndescription: A Python program using Terraform providers\nruntime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\n`;
@@ -249,8 +239,7 @@ describe.skipIf(hostsMissing())("a Python project through the real Python langua
     await reg?.stop();
     sandbox?.cleanup();
     removeScratch();
-    timings.push(`whole file: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    console.log(`[language-python] timings:\n  ${timings.join("\n  ")}`);
+    timingReport.report();
   });
 
   it("`pulumi package add terraform-provider <path>` for random, tls, time and local: the Python host generates sdks/<name>, lists it in requirements.txt and installs it", async () => {

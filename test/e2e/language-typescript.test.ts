@@ -15,22 +15,12 @@ import { peerPath } from "../support/peers.js";
 import { execAsync } from "../support/processes.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
+import { Timings } from "../support/timings.js";
 
 const PEERS = ["random", "tls", "time", "local"] as const;
-const started = Date.now();
-const timings: string[] = [];
+const timingReport = new Timings("language-typescript");
+const { timed } = timingReport;
 
-/** Runs `fn`, records how long it took under `what` (printed at the end; never asserted). */
-async function timed<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  const t0 = Date.now();
-  try {
-    return await fn();
-  } finally {
-    const line = `${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s`;
-    timings.push(line);
-    console.log(`[language-typescript] ${line}`);
-  }
-}
 
 /** The program: every kind of thing a TypeScript user writes against these SDKs. */
 const PROGRAM = String.raw`import * as pulumi from "@pulumi/pulumi";
@@ -176,8 +166,7 @@ describe.skipIf(hostsMissing())("a TypeScript project through the real Node.js l
     await reg?.stop();
     sandbox?.cleanup();
     removeScratch();
-    timings.push(`whole file: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    console.log(`[language-typescript] timings:\n  ${timings.join("\n  ")}`);
+    timingReport.report();
   });
 
   it("`pulumi package add terraform-provider <path>` for random, tls, time and local: the Node.js host generates sdks/<name> and links it", async () => {
