@@ -21,21 +21,20 @@ function examplesSection(examples: string): string {
   return `{{% examples %}}\n{{% example %}}\n## Example Usage\n\n${intro}${examples}\n{{% /example %}}\n{{% /examples %}}`;
 }
 
-/** How each language's SDK (and HCL) spells one name, as the `pulumi-lang-*` attributes of a span in prose. */
-interface NameForms {
-  nodejs: string;
-  dotnet: string;
-  go: string;
-  python: string;
-  yaml: string;
-  java: string;
-  hcl: string;
-}
+/** The `pulumi-lang-*` attributes of a span in prose, in the reference's order. */
+const SPAN_LANGUAGES = ["nodejs", "dotnet", "go", "python", "yaml", "java", "hcl"] as const;
+
+/** How each language's SDK (and HCL) spells one name. */
+type NameForms = Record<(typeof SPAN_LANGUAGES)[number], string>;
 
 /** TF names (properties, resources, data sources, functions) to the names a Pulumi reader knows them by. */
 type Names = ReadonlyMap<string, NameForms>;
 
-const sameEverywhere = (name: string, hcl: string): NameForms => ({ nodejs: name, dotnet: name, go: name, python: name, yaml: name, java: name, hcl });
+const sameEverywhere = (name: string, hcl: string): NameForms => ({ ...formsOf(() => name), hcl });
+
+function formsOf(spell: (lang: keyof NameForms) => string): NameForms {
+  return Object.fromEntries(SPAN_LANGUAGES.map((lang) => [lang, spell(lang)])) as NameForms;
+}
 
 /** A property: camelCase, PascalCase in C#, snake_case in Python (Pulumi's generators' own spellings). */
 function propertyForms(p: { tfName: string; name: string }): NameForms {
@@ -50,7 +49,7 @@ function entityForms(token: string, hcl: string, goName: string, pythonMember: s
 /** A span that lets each language's docs show its own spelling; the display is the Node.js one, as the reference's. */
 function span(forms: NameForms, wrap: (s: string) => string): string {
   const attr = (lang: keyof NameForms): string => `pulumi-lang-${lang}="${wrap(forms[lang])}"`;
-  return `<span ${(["nodejs", "dotnet", "go", "python", "yaml", "java", "hcl"] as const).map(attr).join(" ")}>${wrap(forms.nodejs)}</span>`;
+  return `<span ${SPAN_LANGUAGES.map(attr).join(" ")}>${wrap(forms.nodejs)}</span>`;
 }
 
 /** Every property below `props`, with its dotted TF path; a type reached twice is visited once. */
@@ -96,8 +95,7 @@ function rename(word: string, names: Names): NameForms | undefined {
   if (!word.includes(".")) return undefined;
   const parts = word.split(".").map((p) => (/^\d+$/.test(p) ? sameEverywhere(p, p) : names.get(p)));
   if (!parts.every((p) => p !== undefined)) return undefined;
-  const join = (lang: keyof NameForms): string => parts.map((p) => p[lang]).join(".");
-  return { nodejs: join("nodejs"), dotnet: join("dotnet"), go: join("go"), python: join("python"), yaml: join("yaml"), java: join("java"), hcl: word };
+  return { ...formsOf((lang) => parts.map((p) => p[lang]).join(".")), hcl: word };
 }
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)[^`]*$/;
@@ -281,13 +279,13 @@ export function applyDocs(model: ProviderModel, docs: ProviderDocs, log: (messag
     documentProperties(r.properties, page, names);
   }
   const blockFunctions = [
-    ...[...model.dataSources.values()].map((d) => [d, docs.dataSources.get(d.tfName)] as const),
-    ...[...model.ephemeralResources.values()].map((e) => [e, docs.ephemeralResources.get(e.tfName)] as const),
+    ...[...model.dataSources.values()].map((d) => [d, docs.dataSources.get(d.tfName), "data source"] as const),
+    ...[...model.ephemeralResources.values()].map((e) => [e, docs.ephemeralResources.get(e.tfName), "ephemeral resource"] as const),
   ];
-  for (const [d, page] of blockFunctions) {
+  for (const [d, page, kind] of blockFunctions) {
     if (page === undefined) continue;
     const names = entityNames(global, d.properties);
-    d.description = entityDescription(d.description, page, names, convert, d.tfName);
+    d.description = entityDescription(d.description, page, names, convert, `${kind} ${d.tfName}`);
     documentProperties(d.properties, page, names);
   }
   for (const f of model.functions.values()) {
