@@ -7,7 +7,6 @@ import { readProviderDocs, type ProviderDocs } from "../../src/docs/repo.js";
 import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../../src/schema-translate/index.js";
 import { convertExample, type Conversion } from "../../src/schema-translate/examples/index.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
-import type { ProviderSchema } from "../../src/terraform/types.js";
 import { peerModuleDir } from "./module-docs.js";
 import { peerPath } from "./peers.js";
 
@@ -27,8 +26,10 @@ export interface PeerExample {
 }
 
 interface Loaded {
-  schema: ProviderSchema;
   docs: ProviderDocs;
+  /** The model without docs, which examples are converted against. */
+  bare: ProviderModel;
+  /** The model with the docs applied, for the schema. */
   model: ProviderModel;
 }
 
@@ -49,7 +50,7 @@ function load(peer: ExamplePeer): Promise<Loaded> {
           ephemeralResources: [...bare.ephemeralResources.keys()],
           functions: [...bare.functions.keys()],
         });
-        return { schema, docs, model: buildProviderModel(schema, { packageName: peer, packageVersion: "1.0.0", docs }) };
+        return { docs, bare, model: buildProviderModel(schema, { packageName: peer, packageVersion: "1.0.0", docs }) };
       } finally {
         await provider.close();
       }
@@ -68,8 +69,7 @@ function hclBlocks(markdown: string): string[] {
 
 /** The peer's provider model without docs: what examples are converted against. */
 export async function peerModel(peer: ExamplePeer): Promise<ProviderModel> {
-  const { schema } = await load(peer);
-  return buildProviderModel(schema, { packageName: peer, packageVersion: "1.0.0" });
+  return (await load(peer)).bare;
 }
 
 /** Every HCL example in the peer's doc pages, converted as the plugin converts it. */
