@@ -10,6 +10,7 @@ import { domainToUnicode } from "node:url";
 import semver from "semver";
 import type { ProviderAddress } from "./address.js";
 import { ParameterizeError } from "./errors.js";
+import { exactVersionProblem, isExactVersion } from "./version.js";
 
 let lockfileModule: Promise<typeof import("proper-lockfile")> | undefined;
 
@@ -100,7 +101,7 @@ export function cachedVersions(root: string, a: ProviderAddress, platform: strin
   } catch {
     return [];
   }
-  return entries.filter((v) => semver.valid(v) === v && cachedExecutable(root, a, v, platform) !== undefined).sort(semver.rcompare);
+  return entries.filter((v) => isExactVersion(v) && cachedExecutable(root, a, v, platform) !== undefined).sort(semver.rcompare);
 }
 
 // ---- Installing ----
@@ -205,6 +206,9 @@ export async function installPackage(
   fill: (staging: string, scratch: string) => Promise<void>,
   options: InstallOptions = {},
 ): Promise<string> {
+  // The version names the directory and the lock file: only one that reads back as the same version may.
+  const problem = exactVersionProblem(version);
+  if (problem !== undefined) throw new ParameterizeError("invalid-argument", `cannot install version ${JSON.stringify(version)} of ${a.type}: ${problem}`);
   const target = packageDir(root, a, version, platform);
   const pending = inFlight.get(target);
   if (pending) return pending;

@@ -1,6 +1,7 @@
 // Terraform version constraints (`=`, `!=`, `>`, `>=`, `<`, `<=`, `~>`, comma lists): parsing and matching.
 import semver from "semver";
 import { invalidArgument } from "./errors.js";
+import { exactVersionProblem, isExactVersion, isSafeNumber } from "./version.js";
 
 export type ConstraintOp = "=" | "!=" | ">" | ">=" | "<" | "<=" | "~>";
 
@@ -34,12 +35,19 @@ export function parseVersionConstraint(raw: string): VersionConstraint {
         `invalid version constraint "${raw}": "${text}" is not an operator (=, !=, >, >=, <, <=, ~>) followed by a version${hint}`,
       );
     }
-    const [, op, major, minor, patch, pre] = m;
+    const [, op, major, minor, patch, pre, build] = m;
     const precision = patch !== undefined ? 3 : minor !== undefined ? 2 : 1;
     if (pre !== undefined && precision !== 3) {
       throw invalidArgument(`invalid version constraint "${raw}": a pre-release needs a full MAJOR.MINOR.PATCH version`);
     }
-    const version = `${Number(major)}.${Number(minor ?? 0)}.${Number(patch ?? 0)}${pre ?? ""}`;
+    const big = [major!, minor, patch].find((n) => n !== undefined && !isSafeNumber(n));
+    if (big !== undefined) {
+      throw invalidArgument(`invalid version constraint "${raw}": ${big} in "${text}" is larger than ${Number.MAX_SAFE_INTEGER}, the largest version number supported`);
+    }
+    // Build metadata is kept so that an exact constraint names the very version a value pins (it never orders).
+    const version = `${Number(major)}.${Number(minor ?? 0)}.${Number(patch ?? 0)}${pre ?? ""}${build ?? ""}`;
+    const problem = exactVersionProblem(version);
+    if (problem !== undefined) throw invalidArgument(`invalid version constraint "${raw}": "${text}" does not name a version (${problem})`);
     return { op: (op ?? "=") as ConstraintOp, version, precision };
   });
   return { raw: trimmed, clauses };
@@ -68,8 +76,11 @@ function clauseMatches(cl: ConstraintClause, v: semver.SemVer): boolean {
     case "~>": {
       // Only the rightmost written part may grow: ~> 1.2 is >= 1.2.0, < 2.0.0; ~> 1.2.3 is >= 1.2.3, < 1.3.0.
       const base = new semver.SemVer(cl.version);
-      const upper = cl.precision === 3 ? `${base.major}.${base.minor + 1}.0` : `${base.major + 1}.0.0`;
-      return cmp >= 0 && semver.lt(v, upper);
+      const [major, minor] = cl.precision === 3 ? [base.major, base.minor + 1] : [base.major + 1, 0];
+      // Past the largest number a version part may have, the bound is no version: "the same major (and minor)".
+      if (!Number.isSafeInteger(major)) return cmp >= 0;
+      if (!Number.isSafeInteger(minor)) return cmp >= 0 && v.major === major;
+      return cmp >= 0 && semver.lt(v, `${major}.${minor}.0`);
     }
   }
 }
@@ -79,6 +90,7 @@ function clauseMatches(cl: ConstraintClause, v: semver.SemVer): boolean {
  * naming it, never by a range.
  */
 export function satisfies(c: VersionConstraint, version: string): boolean {
+  if (!isExactVersion(version)) return false;
   const v = semver.parse(version);
   if (v === null) return false;
   if (v.prerelease.length > 0) {

@@ -2,13 +2,13 @@
 // authentication.ts's mirror chain) and filesystem mirrors in Terraform's packed and unpacked layouts.
 import { cp, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import semver from "semver";
 import type { ProviderAddress } from "./address.js";
 import { mirrorAuthentication } from "./authentication.js";
 import { hostDirName } from "./cache.js";
 import { comparisonHost } from "./credentials.js";
 import { HttpFailure, type Http } from "./http.js";
 import { progressReporter, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
+import { isExactVersion } from "./version.js";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -117,11 +117,11 @@ export class FilesystemMirrorSource implements Source {
       }
       for (const e of entries) {
         const m = packed.exec(e.name.toLowerCase());
-        if (m && semver.valid(m[1]!) === m[1]) {
+        if (m && isExactVersion(m[1])) {
           put(m[1]!, m[2]!, { packed: join(dir, e.name) });
           continue;
         }
-        if (semver.valid(e.name) !== e.name) continue;
+        if (!isExactVersion(e.name)) continue;
         const vdir = join(dir, e.name);
         if (!(await stat(vdir).then((s) => s.isDirectory(), () => false))) continue;
         for (const p of await readdir(vdir)) {

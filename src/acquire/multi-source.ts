@@ -14,6 +14,7 @@ import { HttpFailure, type Http } from "./http.js";
 import { FilesystemMirrorSource, NetworkMirrorSource } from "./mirror.js";
 import { RegistrySource } from "./registry.js";
 import { protocolsSupported, type AvailableVersion, type InstallContext, type Source } from "./source.js";
+import { exactVersionProblem } from "./version.js";
 
 export function patternMatches(p: ProviderPattern, a: ProviderAddress): boolean {
   const host = comparisonHost(a.host) ?? a.host;
@@ -45,6 +46,8 @@ export interface Resolution {
   chosen?: { version: string; from: Selector };
   /** Newer matching versions passed over, with why ("3.7.0 (no linux_amd64 package)"). */
   skipped: string[];
+  /** Version strings offered that are not exact versions, quoted, as the sources sent them. */
+  ignored: string[];
   /** Sources that gave no answer: only these allow falling back to the cache. */
   unreachable: { selector: Selector; error: HttpFailure }[];
 }
@@ -123,9 +126,18 @@ export class MultiSource {
     const unreachable = listings.flatMap((l) => (isUnreachable(l.error) ? [{ selector: l.selector, error: l.error }] : []));
 
     const offered = new Map<string, Offer[]>();
+    const ignored: string[] = [];
     for (const l of listings) {
       for (const info of l.versions ?? []) {
-        if (semver.valid(info.version) === null) continue;
+        // As Terraform: a version string that is not one is skipped with a warning, not fatal to the whole listing.
+        // Only strict versions get through, since the chosen one names a cache directory and is written into the
+        // SDK's value, which must read it back.
+        const problem = exactVersionProblem(info.version);
+        if (problem !== undefined) {
+          ignored.push(JSON.stringify(info.version));
+          ctx.events.warn(`${l.selector.source.description} lists ${JSON.stringify(info.version)} as a version of ${label}, which is not an exact version (${problem}); ignoring it`);
+          continue;
+        }
         offered.set(info.version, [...(offered.get(info.version) ?? []), { selector: l.selector, info }]);
       }
     }
@@ -136,7 +148,7 @@ export class MultiSource {
       const from = offers.find((o) => usable(o.info));
       if (from !== undefined) {
         if (skipped.length > 0) ctx.events.warn(`${label}: skipped newer matching versions ${skipped.join(", ")}; using ${version}`);
-        return { offered, chosen: { version, from: from.selector }, skipped, unreachable };
+        return { offered, chosen: { version, from: from.selector }, skipped, ignored, unreachable };
       }
       const info = offers.map((o) => o.info);
       skipped.push(
@@ -145,12 +157,18 @@ export class MultiSource {
           : `${version} (no ${ctx.platform} package)`,
       );
     }
-    return { offered, skipped, unreachable };
+    return { offered, skipped, ignored, unreachable };
   }
 
   /** Why a resolution chose nothing when every source answered: no source has the provider, or no version fits. */
   notFound(a: ProviderAddress, constraint: VersionConstraint, r: Resolution): ParameterizeError {
     const label = formatAddress(a);
+    if (r.offered.size === 0 && r.ignored.length > 0) {
+      return new VersionNotFoundError(
+        [],
+        `no version of ${label} can be used: every version offered is malformed (${r.ignored.slice(0, 12).join(", ")}); tell the operator of the source that versions must be written as MAJOR.MINOR.PATCH`,
+      );
+    }
     if (r.offered.size === 0) {
       const where = this.applicable(a).map((s) => s.source.description);
       return new ProviderNotFoundError(

@@ -2,6 +2,7 @@
 import { parseProviderAddress, formatAddress, type ProviderAddress } from "../acquire/address.js";
 import { validatePackageName, type Selection } from "./args.js";
 import { ParameterizeError, invalidArgument } from "../acquire/errors.js";
+import { exactVersionProblem } from "../acquire/version.js";
 
 /**
  * `hashes` are the lock hashes of a registry provider's package recorded when the SDK was generated (`h1:` over the
@@ -27,9 +28,6 @@ export interface ParameterValue {
   /** Absent unless a docs flag was given, so that the bytes stay the reference's otherwise. */
   docs?: ValueDocs;
 }
-
-// An exact semver version (a remote value pins the version resolved when the SDK was generated).
-const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -65,11 +63,13 @@ export function parseValue(bytes: Uint8Array): ParameterValue {
     if (!isObject(remote) || typeof remote["url"] !== "string" || remote["url"] === "") {
       throw invalidArgument('invalid parameter value: "remote" needs a non-empty "url" (host/namespace/type)');
     }
+    // A remote value pins the version resolved when the SDK was generated, by the rule every version we accept obeys.
     const version = remote["version"];
-    if (typeof version !== "string" || !EXACT_VERSION.test(version)) {
-      throw invalidArgument(`invalid parameter value: "remote.version" must be an exact version like 3.6.3, got ${JSON.stringify(version)}`);
+    const problem = exactVersionProblem(version);
+    if (problem !== undefined) {
+      throw invalidArgument(`invalid parameter value: "remote.version" must be an exact version like 3.6.3, got ${JSON.stringify(version)}: ${problem}`);
     }
-    source = { kind: "remote", address: inValue("remote.url", () => parseProviderAddress(remote["url"] as string)), version };
+    source = { kind: "remote", address: inValue("remote.url", () => parseProviderAddress(remote["url"] as string)), version: version as string };
     const hashes = remote["hashes"];
     if (hashes !== undefined && hashes !== null) {
       const list = stringList(hashes, "remote.hashes");
