@@ -74,7 +74,7 @@ export async function acquireRemote(address: ProviderAddress, constraint: Versio
       throw invalidArgument((e as Error).message);
     }
     const http = new Http({ ...settings, proxy, tokenFor: (host) => tokenForHost(host, { env, configured: config.credentials }), onRetry: events.status });
-    const ctx: InstallContext = { http, platform, events, maxUnpackedBytes: settings.maxUnpackedBytes };
+    const ctx: InstallContext = { http, platform, events, maxUnpackedBytes: settings.maxUnpackedBytes, maxArchiveEntries: settings.maxArchiveEntries };
     const sources = MultiSource.forProvider(config, address, env, home, http);
     const resolution = await sources.resolve(address, constraint, ctx);
     const chosen = offlineFallback(address, constraint, resolution, cache, events) ?? resolution.chosen;

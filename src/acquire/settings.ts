@@ -14,6 +14,8 @@ export const DOWNLOAD_IDLE_TIMEOUT_ENV = "TF_BRIDGE_DOWNLOAD_IDLE_TIMEOUT";
 export const MAX_ARCHIVE_BYTES_ENV = "TF_BRIDGE_MAX_ARCHIVE_BYTES";
 /** The most a package archive may unpack to, in bytes (a zip bomb guard). */
 export const MAX_UNPACKED_BYTES_ENV = "TF_BRIDGE_MAX_UNPACKED_BYTES";
+/** The most entries a package archive may hold (an inode exhaustion guard: a million empty files unpack to 0 bytes). */
+export const MAX_ARCHIVE_ENTRIES_ENV = "TF_BRIDGE_MAX_ARCHIVE_ENTRIES";
 
 export interface AcquireSettings {
   timeoutMs: number;
@@ -22,6 +24,7 @@ export interface AcquireSettings {
   downloadRetries: number;
   maxArchiveBytes: number;
   maxUnpackedBytes: number;
+  maxArchiveEntries: number;
 }
 
 // Terraform's and OpenTofu's defaults where the variable is theirs. The size limits sit well above real providers
@@ -33,6 +36,9 @@ export const DEFAULT_SETTINGS: AcquireSettings = {
   downloadRetries: 2,
   maxArchiveBytes: 1024 ** 3,
   maxUnpackedBytes: 4 * 1024 ** 3,
+  // Provider archives hold one to three entries (the executable, a license, a readme); 10,000 leaves room for any
+  // package with docs or data beside it, and stays far below the inodes of any file system.
+  maxArchiveEntries: 10_000,
 };
 
 /** The parsed value, or `fallback` when the variable is unset; `shown` is the default as the user would write it. */
@@ -47,6 +53,7 @@ function read(env: NodeJS.ProcessEnv, name: string, fallback: number, shown: num
 const positiveSeconds = (raw: string): number | undefined => (/^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0 ? Math.round(Number(raw) * 1000) : undefined);
 const count = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) <= 100 ? Number(raw) : undefined);
 const bytes = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined);
+const entries = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) > 0 && Number.isSafeInteger(Number(raw)) ? Number(raw) : undefined);
 
 export function acquireSettings(env: NodeJS.ProcessEnv): AcquireSettings {
   const d = DEFAULT_SETTINGS;
@@ -57,5 +64,6 @@ export function acquireSettings(env: NodeJS.ProcessEnv): AcquireSettings {
     downloadRetries: read(env, DOWNLOAD_RETRY_ENV, d.downloadRetries, d.downloadRetries, "a whole number of retries from 0 to 100", count),
     maxArchiveBytes: read(env, MAX_ARCHIVE_BYTES_ENV, d.maxArchiveBytes, d.maxArchiveBytes, "a whole number of bytes above 0", bytes),
     maxUnpackedBytes: read(env, MAX_UNPACKED_BYTES_ENV, d.maxUnpackedBytes, d.maxUnpackedBytes, "a whole number of bytes above 0", bytes),
+    maxArchiveEntries: read(env, MAX_ARCHIVE_ENTRIES_ENV, d.maxArchiveEntries, d.maxArchiveEntries, "a whole number of entries above 0", entries),
   };
 }

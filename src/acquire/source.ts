@@ -1,10 +1,10 @@
 // The one interface every place a provider can come from implements (registry, network and filesystem mirrors, the
 // caches): a version listing and an install of one version into a directory.
 import type { ProviderAddress } from "./address.js";
-import { ArchiveTooLargeError, extractZip, UnsafeArchiveError } from "./archive.js";
+import { ArchiveTooLargeError, CorruptArchiveError, extractZip, TooManyEntriesError, UnsafeArchiveError } from "./archive.js";
 import type { AcquireEventSink } from "./events.js";
 import { formatBytes, type Http } from "./http.js";
-import { MAX_UNPACKED_BYTES_ENV } from "./settings.js";
+import { MAX_ARCHIVE_ENTRIES_ENV, MAX_UNPACKED_BYTES_ENV } from "./settings.js";
 
 /** A source answered, but not as its protocol says (or not with what was asked for); the message says which. */
 export class RegistryProtocolError extends Error {
@@ -26,6 +26,8 @@ export interface InstallContext {
   events: AcquireEventSink;
   /** The most an archive may unpack to. */
   maxUnpackedBytes: number;
+  /** The most entries an archive may hold. */
+  maxArchiveEntries: number;
   /** Told the `zh:` hash of the archive a registry served and its SHA256SUMS lists, so the SDK's value can record it. */
   registryArchive?: (zh: string) => void;
 }
@@ -72,15 +74,26 @@ export function progressReporter(label: string, status: (m: string) => void): (r
  */
 export async function unpackArchive(archive: string, dest: string, ctx: InstallContext, label: string, from: string): Promise<void> {
   try {
-    await extractZip(archive, dest, { maxBytes: ctx.maxUnpackedBytes });
+    await extractZip(archive, dest, { maxBytes: ctx.maxUnpackedBytes, maxEntries: ctx.maxArchiveEntries });
   } catch (e) {
     if (e instanceof ArchiveTooLargeError) {
       throw new UnsafeArchiveError(
         `${label} unpacks to more than the limit of ${formatBytes(e.limit)}: if the provider really is that large, raise ${MAX_UNPACKED_BYTES_ENV} (bytes, now ${e.limit})`,
       );
     }
+    if (e instanceof TooManyEntriesError) {
+      throw new UnsafeArchiveError(
+        `${label} holds ${e.entries} entries, more than the limit of ${e.limit} (provider packages hold a few files): if the provider really has that many, raise ${MAX_ARCHIVE_ENTRIES_ENV} (now ${e.limit})`,
+      );
+    }
+    if (e instanceof CorruptArchiveError) {
+      throw new UnsafeArchiveError(
+        `${label} is corrupt: ${e.message}; it was damaged on the way or where it is kept. Try again, and if it persists tell the operator of ${from}`,
+      );
+    }
+    if (e instanceof UnsafeArchiveError) throw new UnsafeArchiveError(`${label}: ${e.message}`);
     // An errno code (ENOSPC, EACCES, …) is the file system's trouble, not the archive's; zlib's codes are Z_….
-    if (e instanceof UnsafeArchiveError || /^E[A-Z]+$/.test(String((e as NodeJS.ErrnoException).code))) throw e;
+    if (/^E[A-Z]+$/.test(String((e as NodeJS.ErrnoException).code))) throw e;
     throw new UnsafeArchiveError(
       `${label} is not a readable zip archive (${(e as Error).message}): it was damaged on the way or is not a provider package; try again, and if it persists tell the operator of ${from}`,
     );

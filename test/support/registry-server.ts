@@ -57,6 +57,11 @@ export interface FakeVersion {
   /** Default: the current platform only. */
   platforms?: string[];
   fault?: Fault;
+  /**
+   * The archive's entries, made from the provider's executable entry (default: that entry alone): hostile archives
+   * (wrong CRC-32s, duplicate entries) that are nonetheless correctly listed and signed.
+   */
+  entries?: (exe: ZipEntry) => ZipEntry[];
 }
 
 export interface FakeRegistryOptions {
@@ -77,6 +82,8 @@ export interface FakeRegistryOptions {
    * — another host as far as credentials go (the token is required only on 127.0.0.1).
    */
   redirectDownloadsToLocalhost?: boolean;
+  /** false: the network mirror lists archives without hashes (the protocol allows it), so nothing checks them. */
+  mirrorHashes?: boolean;
 }
 
 export const CURRENT_PLATFORM = `${process.platform === "win32" ? "windows" : process.platform}_${process.arch === "x64" ? "amd64" : process.arch}`;
@@ -278,7 +285,8 @@ export class FakeRegistry {
       this.deflated.set(binaryPath, deflated);
     }
     const exe = `terraform-provider-${type}_v${v.version}`;
-    const entries: ZipEntry[] = [{ name: exe, data: binary, deflated, mode: 0o100755 }];
+    const exeEntry: ZipEntry = { name: exe, data: binary, deflated, mode: 0o100755 };
+    const entries: ZipEntry[] = v.entries ? v.entries(exeEntry) : [exeEntry];
     if (v.fault === "zip-slip") entries.unshift({ name: "../escaped-by-zip-slip", data: Buffer.from("pwned\n"), mode: 0o100644 });
     if (v.fault === "oversized" || v.fault === "oversized-chunked") {
       entries.push({ name: "padding.bin", data: randomBytes(this.options.oversizeBytes ?? 4 * 1024 * 1024), stored: true, mode: 0o100644 });
@@ -409,7 +417,7 @@ export class FakeRegistry {
       // h1 for even versions' last digit, zh otherwise: both hash schemes get exercised.
       const hashes = Number(v.version.split(".").pop()) % 2 === 0 ? [b.h1] : [`zh:${b.sha256}`];
       const url = `${v.fault === "redirect-loop" ? "/loop/a" : ""}/files/${ns}/${type}/${v.version}/${b.filename}`;
-      return this.json(res, 200, { archives: { [CURRENT_PLATFORM]: { url, hashes } } });
+      return this.json(res, 200, { archives: { [CURRENT_PLATFORM]: this.options.mirrorHashes === false ? { url } : { url, hashes } } });
     }
     return this.json(res, 404, { errors: ["Not Found"] });
   }

@@ -1,6 +1,7 @@
 // Writes .zip archives byte by byte (deflate or stored, Unix modes), so tests can build real provider packages and
-// also the malformed ones no packaging tool would produce (entries named ../escape, absolute paths, symlinks).
-import { crc32, deflateRawSync } from "node:zlib";
+// also the malformed ones no packaging tool would produce (entries named ../escape, absolute paths, symlinks, wrong
+// CRC-32s, duplicate names).
+import { crc32, deflateRawSync, inflateRawSync } from "node:zlib";
 
 export interface ZipEntry {
   name: string;
@@ -11,6 +12,8 @@ export interface ZipEntry {
   deflated?: Buffer;
   /** Store uncompressed. */
   stored?: boolean;
+  /** The CRC-32 the headers record instead of the data's own: a damaged archive whose sizes still agree. */
+  crc?: number;
 }
 
 /** Compresses once; pass the result as `deflated` for every archive that carries the same bytes. */
@@ -29,7 +32,7 @@ export function buildZip(entries: readonly ZipEntry[]): Buffer {
     const name = Buffer.from(e.name, "utf8");
     const method = e.stored ? 0 : 8;
     const body = e.stored ? e.data : (e.deflated ?? deflate(e.data));
-    const crc = crc32(e.data);
+    const crc = e.crc ?? crc32(e.data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
@@ -73,4 +76,30 @@ export function buildZip(entries: readonly ZipEntry[]): Buffer {
   end.writeUInt32LE(cd.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, end]);
+}
+
+/**
+ * The entry as it reads after one byte of its stored bytes in the archive flipped on the way, headers intact. For a
+ * deflated entry, the first byte of the compressed stream whose flip still inflates to the same length (so only the
+ * CRC-32 can tell); for a stored one, a byte in the middle of the data.
+ */
+export function withFlippedByte(e: ZipEntry): ZipEntry {
+  if (e.stored) {
+    const data = Buffer.from(e.data);
+    data[data.length >> 1] = data[data.length >> 1]! ^ 0x01;
+    return { ...e, data, crc: crc32(e.data) };
+  }
+  const body = e.deflated ?? deflate(e.data);
+  for (let i = body.length >> 1; i < body.length; i++) {
+    const flipped = Buffer.from(body);
+    flipped[i] = flipped[i]! ^ 0x01;
+    let out: Buffer;
+    try {
+      out = inflateRawSync(flipped);
+    } catch {
+      continue;
+    }
+    if (out.length === e.data.length && !out.equals(e.data)) return { ...e, deflated: flipped };
+  }
+  throw new Error(`no single flipped byte of ${e.name}'s compressed data inflates to the same length`);
 }

@@ -19,8 +19,9 @@ describe("acquisition settings", () => {
         TF_PROVIDER_DOWNLOAD_RETRY: "5",
         TF_BRIDGE_MAX_ARCHIVE_BYTES: "1000",
         TF_BRIDGE_MAX_UNPACKED_BYTES: "2000",
+        TF_BRIDGE_MAX_ARCHIVE_ENTRIES: "50",
       }),
-    ).toEqual({ timeoutMs: 2500, idleTimeoutMs: 7000, metadataRetries: 0, downloadRetries: 5, maxArchiveBytes: 1000, maxUnpackedBytes: 2000 });
+    ).toEqual({ timeoutMs: 2500, idleTimeoutMs: 7000, metadataRetries: 0, downloadRetries: 5, maxArchiveBytes: 1000, maxUnpackedBytes: 2000, maxArchiveEntries: 50 });
   });
 
   it("refuses a bad value naming the variable, the value, what it should be and the default", () => {
@@ -32,6 +33,8 @@ describe("acquisition settings", () => {
       [{ TF_PROVIDER_DOWNLOAD_RETRY: "1000" }, /TF_PROVIDER_DOWNLOAD_RETRY="1000" is not a whole number of retries from 0 to 100/],
       [{ TF_BRIDGE_MAX_ARCHIVE_BYTES: "1GiB" }, /TF_BRIDGE_MAX_ARCHIVE_BYTES="1GiB" is not a whole number of bytes above 0; .* \(default 1073741824\)/],
       [{ TF_BRIDGE_MAX_UNPACKED_BYTES: "0" }, /TF_BRIDGE_MAX_UNPACKED_BYTES="0" is not a whole number of bytes above 0/],
+      [{ TF_BRIDGE_MAX_ARCHIVE_ENTRIES: "lots" }, /TF_BRIDGE_MAX_ARCHIVE_ENTRIES="lots" is not a whole number of entries above 0; .* \(default 10000\)/],
+      [{ TF_BRIDGE_MAX_ARCHIVE_ENTRIES: "0" }, /TF_BRIDGE_MAX_ARCHIVE_ENTRIES="0" is not a whole number of entries above 0/],
     ];
     for (const [env, message] of cases) {
       expect(() => acquireSettings(env), JSON.stringify(env)).toThrow(message);

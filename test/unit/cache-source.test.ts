@@ -55,7 +55,7 @@ describe("CacheSource", () => {
   it("copies a cached package into a directory, as any Source installs", async () => {
     const dest = join(root, "dest");
     const statuses: string[] = [];
-    const ctx = { http: new Http({ ...DEFAULT_SETTINGS, tokenFor: () => undefined }), platform: PLATFORM, events: eventSink({ status: (m) => statuses.push(m) }), maxUnpackedBytes: 1 << 20 };
+    const ctx = { http: new Http({ ...DEFAULT_SETTINGS, tokenFor: () => undefined }), platform: PLATFORM, events: eventSink({ status: (m) => statuses.push(m) }), maxUnpackedBytes: 1 << 20, maxArchiveEntries: 100 };
     expect(await cache.install(foo, "1.2.0", dest, root, ctx)).toBe("from the provider cache");
     expect(existsSync(join(dest, "terraform-provider-foo_v1.2.0"))).toBe(true);
     expect(statuses).toEqual([`Copying terraform-provider-foo 1.2.0 from ${join(terraforms, "registry.opentofu.org/hashicorp/foo/1.2.0", PLATFORM)}…`]);

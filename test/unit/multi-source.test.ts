@@ -43,7 +43,7 @@ function context(): { ctx: InstallContext; warnings: string[]; statuses: string[
   const warnings: string[] = [];
   const statuses: string[] = [];
   const http = new Http({ ...DEFAULT_SETTINGS, tokenFor: () => undefined });
-  return { ctx: { http, platform: PLATFORM, events: eventSink({ warn: (m) => warnings.push(m), status: (m) => statuses.push(m) }), maxUnpackedBytes: 1 << 20 }, warnings, statuses };
+  return { ctx: { http, platform: PLATFORM, events: eventSink({ warn: (m) => warnings.push(m), status: (m) => statuses.push(m) }), maxUnpackedBytes: 1 << 20, maxArchiveEntries: 100 }, warnings, statuses };
 }
 
 const unreachable = (host: string): HttpFailure => new HttpFailure("unreachable", `cannot reach ${host} (ECONNREFUSED)`, `https://${host}/`);
