@@ -61,7 +61,7 @@ const S_IFDIR = 0o040000;
 const NAME_MAX = 255;
 const PATH_MAX = 4095;
 
-/** macOS and Windows file systems are case-insensitive by default: "A" and "a" are one file there. */
+/** macOS and Windows file systems ignore case by default ("A" and "a" are one file there), and macOS's also Unicode normalization. */
 const CASE_INSENSITIVE = process.platform === "darwin" || process.platform === "win32";
 
 function openZip(path: string): Promise<yauzl.ZipFile> {
@@ -109,7 +109,7 @@ interface Planned {
 function plan(entries: readonly yauzl.Entry[], root: string, maxBytes: number): Planned[] {
   const files = new Set<string>();
   const dirs = new Set<string>();
-  const key = (rel: string): string => (CASE_INSENSITIVE ? rel.toLowerCase() : rel);
+  const key = (rel: string): string => (CASE_INSENSITIVE ? rel.normalize("NFC").toLowerCase() : rel);
   let total = 0;
   const out: Planned[] = [];
   for (const entry of entries) {
