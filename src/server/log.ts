@@ -1,6 +1,7 @@
 // Logging for the plugin: through the engine's Engine.Log when we have its address, else to stderr (never stdout).
 import { loadProtos, serviceOf } from "../wire/proto.js";
 import type { ProviderLogEntry } from "../terraform/launch.js";
+import { boundText, MAX_LOG_MESSAGE_CHARS } from "../wire/bound.js";
 import { Channel, type CallError, type Method } from "../wire/rpc.js";
 import { method } from "../wire/shape.js";
 import type * as pb from "../wire/pulumirpc.gen.js";
@@ -68,7 +69,7 @@ export class EngineLogger implements Logger {
   log(severity: Severity, message: string, options?: LogOptions): void {
     const request: pb.LogRequestIn = {
       severity: SEVERITY_ENUM[severity],
-      message,
+      message: boundText(message, MAX_LOG_MESSAGE_CHARS),
       urn: options?.urn ?? "",
       streamId: 0,
       ephemeral: options?.ephemeral ?? false,

@@ -9,6 +9,7 @@ import type http2 from "node:http2";
 import type net from "node:net";
 import type tls from "node:tls";
 import { gunzipSync } from "node:zlib";
+import { boundText, MAX_STATUS_MESSAGE_CHARS } from "./bound.js";
 
 /**
  * node:http2 and node:tls are loaded at the first connection or listen, not with this module: loading them costs ~9 ms
@@ -735,7 +736,8 @@ export class Server {
         ...extra,
         ...metadataToHeaders(err.metadata),
         "grpc-status": String(err.code),
-        "grpc-message": encodeStatusMessage(err.details),
+        // A message built from a provider's output could otherwise outgrow what HTTP/2 lets a header block carry.
+        "grpc-message": encodeStatusMessage(boundText(err.details, MAX_STATUS_MESSAGE_CHARS)),
       },
       { endStream: true },
     );
