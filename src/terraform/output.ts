@@ -58,7 +58,11 @@ export class LineSplitter {
     let line = this.droppedBytes > 0 ? this.text : this.text + this.decoder.end();
     if (this.droppedBytes > 0) this.decoder.end();
     if (line.endsWith("\r")) line = line.slice(0, -1);
-    if (this.droppedBytes > 0) line += ` … [${this.droppedBytes} more bytes of this line not shown]`;
+    if (this.droppedBytes > 0) {
+      // The bytes of a character the cut fell inside are not shown either.
+      const hidden = Math.max(this.droppedBytes, this.droppedBytes + this.keptBytes - Buffer.byteLength(this.text, "utf8"));
+      line += ` … [${hidden} more bytes of this line not shown]`;
+    }
     this.text = "";
     this.keptBytes = 0;
     this.droppedBytes = 0;

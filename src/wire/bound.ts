@@ -2,12 +2,12 @@
 // reader of it can carry: the start is kept, and a marker says how much was left out.
 
 /**
- * The most a gRPC status message we send may hold, in characters. grpc-go, the engine's client, takes up to 16 MiB of
- * headers, but gRPC's protocol document suggests clients accept 8 KiB and the message travels percent-encoded (up to 9
- * bytes for a character); 32 Ki characters keeps a long error with several diagnostics whole and stays far below
- * every limit.
+ * The most a gRPC status message we send may take on the wire (percent-encoded, so up to 9 bytes a character).
+ * grpc-go, the engine's client, takes 16 MiB of headers, but gRPC's protocol document suggests clients accept 8 KiB,
+ * and node:http2 gives up on a header value of a few hundred KiB; 32 KiB keeps a long error with several diagnostics
+ * whole and stays far below every limit.
  */
-export const MAX_STATUS_MESSAGE_CHARS = 32 * 1024;
+export const MAX_STATUS_MESSAGE_BYTES = 32 * 1024;
 
 /** The most one diagnostic's summary or detail keeps; a detail is the provider's free text, often an API's answer. */
 export const MAX_DIAGNOSTIC_CHARS = 16 * 1024;

@@ -9,7 +9,7 @@ import type http2 from "node:http2";
 import type net from "node:net";
 import type tls from "node:tls";
 import { gunzipSync } from "node:zlib";
-import { boundText, MAX_STATUS_MESSAGE_CHARS } from "./bound.js";
+import { boundText, MAX_STATUS_MESSAGE_BYTES } from "./bound.js";
 
 /**
  * node:http2 and node:tls are loaded at the first connection or listen, not with this module: loading them costs ~9 ms
@@ -208,6 +208,25 @@ export function encodeStatusMessage(text: string): string {
     out += b >= 0x20 && b <= 0x7e && b !== 0x25 && !edge ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
   });
   return out;
+}
+
+/**
+ * The grpc-message header for `text`, cut with a marker so that it takes at most `maxBytes`: a message built from a
+ * provider's output could otherwise outgrow what a client accepts in a header.
+ */
+export function boundedStatusMessage(text: string, maxBytes = MAX_STATUS_MESSAGE_BYTES): string {
+  // Each character takes at least one byte, so this first cut loses nothing that would fit.
+  const first = encodeStatusMessage(boundText(text, maxBytes));
+  if (first.length <= maxBytes) return first;
+  // Escaped characters take up to 9 bytes: the most characters whose encoding (with the marker) fits.
+  let lo = 0;
+  let hi = Math.min(text.length, maxBytes);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (encodeStatusMessage(boundText(text, mid)).length <= maxBytes) lo = mid;
+    else hi = mid - 1;
+  }
+  return encodeStatusMessage(boundText(text, lo));
 }
 
 export function decodeStatusMessage(text: string): string {
@@ -736,8 +755,7 @@ export class Server {
         ...extra,
         ...metadataToHeaders(err.metadata),
         "grpc-status": String(err.code),
-        // A message built from a provider's output could otherwise outgrow what HTTP/2 lets a header block carry.
-        "grpc-message": encodeStatusMessage(boundText(err.details, MAX_STATUS_MESSAGE_CHARS)),
+        "grpc-message": boundedStatusMessage(err.details),
       },
       { endStream: true },
     );
