@@ -134,5 +134,8 @@ export function whyNotRunnable(path: string): string | undefined {
   if (kind.what === "a zip archive" || kind.what === "a gzip archive") {
     return `${path} is ${kind.what}, not a program: unpack it and point at the terraform-provider-* executable inside`;
   }
-  return `${path} is ${kind.what ?? "no program this machine can run (it has no ELF header)"}; ${getBuild}`;
+  if (kind.what !== undefined) {
+    return `${path} is ${kind.what}, not a program: point at the provider's executable built for ${herePlatform}, or give a script a #! line`;
+  }
+  return `${path} is no program this machine can run (it has no ELF header); ${getBuild}`;
 }

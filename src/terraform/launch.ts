@@ -401,8 +401,9 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
       let settle: NodeJS.Timeout | undefined;
       await Promise.race([stderrEnded, new Promise((r) => (settle = setTimeout(r, 1_000)))]);
       clearTimeout(settle);
-      // What the kernel refuses to run ends as exit 126 or 127 from setpriv (or a shell); the file says why.
-      const unrunnable = outcome.info.code === 126 || outcome.info.code === 127 ? whyNotRunnable(path) : undefined;
+      // What the kernel refuses to run, exec hands to /bin/sh, which fails on it in its own words ("1: ELF…: not found",
+      // exit 127 or 2); the file's first bytes say why. A native program or a script whose interpreter exists passes.
+      const unrunnable = outcome.info.signal === null ? whyNotRunnable(path) : undefined;
       if (unrunnable !== undefined) return fail(unrunnable);
       const how = outcome.info.signal !== null ? `was killed by ${outcome.info.signal}` : `exited with code ${outcome.info.code}`;
       const notPlugin = stderrTail.some((l) => l.includes("This binary is a plugin"));
