@@ -225,7 +225,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (this.process.exit !== undefined) throw this.crashError(method);
       }
-      if (err.code === Status.DEADLINE_EXCEEDED && timeoutMs !== undefined && this.process.exit === undefined) {
+      if (err.code === Status.DEADLINE_EXCEEDED && timeoutMs !== undefined) {
         throw this.deadlineError(method, timeoutMs, e);
       }
       if (err.code === Status.UNIMPLEMENTED) {
