@@ -45,6 +45,13 @@ export class StderrLogger implements Logger {
 /** A hung engine must not hold up shutdown, which waits on flush(). */
 const LOG_DEADLINE_MS = 5_000;
 
+/**
+ * Messages waiting for the engine beyond which all but errors are dropped (and counted): a provider that logs faster
+ * than the engine takes it would otherwise grow the queue without end. At most 32 Ki characters each, this is
+ * at most some tens of MiB; real providers log a few lines a call.
+ */
+export const MAX_PENDING_LOGS = 1_000;
+
 /** The definitions the engine logger calls with; the startup snapshot preloads these same files. */
 export const ENGINE_PROTO = ["pulumi/engine.proto"] as const;
 
@@ -57,6 +64,8 @@ export class EngineLogger implements Logger {
   private readonly logMethod: Method<unknown, pb.EngineMethods["Log"]["response"]>;
   private chain: Promise<void> = Promise.resolve();
   private broken = false;
+  private pending = 0;
+  private dropped = 0;
 
   constructor(
     readonly engineAddress: string,
@@ -67,14 +76,32 @@ export class EngineLogger implements Logger {
   }
 
   log(severity: Severity, message: string, options?: LogOptions): void {
+    if (this.pending >= MAX_PENDING_LOGS && severity !== "error") {
+      this.dropped++;
+      return;
+    }
+    this.reportDropped();
+    this.enqueue(severity, message, options);
+  }
+
+  private reportDropped(): void {
+    if (this.dropped === 0) return;
+    const note = `${this.dropped} log messages were dropped: they came faster than the engine took them`;
+    this.dropped = 0;
+    this.enqueue("warning", note, undefined);
+  }
+
+  private enqueue(severity: Severity, text: string, options: LogOptions | undefined): void {
+    const message = boundText(text, MAX_LOG_MESSAGE_CHARS);
     const request: pb.LogRequestIn = {
       severity: SEVERITY_ENUM[severity],
-      message: boundText(message, MAX_LOG_MESSAGE_CHARS),
+      message,
       urn: options?.urn ?? "",
       streamId: 0,
       ephemeral: options?.ephemeral ?? false,
     };
-    this.chain = this.chain.then(() => this.send(request, severity, message, options));
+    this.pending++;
+    this.chain = this.chain.then(() => this.send(request, severity, message, options)).finally(() => this.pending--);
   }
 
   status(message: string, urn?: string): void {
@@ -82,6 +109,7 @@ export class EngineLogger implements Logger {
   }
 
   flush(): Promise<void> {
+    this.reportDropped();
     return this.chain;
   }
 
