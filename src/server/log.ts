@@ -46,11 +46,11 @@ export class StderrLogger implements Logger {
 const LOG_DEADLINE_MS = 5_000;
 
 /**
- * Messages waiting for the engine beyond which all but errors are dropped (and counted): a provider that logs faster
- * than the engine takes it would otherwise grow the queue without end. At most 32 Ki characters each, this is
- * at most some tens of MiB; real providers log a few lines a call.
+ * The characters of messages waiting for the engine beyond which all but errors are dropped (and counted): a provider
+ * that logs faster than the engine takes it would otherwise grow the queue without end. 8 Mi characters (16 MiB at
+ * most) hold some 40,000 lines of a TF_LOG=TRACE run, which the engine takes in well under a second.
  */
-export const MAX_PENDING_LOGS = 1_000;
+export const MAX_PENDING_LOG_CHARS = 8 * 1024 * 1024;
 
 /** The definitions the engine logger calls with; the startup snapshot preloads these same files. */
 export const ENGINE_PROTO = ["pulumi/engine.proto"] as const;
@@ -64,7 +64,7 @@ export class EngineLogger implements Logger {
   private readonly logMethod: Method<unknown, pb.EngineMethods["Log"]["response"]>;
   private chain: Promise<void> = Promise.resolve();
   private broken = false;
-  private pending = 0;
+  private pendingChars = 0;
   private dropped = 0;
 
   constructor(
@@ -76,7 +76,7 @@ export class EngineLogger implements Logger {
   }
 
   log(severity: Severity, message: string, options?: LogOptions): void {
-    if (this.pending >= MAX_PENDING_LOGS && severity !== "error") {
+    if (this.pendingChars >= MAX_PENDING_LOG_CHARS && severity !== "error") {
       this.dropped++;
       return;
     }
@@ -100,8 +100,8 @@ export class EngineLogger implements Logger {
       streamId: 0,
       ephemeral: options?.ephemeral ?? false,
     };
-    this.pending++;
-    this.chain = this.chain.then(() => this.send(request, severity, message, options)).finally(() => this.pending--);
+    this.pendingChars += message.length;
+    this.chain = this.chain.then(() => this.send(request, severity, message, options)).finally(() => (this.pendingChars -= message.length));
   }
 
   status(message: string, urn?: string): void {
