@@ -266,7 +266,8 @@ function statusFrom(headers: http2.IncomingHttpHeaders): CallError | undefined {
   const raw = headers["grpc-status"];
   if (raw === undefined) return undefined;
   const code = Number(raw);
-  const message = decodeStatusMessage(String(headers["grpc-message"] ?? ""));
+  // A peer's message travels on in ours (a provider's error in the one we send the engine): it is cut here already.
+  const message = boundText(decodeStatusMessage(String(headers["grpc-message"] ?? "")), MAX_STATUS_MESSAGE_BYTES);
   if (!Number.isInteger(code)) return new CallError(Status.UNKNOWN, `the peer sent an invalid grpc-status "${String(raw)}"`);
   return new CallError(code, message, headersToMetadata(headers));
 }

@@ -123,3 +123,29 @@ describe("a status message of any size reaches the client", () => {
     else expect(err.details).toMatch(/é … \[\d+ more characters not shown\]$/);
   }, 60_000);
 });
+
+describe("a peer's status message of 60 KB", () => {
+  it("is cut as it is read, so an error built on it stays bounded", async () => {
+    // A server that misbehaves on purpose: node:http2 answering every call with a long grpc-message.
+    const http2 = await import("node:http2");
+    const peer = http2.createServer();
+    peer.on("stream", (stream) => {
+      stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "2", "grpc-message": `peer says: ${"q".repeat(60_000)}` }, { endStream: true });
+    });
+    await new Promise<void>((resolve) => peer.listen(0, "127.0.0.1", resolve));
+    const channel = new Channel(`127.0.0.1:${(peer.address() as { port: number }).port}`);
+    const ECHO: Method = {
+      path: "/test.Hostile/Echo", originalName: "Echo", requestStream: false, responseStream: false,
+      requestSerialize: () => Buffer.alloc(0), requestDeserialize: () => ({}), responseSerialize: () => Buffer.alloc(0), responseDeserialize: () => ({}),
+    };
+    try {
+      const err = (await channel.unary(ECHO, {}, { deadline: Date.now() + 10_000 }).catch((e: unknown) => e)) as CallError;
+      expect(err.code, err.details).toBe(Status.UNKNOWN);
+      expect(err.details).toMatch(/^peer says: q+ … \[\d+ more characters not shown\]$/);
+      expect(err.details.length).toBeLessThan(MAX_STATUS_MESSAGE_BYTES + 100);
+    } finally {
+      channel.close();
+      peer.close();
+    }
+  });
+});
