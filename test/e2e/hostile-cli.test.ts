@@ -31,8 +31,9 @@ describe("a provider that writes one huge stderr line, then exits 1", () => {
     ["1 MB", 1024 * 1024],
     ["20 MB", 20 * 1024 * 1024],
     ["300 MB", 300 * 1024 * 1024],
-  ])("%s: `package add` fails with its first words and how much was cut, not a megabyte error, a reset stream or a crash", async (_what, size) => {
+  ])("%s: `package add` fails with its first words and how much was cut, not a megabyte error, a reset stream or a crash", async (what, size) => {
     const r = await addHostile({ HOSTILE_MODE: "huge-line", HOSTILE_BYTES: String(size) });
+    console.log(`[hostile-cli] package add, ${what} stderr line: exit ${r.code}, ${r.all.length} characters of output:\n${r.all.slice(0, 600)}\n…\n${r.all.slice(-600)}`);
     expect(r.code, r.all.slice(0, 20_000)).not.toBe(0);
     expect(r.all).toContain("terraform-provider-hostile exited with code 1 before completing the plugin handshake");
     expect(r.all).toContain(`${FIRST_WORDS} xxx`);
@@ -48,6 +49,7 @@ describe("a provider that writes one huge stderr line, then exits 1", () => {
 describe("a provider that completes the handshake and never answers", () => {
   it("`package add` fails at TF_BRIDGE_SCHEMA_TIMEOUT naming the provider, the deadline and the setting; nothing is left running", async () => {
     const r = await addHostile({ HOSTILE_MODE: "hang", TF_BRIDGE_SCHEMA_TIMEOUT: "3" });
+    console.log(`[hostile-cli] package add of a provider that never answers: exit ${r.code} after ${r.ms} ms:\n${r.all}`);
     expect(r.code, r.all).not.toBe(0);
     expect(r.all).toContain(`the Terraform provider ${HOSTILE} did not answer GetProviderSchema within 3 s; it seems hung. If it is only slow, raise TF_BRIDGE_SCHEMA_TIMEOUT (seconds, now 3)`);
     expect(r.all).not.toMatch(OUR_STACK);
