@@ -2,7 +2,7 @@
 // and Parameterize path: output of any size ends in a bounded error that keeps the provider's first words, within a
 // sane memory; a provider that never answers meets the schema deadline; a file this machine cannot run is named as such.
 // The foreign executables are headers written here: no real peer for another machine can be run on this one.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -12,11 +12,13 @@ import { launchProvider, type ProviderLogEntry } from "../../src/terraform/launc
 import { MAX_LINE_BYTES, STDERR_QUOTE_CHARS } from "../../src/terraform/output.js";
 import { SCHEMA_TIMEOUT_ENV } from "../../src/terraform/settings.js";
 import { repoRoot } from "../support/peers.js";
-import { processesMatching, waitGone } from "../support/processes.js";
+import { processAlive, waitGone } from "../support/processes.js";
 
 const HOSTILE = join(repoRoot, "test/peers/hostile/terraform-provider-hostile");
 const FIRST_WORDS = "Error: hostile provider failed on purpose; its first words come first.";
 const scratch = mkdtempSync(join(tmpdir(), "tfbridge-hostile-"));
+/** Set in the environment of every hostile provider this file starts, so that only those are looked for. */
+const TAG = { HOSTILE_TAG: `${process.pid}-${Date.now()}` };
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs `fn` with these variables set in our environment (a launched provider inherits it), then restores it. */
@@ -48,10 +50,21 @@ async function peakRssGrowth<T>(fn: () => Promise<T>): Promise<{ result: T; grow
   }
 }
 
+/** Live hostile providers started by this file. */
+function ours(): number[] {
+  const marker = `HOSTILE_TAG=${TAG.HOSTILE_TAG}\0`;
+  return readdirSync("/proc").filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(HOSTILE) && readFileSync(`/proc/${pid}/environ`, "utf8").includes(marker) && processAlive(pid);
+    } catch {
+      return false; // exited while we looked
+    }
+  });
+}
+
 async function noHostileLeft(): Promise<number[]> {
-  const pids = processesMatching(HOSTILE);
-  await Promise.all(pids.map((p) => waitGone(p, 5_000)));
-  return processesMatching(HOSTILE);
+  await Promise.all(ours().map((p) => waitGone(p, 5_000)));
+  return ours();
 }
 
 describe("a provider that writes one huge stderr line, then exits 1", () => {
@@ -62,7 +75,7 @@ describe("a provider that writes one huge stderr line, then exits 1", () => {
   ])("%s: a bounded error with its first words and the size cut, in bounded memory", async (_what, size) => {
     const logs: ProviderLogEntry[] = [];
     const { result: err, growthMb } = await peakRssGrowth(() =>
-      launchProvider({ path: HOSTILE, env: { HOSTILE_MODE: "huge-line", HOSTILE_BYTES: String(size) }, onLog: (e) => logs.push(e) }).catch((e: unknown) => e),
+      launchProvider({ path: HOSTILE, env: { ...TAG, HOSTILE_MODE: "huge-line", HOSTILE_BYTES: String(size) }, onLog: (e) => logs.push(e) }).catch((e: unknown) => e),
     );
     expect(err).toBeInstanceOf(LaunchError);
     const message = (err as Error).message;
@@ -81,7 +94,7 @@ describe("a provider that writes one huge stderr line, then exits 1", () => {
   it("many lines of 64 KiB (128 MB in all): the last lines quoted, each cut, within the quote's bound", async () => {
     const logs: ProviderLogEntry[] = [];
     const { result: err, growthMb } = await peakRssGrowth(() =>
-      launchProvider({ path: HOSTILE, env: { HOSTILE_MODE: "many-lines", HOSTILE_LINES: "2000", HOSTILE_BYTES: String(64 * 1024) }, onLog: (e) => logs.push(e) }).catch((e: unknown) => e),
+      launchProvider({ path: HOSTILE, env: { ...TAG, HOSTILE_MODE: "many-lines", HOSTILE_LINES: "2000", HOSTILE_BYTES: String(64 * 1024) }, onLog: (e) => logs.push(e) }).catch((e: unknown) => e),
     );
     expect(err).toBeInstanceOf(LaunchError);
     const message = (err as Error).message;
@@ -99,7 +112,7 @@ describe("a provider that writes one huge stderr line, then exits 1", () => {
 describe("a provider that completes the handshake and never answers", () => {
   it(`Parameterize fails at ${SCHEMA_TIMEOUT_ENV}, naming the provider, the deadline and the setting; the process is gone`, async () => {
     const started = Date.now();
-    const err = await withEnv({ HOSTILE_MODE: "hang", [SCHEMA_TIMEOUT_ENV]: "1.5" }, () =>
+    const err = await withEnv({ ...TAG, HOSTILE_MODE: "hang", [SCHEMA_TIMEOUT_ENV]: "1.5" }, () =>
       parameterize({ kind: "args", args: [HOSTILE] }).catch((e: unknown) => e),
     );
     const elapsed = Date.now() - started;
@@ -113,11 +126,11 @@ describe("a provider that completes the handshake and never answers", () => {
   }, 60_000);
 
   it(`a ${SCHEMA_TIMEOUT_ENV} that is no number of seconds fails before anything starts, naming it`, async () => {
-    const err = await withEnv({ HOSTILE_MODE: "hang", [SCHEMA_TIMEOUT_ENV]: "soon" }, () =>
+    const err = await withEnv({ ...TAG, HOSTILE_MODE: "hang", [SCHEMA_TIMEOUT_ENV]: "soon" }, () =>
       parameterize({ kind: "args", args: [HOSTILE] }).catch((e: unknown) => e),
     );
     expect((err as Error).message).toMatch(/TF_BRIDGE_SCHEMA_TIMEOUT="soon" is not a number of seconds above 0; set it to one or unset it \(default 300\)/);
-    expect(processesMatching(HOSTILE)).toEqual([]);
+    expect(ours()).toEqual([]);
   });
 });
 
