@@ -1,6 +1,7 @@
 // Logging for the plugin: through the engine's Engine.Log when we have its address, else to stderr (never stdout).
 import { loadProtos, serviceOf } from "../wire/proto.js";
 import type { ProviderLogEntry } from "../terraform/launch.js";
+import { boundText, MAX_LOG_MESSAGE_CHARS } from "../wire/bound.js";
 import { Channel, type CallError, type Method } from "../wire/rpc.js";
 import { method } from "../wire/shape.js";
 import type * as pb from "../wire/pulumirpc.gen.js";
@@ -44,6 +45,13 @@ export class StderrLogger implements Logger {
 /** A hung engine must not hold up shutdown, which waits on flush(). */
 const LOG_DEADLINE_MS = 5_000;
 
+/**
+ * The characters of messages waiting for the engine beyond which all but errors are dropped (and counted): a provider
+ * that logs faster than the engine takes it would otherwise grow the queue without end. 8 Mi characters (16 MiB at
+ * most) hold some 40,000 lines of a TF_LOG=TRACE run, which the engine takes in well under a second.
+ */
+export const MAX_PENDING_LOG_CHARS = 8 * 1024 * 1024;
+
 /** The definitions the engine logger calls with; the startup snapshot preloads these same files. */
 export const ENGINE_PROTO = ["pulumi/engine.proto"] as const;
 
@@ -56,6 +64,8 @@ export class EngineLogger implements Logger {
   private readonly logMethod: Method<unknown, pb.EngineMethods["Log"]["response"]>;
   private chain: Promise<void> = Promise.resolve();
   private broken = false;
+  private pendingChars = 0;
+  private dropped = 0;
 
   constructor(
     readonly engineAddress: string,
@@ -66,6 +76,23 @@ export class EngineLogger implements Logger {
   }
 
   log(severity: Severity, message: string, options?: LogOptions): void {
+    if (this.pendingChars >= MAX_PENDING_LOG_CHARS && severity !== "error") {
+      this.dropped++;
+      return;
+    }
+    this.reportDropped();
+    this.enqueue(severity, message, options);
+  }
+
+  private reportDropped(): void {
+    if (this.dropped === 0) return;
+    const note = `${this.dropped} log messages were dropped: they came faster than the engine took them`;
+    this.dropped = 0;
+    this.enqueue("warning", note, undefined);
+  }
+
+  private enqueue(severity: Severity, text: string, options: LogOptions | undefined): void {
+    const message = boundText(text, MAX_LOG_MESSAGE_CHARS);
     const request: pb.LogRequestIn = {
       severity: SEVERITY_ENUM[severity],
       message,
@@ -73,7 +100,8 @@ export class EngineLogger implements Logger {
       streamId: 0,
       ephemeral: options?.ephemeral ?? false,
     };
-    this.chain = this.chain.then(() => this.send(request, severity, message, options));
+    this.pendingChars += message.length;
+    this.chain = this.chain.then(() => this.send(request, severity, message, options)).finally(() => (this.pendingChars -= message.length));
   }
 
   status(message: string, urn?: string): void {
@@ -81,6 +109,7 @@ export class EngineLogger implements Logger {
   }
 
   flush(): Promise<void> {
+    this.reportDropped();
     return this.chain;
   }
 

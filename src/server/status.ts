@@ -2,6 +2,7 @@
 import { ParameterizeError } from "../acquire/errors.js";
 import { ResourceInitError } from "./ops.js";
 import { encodeMessage, protoRoot } from "../wire/proto.js";
+import { boundText, MAX_STATUS_MESSAGE_BYTES } from "../wire/bound.js";
 import { CallError, Status } from "../wire/rpc.js";
 import { propertyMapToStruct, StructDecodeError } from "./struct.js";
 import type * as rpcStatus from "../wire/google.rpc.gen.js";
@@ -62,7 +63,8 @@ export function encodeInitFailedStatus(code: number, e: ResourceInitError): Buff
   };
   const status: rpcStatus.StatusIn = {
     code,
-    message: e.message,
+    // The engine shows this copy of the message too; it is cut as the grpc-message header is (src/wire/rpc.ts).
+    message: boundText(e.message, MAX_STATUS_MESSAGE_BYTES),
     details: [{ type_url: "type.googleapis.com/pulumirpc.ErrorResourceInitFailed", value: encodeMessage(Detail, detailMessage) }],
   };
   return encodeMessage(Status, status);

@@ -4,6 +4,7 @@ import { errorDiagnostics, formatDiagnostics } from "./diagnostics.js";
 import { ProviderCallError, ProviderCrashedError, TerraformProviderError } from "./errors.js";
 import { DEFAULT_PROTOCOL_VERSIONS, GO_PLUGIN_PROTO, goPluginProtos, launchProvider, type LaunchedProvider, type LaunchOptions } from "./launch.js";
 import { AttachedProvider, attachProvider, type ReattachTarget } from "./reattach.js";
+import { SCHEMA_TIMEOUT_ENV, schemaTimeoutMs } from "./settings.js";
 import { identityType, impliedType } from "./schema.js";
 import type {
   ApplyRequest,
@@ -149,7 +150,11 @@ export class GrpcTerraformProvider implements TerraformProvider {
   /** Calls sent and not yet answered. */
   private readonly open = new Set<ClientCall>();
 
-  private constructor(readonly process: LaunchedProvider | AttachedProvider) {
+  private constructor(
+    readonly process: LaunchedProvider | AttachedProvider,
+    /** How long the schema calls may take; none for a provider under a debugger, which may sit at a breakpoint. */
+    private readonly schemaTimeoutMs: number | undefined,
+  ) {
     // A provider that dies with several calls open fails them when its connection closes; a child it left holding the
     // socket open would keep them waiting. Once the exit is known, what is still open is cut, and call() reports the
     // crash for it like for the others.
@@ -161,8 +166,10 @@ export class GrpcTerraformProvider implements TerraformProvider {
    * Launches the binary and returns a client for it. The protocol definitions are loaded while the provider process
    * starts, as the provider says which protocol it speaks only in its handshake: protocol 5 first (every SDKv2
    * provider and many framework ones speak it), then the others only if the handshake has not arrived by then.
+   * `schemaTimeoutMs` defaults to TF_BRIDGE_SCHEMA_TIMEOUT, read before anything starts so a bad value fails first.
    */
-  static async launch(options: LaunchOptions): Promise<GrpcTerraformProvider> {
+  static async launch(options: LaunchOptions & { schemaTimeoutMs?: number }): Promise<GrpcTerraformProvider> {
+    const timeoutMs = options.schemaTimeoutMs ?? schemaTimeoutMs();
     let handshakeDone = false;
     const [first, ...rest] = [...(options.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS)].sort((a, b) => a - b);
     const whileStarting = (): void => {
@@ -173,7 +180,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       });
     };
     try {
-      return new GrpcTerraformProvider(await launchProvider({ ...options, whileStarting }));
+      return new GrpcTerraformProvider(await launchProvider({ ...options, whileStarting }), timeoutMs);
     } finally {
       handshakeDone = true;
     }
@@ -181,7 +188,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   /** Connects to a provider already serving in debug mode (TF_REATTACH_PROVIDERS); close() leaves it running. */
   static async attach(name: string, target: ReattachTarget): Promise<GrpcTerraformProvider> {
-    return new GrpcTerraformProvider(await attachProvider(name, target));
+    return new GrpcTerraformProvider(await attachProvider(name, target), undefined);
   }
 
   get protocolVersion(): 5 | 6 {
@@ -192,7 +199,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
   private stopped = false;
 
   /** Calls an RPC by its tfplugin6 name (the tfplugin5 name when the provider speaks 5), typed by the generated types. */
-  private async call<M extends keyof Tf>(rpc: M, request: Tf[M]["requestIn"]): Promise<Lean<Tf[M]["response"]>> {
+  private async call<M extends keyof Tf>(rpc: M, request: Tf[M]["requestIn"], timeoutMs?: number): Promise<Lean<Tf[M]["response"]>> {
     const method = this.protocolVersion === 5 ? (TF5_NAMES[rpc] ?? rpc) : rpc;
     const rpcMethod = typedMethod<Lean<Tf[M]["response"]>>(this.service, method);
     if (rpcMethod === undefined) throw new TerraformProviderError(`protocol ${this.protocolVersion} has no RPC ${method}`);
@@ -201,7 +208,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       throw new ProviderCallError(`${method} was not sent: the operation was cancelled (the provider was asked to stop)`, method, Status.CANCELLED);
     }
     try {
-      const c = this.process.channel.unary(rpcMethod, request);
+      const c = this.process.channel.unary(rpcMethod, request, timeoutMs === undefined ? {} : { deadline: Date.now() + timeoutMs });
       this.open.add(c);
       return await c.finally(() => this.open.delete(c));
     } catch (e) {
@@ -218,11 +225,27 @@ export class GrpcTerraformProvider implements TerraformProvider {
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (this.process.exit !== undefined) throw this.crashError(method);
       }
+      if (err.code === Status.DEADLINE_EXCEEDED && timeoutMs !== undefined) {
+        throw this.deadlineError(method, timeoutMs, e);
+      }
       if (err.code === Status.UNIMPLEMENTED) {
         throw new ProviderCallError(`the provider does not implement ${method}: ${err.details}`, method, err.code, { cause: e });
       }
       throw new ProviderCallError(`${method} failed: ${err.details}`, method, err.code, { cause: e });
     }
+  }
+
+  private deadlineError(method: string, timeoutMs: number, cause: unknown): ProviderCallError {
+    const seconds = timeoutMs / 1000;
+    const stderr = this.process.recentStderr(10).trim();
+    return new ProviderCallError(
+      `the Terraform provider ${this.process.path} did not answer ${method} within ${seconds} s; ` +
+        `it seems hung. If it is only slow, raise ${SCHEMA_TIMEOUT_ENV} (seconds, now ${seconds})` +
+        (stderr !== "" ? `; it printed:\n${stderr}` : ""),
+      method,
+      Status.DEADLINE_EXCEEDED,
+      { cause },
+    );
   }
 
   private crashError(method: string): ProviderCrashedError {
@@ -241,7 +264,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
 
   getProviderSchema(): Promise<ProviderSchema> {
     if (this.schema === undefined) {
-      const fetched = this.call("GetProviderSchema", {}).then(providerSchemaFromPb);
+      const fetched = this.call("GetProviderSchema", {}, this.schemaTimeoutMs).then(providerSchemaFromPb);
       // A failed fetch must not poison later attempts.
       fetched.catch(() => {
         if (this.schema === fetched) this.schema = undefined;
@@ -401,7 +424,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
   /** Fetched once; a provider built before resource identity (protocol < 5.9/6.9) answers UNIMPLEMENTED: no identities. */
   getResourceIdentitySchemas(): Promise<Map<string, IdentitySchema>> {
     if (this.identitySchemas === undefined) {
-      const fetched = this.call("GetResourceIdentitySchemas", {}).then(
+      const fetched = this.call("GetResourceIdentitySchemas", {}, this.schemaTimeoutMs).then(
         (res) => {
           const errors = errorDiagnostics(diagnosticsFromPb(res.diagnostics));
           if (errors.length > 0) throw new TerraformProviderError(`GetResourceIdentitySchemas failed:\n${formatDiagnostics(errors)}`);

@@ -1,9 +1,10 @@
 // Starts a Terraform provider binary as go-plugin does (magic cookie, protocol negotiation, AutoMTLS), watches it, and stops it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants as fsConstants, existsSync, statSync } from "node:fs";
-import { createInterface } from "node:readline";
+import { whyNotRunnable } from "./binary.js";
 import { LaunchError } from "./errors.js";
 import { serverCertificatePem, takeClientCertificate } from "./mtls.js";
+import { LineSplitter, LineTail, MAX_LINE_BYTES, MAX_STDOUT_LINE_BYTES } from "./output.js";
 import { loadProtos, serviceOf, type Services } from "../wire/proto.js";
 import { Channel, warmChannel, type ClientCall, type Method } from "../wire/rpc.js";
 import { method } from "../wire/shape.js";
@@ -75,7 +76,6 @@ export function providerLogEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 
 const SHUTDOWN_GRACE_MS = 2_000;
 const TERM_GRACE_MS = 1_000;
-const STDERR_TAIL_LINES = 400;
 
 /** Every provider process we started and have not seen exit, so none outlives us. */
 const live = new Set<ChildProcess>();
@@ -208,7 +208,7 @@ export class LaunchedProvider {
     private readonly child: ChildProcess,
     exited: Promise<ExitInfo>,
     /** The provider's last stderr lines, kept by the reader in launchProvider. */
-    private readonly stderrTail: string[],
+    private readonly stderrTail: LineTail,
   ) {
     this.exited = exited.then((info) => (this.exitInfo = info));
   }
@@ -224,27 +224,25 @@ export class LaunchedProvider {
 
   /** The panic text, if the process printed one before it died. */
   panicText(): string | undefined {
-    return extractPanic(this.stderrTail);
+    return extractPanic(this.stderrTail.all());
   }
 
-  /** The last lines of stderr, for error messages. */
+  /** The last lines of stderr, for error messages; bounded in length as well as in lines. */
   recentStderr(max = 20): string {
-    return this.stderrTail.slice(-max).join("\n");
+    return this.stderrTail.last(max);
   }
 
   startStdio(onLog: (entry: ProviderLogEntry) => void): void {
     const stream = method<goplugin.GRPCStdioMethods["StreamStdio"]["response"]>(serviceOf(goPluginProtos(), "plugin.GRPCStdio"), "StreamStdio")!;
     const request: goplugin.GRPCStdioMethods["StreamStdio"]["requestIn"] = {};
-    const partial: Record<string, string> = { STDOUT: "", STDERR: "" };
+    const splitter = (source: ProviderLogEntry["source"]): LineSplitter =>
+      new LineSplitter(MAX_LINE_BYTES, (line) => {
+        if (line.trim() !== "") onLog(parseLogLine(line, source));
+      });
+    const splitters = { STDERR: splitter("stderr"), STDOUT: splitter("stdout") };
     // The stream ends with the process; its errors carry no information the exit handler lacks.
     this.stdioCall = this.channel.serverStream(stream, request, (msg) => {
-      const key = msg.channel === "STDERR" ? "STDERR" : "STDOUT";
-      const text = partial[key] + msg.data.toString("utf8");
-      const lines = text.split("\n");
-      partial[key] = lines.pop() ?? "";
-      for (const line of lines) {
-        if (line.trim() !== "") onLog(parseLogLine(line, key === "STDERR" ? "stderr" : "stdout"));
-      }
+      splitters[msg.channel === "STDERR" ? "STDERR" : "STDOUT"].push(msg.data);
     }, () => undefined);
   }
 
@@ -332,7 +330,7 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
   });
   live.add(child);
 
-  const stderrTail: string[] = [];
+  const stderrTail = new LineTail();
   const exited = new Promise<ExitInfo>((resolve) => {
     child.once("exit", (code, signal) => {
       live.delete(child);
@@ -341,16 +339,22 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
   });
   const spawnError = new Promise<Error>((resolve) => child.once("error", resolve));
 
-  createInterface({ input: child.stderr! }).on("line", (line) => {
+  // Lines are cut as they arrive: a provider may write one line of hundreds of megabytes, or never end one.
+  const stderrLines = new LineSplitter(MAX_LINE_BYTES, (line) => {
     stderrTail.push(line);
-    if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
     onLog(parseLogLine(line, "stderr"));
   });
+  const stderrEnded = new Promise<void>((resolve) => {
+    child.stderr!.on("data", (chunk: Buffer) => stderrLines.push(chunk));
+    child.stderr!.once("close", () => {
+      stderrLines.end();
+      resolve();
+    });
+  });
 
-  const stdoutLines = createInterface({ input: child.stdout! });
   const firstLine = new Promise<string>((resolve) => {
     let first = true;
-    stdoutLines.on("line", (line) => {
+    const stdoutLines = new LineSplitter(MAX_STDOUT_LINE_BYTES, (line) => {
       if (first) {
         first = false;
         resolve(line);
@@ -358,6 +362,8 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
         onLog(parseLogLine(line, "stdout"));
       }
     });
+    child.stdout!.on("data", (chunk: Buffer) => stdoutLines.push(chunk));
+    child.stdout!.once("close", () => stdoutLines.end());
   });
 
   try {
@@ -374,7 +380,7 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
     throw new LaunchError(message);
   };
   const stderrHint = (): string => {
-    const tail = stderrTail.slice(-10).join("\n").trim();
+    const tail = stderrTail.last(10).trim();
     return tail === "" ? "" : `\nprovider stderr:\n${tail}`;
   };
 
@@ -387,11 +393,18 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
       new Promise<{ kind: "timeout" }>((resolve) => (timer = setTimeout(() => resolve({ kind: "timeout" }), timeoutMs))),
     ]);
     if (outcome.kind === "error") {
-      return fail(`cannot start ${path}: ${outcome.error.message}`);
+      return fail(whyNotRunnable(path) ?? `cannot start ${path}: ${outcome.error.message}`);
     }
     if (outcome.kind === "exit") {
-      // Give the stderr reader a moment to deliver the last lines, which usually say why.
-      await new Promise((r) => setTimeout(r, 50));
+      // The last lines, which usually say why, may still be in the pipe; a child the provider left holding stderr
+      // open must not keep us waiting.
+      let settle: NodeJS.Timeout | undefined;
+      await Promise.race([stderrEnded, new Promise((r) => (settle = setTimeout(r, 1_000)))]);
+      clearTimeout(settle);
+      // What the kernel refuses to run, exec hands to /bin/sh, which fails on it in its own words ("1: ELF…: not found",
+      // exit 127 or 2); the file's first bytes say why. A native program or a script whose interpreter exists passes.
+      const unrunnable = outcome.info.signal === null ? whyNotRunnable(path) : undefined;
+      if (unrunnable !== undefined) return fail(unrunnable);
       const how = outcome.info.signal !== null ? `was killed by ${outcome.info.signal}` : `exited with code ${outcome.info.code}`;
       const notPlugin = stderrTail.some((l) => l.includes("This binary is a plugin"));
       return fail(

@@ -17,6 +17,7 @@ import type {
   Schema,
   StringKind,
 } from "./types.js";
+import { boundText, MAX_DIAGNOSTIC_CHARS } from "../wire/bound.js";
 import type * as google_protobuf from "../wire/google.protobuf.gen.js";
 import type { Lean } from "../wire/shape.js";
 import type * as tf6 from "../wire/tfplugin6.gen.js";
@@ -207,13 +208,14 @@ export function pathFromPb(p: PbAttributePath | null | undefined): AttributePath
   });
 }
 
+/** A provider's diagnostics, each text cut to a size a message to the engine can carry. */
 export function diagnosticsFromPb(ds: PbDiagnostic[] | undefined): Diagnostic[] {
   return (ds ?? []).map((d) => {
     const attribute = pathFromPb(d.attribute);
     return {
       severity: d.severity === "WARNING" ? "warning" : "error",
-      summary: d.summary ?? "",
-      detail: d.detail ?? "",
+      summary: boundText(d.summary ?? "", MAX_DIAGNOSTIC_CHARS),
+      detail: boundText(d.detail ?? "", MAX_DIAGNOSTIC_CHARS),
       ...(attribute ? { attribute } : {}),
     };
   });
@@ -222,7 +224,7 @@ export function diagnosticsFromPb(ds: PbDiagnostic[] | undefined): Diagnostic[] 
 export function functionErrorFromPb(e: PbFunctionError | null | undefined): FunctionError | undefined {
   if (!e) return undefined;
   const arg = e.function_argument;
-  return { text: e.text ?? "", ...(arg !== undefined ? { argument: Number(arg) } : {}) };
+  return { text: boundText(e.text ?? "", MAX_DIAGNOSTIC_CHARS), ...(arg !== undefined ? { argument: Number(arg) } : {}) };
 }
 
 // A reason newer than our definitions decodes as its number, which no key names.

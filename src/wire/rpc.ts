@@ -9,6 +9,7 @@ import type http2 from "node:http2";
 import type net from "node:net";
 import type tls from "node:tls";
 import { gunzipSync } from "node:zlib";
+import { boundText, MAX_STATUS_MESSAGE_BYTES } from "./bound.js";
 
 /**
  * node:http2 and node:tls are loaded at the first connection or listen, not with this module: loading them costs ~9 ms
@@ -209,6 +210,25 @@ export function encodeStatusMessage(text: string): string {
   return out;
 }
 
+/**
+ * The grpc-message header for `text`, cut with a marker so that it takes at most `maxBytes`: a message built from a
+ * provider's output could otherwise outgrow what a client accepts in a header.
+ */
+export function boundedStatusMessage(text: string, maxBytes = MAX_STATUS_MESSAGE_BYTES): string {
+  // Each character takes at least one byte, so this first cut loses nothing that would fit.
+  const first = encodeStatusMessage(boundText(text, maxBytes));
+  if (first.length <= maxBytes) return first;
+  // Escaped characters take up to 9 bytes: the most characters whose encoding (with the marker) fits.
+  let lo = 0;
+  let hi = Math.min(text.length, maxBytes);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (encodeStatusMessage(boundText(text, mid)).length <= maxBytes) lo = mid;
+    else hi = mid - 1;
+  }
+  return encodeStatusMessage(boundText(text, lo));
+}
+
 export function decodeStatusMessage(text: string): string {
   if (!text.includes("%")) return text;
   try {
@@ -246,7 +266,8 @@ function statusFrom(headers: http2.IncomingHttpHeaders): CallError | undefined {
   const raw = headers["grpc-status"];
   if (raw === undefined) return undefined;
   const code = Number(raw);
-  const message = decodeStatusMessage(String(headers["grpc-message"] ?? ""));
+  // A peer's message travels on in ours (a provider's error in the one we send the engine): it is cut here already.
+  const message = boundText(decodeStatusMessage(String(headers["grpc-message"] ?? "")), MAX_STATUS_MESSAGE_BYTES);
   if (!Number.isInteger(code)) return new CallError(Status.UNKNOWN, `the peer sent an invalid grpc-status "${String(raw)}"`);
   return new CallError(code, message, headersToMetadata(headers));
 }
@@ -735,7 +756,7 @@ export class Server {
         ...extra,
         ...metadataToHeaders(err.metadata),
         "grpc-status": String(err.code),
-        "grpc-message": encodeStatusMessage(err.details),
+        "grpc-message": boundedStatusMessage(err.details),
       },
       { endStream: true },
     );
