@@ -161,6 +161,10 @@ export interface ModelOptions {
   excludes?: readonly string[];
   /** Full docs from the provider's repository; descriptions come from the schema without them. */
   docs?: ProviderDocs;
+  /** Where a resource, data source or function left out because its schema cannot be translated is named (a warning). */
+  warn?: (message: string) => void;
+  /** How deep a schema may nest; TF_BRIDGE_MAX_SCHEMA_DEPTH (default 100) when absent. */
+  maxSchemaDepth?: number;
   /** Where the docs' examples that stay HCL say why (the engine's debug log). */
   exampleLog?: (message: string) => void;
 }
