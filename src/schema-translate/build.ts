@@ -299,12 +299,12 @@ function resourceRenames(block: Block, shortName: string, pkg: string): { rename
       const res = shortName.replace(/^_+/, "");
       const candidate = [`${res}_id`, `${pkgName}_${res}_id`, "resource_id", `${pkgName}_id`].find((c) => !names.has(c));
       if (candidate === undefined) throw new SchemaTranslationError(`cannot find a free name for the "id" attribute of ${shortName}`);
-      renames.set("id", propertyName(candidate));
+      renames.set("id", propertyName(plainTfName(candidate, "resource_id")));
     }
   }
   if (names.has("urn")) {
     if (names.has(`${pkg}_urn`)) throw new SchemaTranslationError(`resource ${shortName} has both "urn" and "${pkg}_urn"`);
-    renames.set("urn", propertyName(`${pkg}_urn`));
+    renames.set("urn", propertyName(plainTfName(`${pkg}_urn`, "urn_")));
   }
   if (names.has("pulumi")) renames.set("pulumi", "pulumiInfo");
   return { renames, idIsResourceId, hasId: idAttr !== undefined };
