@@ -153,7 +153,7 @@ function ctyToType(ctx: TypeContext, t: CtyType, typeName: string): TypeModel {
 function objectTypeModel(ctx: TypeContext, t: Extract<CtyType, { kind: "object" }>, typeName: string, token: string, required: boolean): ObjectTypeModel {
   const optional = new Set(t.optional ?? []);
   const attrs = Object.keys(t.attributes).sort();
-  const names = propertyNames(attrs.map((attr) => ({ tfName: attr, collection: isCollection(t.attributes[attr]!) })), new Set(attrs));
+  const { names } = propertyNames(attrs.map((attr) => ({ tfName: attr, collection: isCollection(t.attributes[attr]!) })), new Set(attrs));
   const properties = attrs.map((attr, i): PropertyModel => {
     const at = t.attributes[attr]!;
     const name = names[i]!;
@@ -179,17 +179,18 @@ const UNNAMED = "unnamed";
 
 /**
  * The Pulumi names of one object's properties, in the order given: each Terraform name made plain, pluralised when a
- * collection, renamed when `renames` says so (`id` → `itemId`), then told apart where they collide.
+ * collection, renamed when `renames` says so (`id` → `itemId`), then told apart where they collide (`suffixed`: the
+ * name is not the one the reference would give, so the converter's mapping must list it).
  */
-function propertyNames(props: readonly { tfName: string; collection: boolean; rename?: string }[], siblings: ReadonlySet<string>, fallback = UNNAMED): string[] {
-  return distinctPropertyNames(
-    props.map((p) => {
-      if (p.rename !== undefined) return { tfName: p.tfName, spelling: formerTfName(p.rename), name: p.rename };
-      const plain = plainTfName(p.tfName, fallback);
-      const spelling = p.collection ? pluralPropertyTfName(plain, siblings) : plain;
-      return { tfName: p.tfName, spelling, name: propertyName(spelling) };
-    }),
-  );
+function propertyNames(props: readonly { tfName: string; collection: boolean; rename?: string }[], siblings: ReadonlySet<string>, fallback = UNNAMED): { names: string[]; suffixed: boolean[] } {
+  const entries = props.map((p) => {
+    if (p.rename !== undefined) return { tfName: p.tfName, spelling: formerTfName(p.rename), name: p.rename };
+    const plain = plainTfName(p.tfName, fallback);
+    const spelling = p.collection ? pluralPropertyTfName(plain, siblings) : plain;
+    return { tfName: p.tfName, spelling, name: propertyName(spelling) };
+  });
+  const names = distinctPropertyNames(entries);
+  return { names, suffixed: names.map((n, i) => n !== entries[i]!.name) };
 }
 
 /** The type name for a property's own object type: a configuration variable's is the variable's name as it is. */
@@ -235,7 +236,7 @@ function blockIsArray(nb: NestedBlock): boolean {
   return (nb.nesting === "list" || nb.nesting === "set") && nb.maxItems !== 1;
 }
 
-function blockProperty(ctx: TypeContext, nb: NestedBlock, name: string): PropertyModel {
+function blockProperty(ctx: TypeContext, nb: NestedBlock, name: string, renamed: boolean): PropertyModel {
   const collection = nb.nesting === "list" || nb.nesting === "set";
   const maxItemsOne = collection && nb.maxItems === 1;
   const typeName = propertyTypeName(ctx, name, collection && !maxItemsOne);
@@ -260,12 +261,13 @@ function blockProperty(ctx: TypeContext, nb: NestedBlock, name: string): Propert
     block: nb.nesting,
     description: nb.block.description,
     deprecationMessage: deprecation(nb.block.deprecated, nb.block.deprecationMessage),
+    ...(renamed ? { renamed: true } : {}),
   });
 }
 
 function blockLikeProperties(ctx: TypeContext, attributes: readonly Attribute[], blocks: readonly NestedBlock[], renames?: ReadonlyMap<string, string>): PropertyModel[] {
   const siblings = new Set([...attributes.map((a) => a.name), ...blocks.map((b) => b.typeName)]);
-  const names = propertyNames(
+  const { names, suffixed } = propertyNames(
     [
       ...attributes.map((a) => ({ tfName: a.name, collection: isCollection(attributeType(a)), rename: renames?.get(a.name) })),
       ...blocks.map((b) => ({ tfName: b.typeName, collection: blockIsArray(b) })),
@@ -273,8 +275,8 @@ function blockLikeProperties(ctx: TypeContext, attributes: readonly Attribute[],
     siblings,
   );
   const props = [
-    ...attributes.map((a, i) => attributeProperty(ctx, a, names[i]!, renames?.has(a.name) === true)),
-    ...blocks.map((b, i) => blockProperty(ctx, b, names[attributes.length + i]!)),
+    ...attributes.map((a, i) => attributeProperty(ctx, a, names[i]!, renames?.has(a.name) === true || suffixed[i]!)),
+    ...blocks.map((b, i) => blockProperty(ctx, b, names[attributes.length + i]!, suffixed[attributes.length + i]!)),
   ];
   return props.sort((a, b) => (a.tfName < b.tfName ? -1 : a.tfName > b.tfName ? 1 : 0));
 }
@@ -492,7 +494,7 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
     // A parameter may be left out only if it accepts null and so does every parameter after it.
     const params = f.parameters;
     const all = f.variadicParameter ? [...params, f.variadicParameter] : params;
-    const names = propertyNames(all.map((p) => ({ tfName: p.name, collection: false })), new Set(), "arg");
+    const { names } = propertyNames(all.map((p) => ({ tfName: p.name, collection: false })), new Set(), "arg");
     const optionalFrom = (() => {
       let i = params.length;
       while (i > 0 && params[i - 1]!.allowNullValue) i--;

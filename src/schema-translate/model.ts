@@ -31,7 +31,8 @@ export interface PropertyModel {
   autonamed?: boolean;
   /**
    * A resource's top-level `id`, `urn` or `pulumi` under a name of its own (`itemId`, `<pkg>Urn`, `pulumiInfo`),
-   * because Pulumi owns the plain one; the reference lists exactly these among a resource's fields.
+   * because Pulumi owns the plain one, as the reference lists among a resource's fields; or a property whose name
+   * collided with another's and was told apart (`fooBarV2`), which the reference has no name for.
    */
   renamed?: boolean;
   /** Set for nested blocks, which Terraform never holds as null: absent list/set/map blocks are empty. */

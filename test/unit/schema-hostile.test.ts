@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ProviderSchema } from "../../src/terraform/types.js";
 import type { CtyType } from "../../src/terraform/cty/index.js";
 import { block, comp, list, map, N, nested, nestedAttr, obj, opt, provider, req, S } from "../support/tf-schema.js";
-import { buildProviderModel, renderPackageSchema, type ProviderModel } from "../../src/schema-translate/index.js";
+import { buildProviderModel, providerMapping, renderPackageSchema, type ProviderModel } from "../../src/schema-translate/index.js";
 import { DEFAULT_MAX_SCHEMA_DEPTH, MAX_SCHEMA_DEPTH_ENV, SchemaTranslationError, maxSchemaDepth } from "../../src/schema-translate/build.js";
 import { distinctPropertyNames } from "../../src/schema-translate/names.js";
 import { fromTfObject, toTfObject } from "../../src/bridge/convert.js";
@@ -85,6 +85,16 @@ describe("Terraform names that are one Pulumi name", () => {
     const tf = toTfObject(props, inputs);
     expect(tf).toMatchObject({ foo_bar: "one", fooBar: "two", foo__bar: "three", to_string: "four", toString: "five", other: null });
     expect(fromTfObject(props, { id: "x", ...tf })).toMatchObject(inputs);
+  });
+
+  it("lists the told-apart names among the resource's fields in the converter's mapping, the kept name not", () => {
+    const schema = provider({ resources: { acme_thing: block(colliding) } });
+    const fields = providerMapping(build(schema).model, schema).resources!["acme_thing"]!.fields;
+    expect(fields).toEqual({
+      fooBar: { name: "fooBarV2", typeomitempty: "" },
+      foo__bar: { name: "fooBarV3", typeomitempty: "" },
+      toString: { name: "toStringV2", typeomitempty: "" },
+    });
   });
 
   it("tells apart names that differ only in case or that Python spells alike (`foo` keeps its name: `Foo` is not its snake_case)", () => {
