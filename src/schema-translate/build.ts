@@ -26,7 +26,6 @@ import {
   moduleToken,
   pascalName,
   distinctPropertyNames,
-  formerTfName,
   plainTfName,
   pluralPropertyTfName,
   propertyName,
@@ -174,6 +173,10 @@ function nestedTypeName(parent: string, propName: string, collection: boolean): 
   return parent + base.slice(0, 1).toUpperCase() + base.slice(1);
 }
 
+/** The property name Pulumi's schema reserves in every object (pkg/codegen/schema's reservedKeywords), and its stand-in. */
+const RESERVED_PROPERTY = "pulumi";
+const RESERVED_RENAMED = "pulumiInfo";
+
 /** What an attribute or block with no usable name is called (an empty name, or one of only other characters). */
 const UNNAMED = "unnamed";
 
@@ -184,10 +187,14 @@ const UNNAMED = "unnamed";
  */
 function propertyNames(props: readonly { tfName: string; collection: boolean; rename?: string }[], siblings: ReadonlySet<string>, fallback = UNNAMED): { names: string[]; suffixed: boolean[] } {
   const entries = props.map((p) => {
-    if (p.rename !== undefined) return { tfName: p.tfName, spelling: formerTfName(p.rename), name: p.rename };
+    // A renamed property's Terraform spelling is never its name's snake_case: an attribute spelled so keeps the name.
+    if (p.rename !== undefined) return { tfName: p.tfName, spelling: p.tfName, name: p.rename };
     const plain = plainTfName(p.tfName, fallback);
     const spelling = p.collection ? pluralPropertyTfName(plain, siblings) : plain;
-    return { tfName: p.tfName, spelling, name: propertyName(spelling) };
+    const name = propertyName(spelling);
+    // Pulumi's schema refuses a property named `pulumi` anywhere; a resource's own is renamed so by resourceRenames.
+    if (name === RESERVED_PROPERTY) return { tfName: p.tfName, spelling: p.tfName, name: RESERVED_RENAMED };
+    return { tfName: p.tfName, spelling, name };
   });
   const names = distinctPropertyNames(entries);
   return { names, suffixed: names.map((n, i) => n !== entries[i]!.name) };
@@ -270,22 +277,24 @@ function blockLikeProperties(ctx: TypeContext, attributes: readonly Attribute[],
   const { names, suffixed } = propertyNames(
     [
       ...attributes.map((a) => ({ tfName: a.name, collection: isCollection(attributeType(a)), rename: renames?.get(a.name) })),
-      ...blocks.map((b) => ({ tfName: b.typeName, collection: blockIsArray(b) })),
+      ...blocks.map((b) => ({ tfName: b.typeName, collection: blockIsArray(b), rename: renames?.get(b.typeName) })),
     ],
     siblings,
   );
   const props = [
     ...attributes.map((a, i) => attributeProperty(ctx, a, names[i]!, renames?.has(a.name) === true || suffixed[i]!)),
-    ...blocks.map((b, i) => blockProperty(ctx, b, names[attributes.length + i]!, suffixed[attributes.length + i]!)),
+    ...blocks.map((b, i) => blockProperty(ctx, b, names[attributes.length + i]!, renames?.has(b.typeName) === true || suffixed[attributes.length + i]!)),
   ];
   return props.sort((a, b) => (a.tfName < b.tfName ? -1 : a.tfName > b.tfName ? 1 : 0));
 }
 
 /**
  * Top-level renames a resource needs: Pulumi owns `id` and `urn`, and `pulumi` would clash with SDK internals.
- * A computed-only string `id` is the resource id and no property at all; any other `id` is an ordinary property under
- * the first free name among `<res>_id`, `<pkg>_<res>_id`, `resource_id`, `<pkg>_id`, where `<res>` is the Terraform
- * name without the provider prefix (before any renaming of the resource itself), as the reference names it.
+ * A computed-only string `id` is the resource id and no property at all; any other `id` (a block too) is an ordinary
+ * property under the first free name among `<res>_id`, `<pkg>_<res>_id`, `resource_id`, `<pkg>_id`, where `<res>` is
+ * the Terraform name without the provider prefix (before any renaming of the resource itself), as the reference names
+ * it. Where every candidate is taken, or `<pkg>_urn` is, the reference fails; here the first candidate is used and
+ * distinctPropertyNames tells the two apart, so one odd resource does not stop the whole provider.
  */
 function resourceRenames(block: Block, shortName: string, pkg: string): { renames: Map<string, string>; idIsResourceId: boolean; hasId: boolean } {
   const names = new Set([...block.attributes.map((a) => a.name), ...block.blockTypes.map((b) => b.typeName)]);
@@ -293,22 +302,15 @@ function resourceRenames(block: Block, shortName: string, pkg: string): { rename
   const idAttr = block.attributes.find((a) => a.name === "id");
   const pkgName = pkg.replace(/-/g, "_");
   let idIsResourceId = false;
-  if (idAttr !== undefined) {
-    const computedOnly = idAttr.computed && !idAttr.optional && !idAttr.required;
-    if (computedOnly && idAttr.type?.kind === "string") {
-      idIsResourceId = true;
-    } else {
-      const res = shortName.replace(/^_+/, "");
-      const candidate = [`${res}_id`, `${pkgName}_${res}_id`, "resource_id", `${pkgName}_id`].find((c) => !names.has(c));
-      if (candidate === undefined) throw new SchemaTranslationError(`cannot find a free name for the "id" attribute of ${shortName}`);
-      renames.set("id", propertyName(plainTfName(candidate, "resource_id")));
-    }
+  if (idAttr !== undefined && idAttr.computed && !idAttr.optional && !idAttr.required && idAttr.type?.kind === "string") {
+    idIsResourceId = true;
+  } else if (names.has("id")) {
+    const res = shortName.replace(/^_+/, "");
+    const candidates = [`${res}_id`, `${pkgName}_${res}_id`, "resource_id", `${pkgName}_id`];
+    renames.set("id", propertyName(plainTfName(candidates.find((c) => !names.has(c)) ?? candidates[0]!, "resource_id")));
   }
-  if (names.has("urn")) {
-    if (names.has(`${pkg}_urn`)) throw new SchemaTranslationError(`resource ${shortName} has both "urn" and "${pkg}_urn"`);
-    renames.set("urn", propertyName(plainTfName(`${pkg}_urn`, "urn_")));
-  }
-  if (names.has("pulumi")) renames.set("pulumi", "pulumiInfo");
+  if (names.has("urn")) renames.set("urn", propertyName(plainTfName(`${pkg}_urn`, "urn_")));
+  if (names.has(RESERVED_PROPERTY)) renames.set(RESERVED_PROPERTY, RESERVED_RENAMED);
   return { renames, idIsResourceId, hasId: idAttr !== undefined };
 }
 

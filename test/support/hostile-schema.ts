@@ -117,17 +117,18 @@ const PROPERTY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * What is wrong with a rendered package schema, or nothing: a token outside the pattern, a property name no SDK can
- * declare, two properties of one object that are one name in some SDK, a required name that is no property, a
+ * declare or Pulumi reserves (pkg/codegen/schema/reserved_keywords.go), two properties of one object that are one name in some SDK, a required name that is no property, a
  * reference to a type the schema does not define.
  */
 export function packageSchemaProblems(schema: Record<string, any>): string[] {
   const problems: string[] = [];
   const types = (schema["types"] ?? {}) as Record<string, any>;
-  const props = (where: string, properties: Record<string, any> | undefined, required?: string[]) => {
+  const props = (where: string, properties: Record<string, any> | undefined, required?: string[], reserved: string[] = []) => {
     const names = Object.keys(properties ?? {});
     const seen = new Map<string, string>();
     for (const n of names) {
       if (!PROPERTY.test(n)) problems.push(`${where}: property ${JSON.stringify(n)} is no identifier`);
+      if (n === "pulumi" || reserved.includes(n)) problems.push(`${where}: property ${n} is reserved in Pulumi's schema`);
       const key = pythonName(n).toLowerCase();
       if (seen.has(key)) problems.push(`${where}: properties ${seen.get(key)} and ${n} are one name in some SDK`);
       seen.set(key, n);
@@ -150,9 +151,10 @@ export function packageSchemaProblems(schema: Record<string, any>): string[] {
   }
   for (const [token, r] of Object.entries((schema["resources"] ?? {}) as Record<string, any>)) {
     if (!TOKEN.test(token)) problems.push(`resource token ${token}`);
-    props(`${token} outputs`, r.properties, r.required);
-    props(`${token} inputs`, r.inputProperties, r.requiredInputs);
-    props(`${token} state`, r.stateInputs?.properties);
+    // Pulumi's schema reserves `urn` and `id` among a (custom) resource's own properties.
+    props(`${token} outputs`, r.properties, r.required, ["urn", "id"]);
+    props(`${token} inputs`, r.inputProperties, r.requiredInputs, ["urn", "id"]);
+    props(`${token} state`, r.stateInputs?.properties, undefined, ["urn", "id"]);
   }
   for (const [token, f] of Object.entries((schema["functions"] ?? {}) as Record<string, any>)) {
     if (!token.startsWith("pulumi:providers:") && !TOKEN.test(token)) problems.push(`function token ${token}`);

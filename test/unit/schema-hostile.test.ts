@@ -145,6 +145,33 @@ describe("names no SDK can spell", () => {
   });
 });
 
+describe("names Pulumi's schema reserves", () => {
+  it("`pulumi` is pulumiInfo in every object, not only at a resource's top (Pulumi's schema refuses it anywhere)", () => {
+    const { model } = build(provider({ config: block([opt("pulumi", S)]), resources: { acme_thing: block([], [nested("settings", "single", block([opt("pulumi", S), opt("pulumi_info", S)]))]) } }));
+    expect(names(model.config)).toEqual({ pulumi: "pulumiInfo" });
+    const settings = model.resources.get("acme_thing")!.properties[0]!.type;
+    expect(names((settings.kind === "object" ? settings.ref : undefined)!.properties)).toEqual({ pulumi: "pulumiInfoV2", pulumi_info: "pulumiInfo" });
+  });
+
+  it("a block named `id` or `urn` at a resource's top is renamed as an attribute would be, never a property `id` or `urn`", () => {
+    const { model } = build(provider({ resources: { acme_thing: block([comp("id", S)], [nested("urn", "single", block([opt("x", S)]))]), acme_other: block([], [nested("id", "list", block([opt("x", S)]))]) } }));
+    expect(names(model.resources.get("acme_thing")!.properties)).toEqual({ urn: "acmeUrn" });
+    expect(names(model.resources.get("acme_other")!.properties)).toEqual({ id: "otherId" });
+    expect(model.resources.get("acme_other")!.id).toEqual({ kind: "synthesized" });
+    const resources = rendered(model)["resources"];
+    for (const r of Object.values<Record<string, any>>(resources)) {
+      expect(Object.keys(r["properties"])).not.toContain("urn");
+      expect(Object.keys(r["inputProperties"])).not.toContain("id");
+    }
+  });
+
+  it("an `id` with every candidate name taken, or `urn` beside `<pkg>_urn`, is told apart instead of failing the whole provider; the attribute spelled so keeps the name", () => {
+    const taken = ["thing_id", "acme_thing_id", "resource_id", "acme_id"].map((n) => opt(n, S));
+    const { model } = build(provider({ resources: { acme_thing: block([opt("id", S), ...taken, opt("urn", S), opt("acme_urn", S)]) } }));
+    expect(names(model.resources.get("acme_thing")!.properties)).toMatchObject({ id: "thingIdV2", thing_id: "thingId", urn: "acmeUrnV2", acme_urn: "acmeUrn" });
+  });
+});
+
 describe("nesting depth", () => {
   const deepBlock = (levels: number) => {
     let b = block([opt("leaf", S)]);
