@@ -52,6 +52,14 @@ describe("a real provider's schema nested far too deep", () => {
     });
   });
 
+  it("a TF_BRIDGE_MAX_SCHEMA_DEPTH that is no number fails Parameterize as INVALID_ARGUMENT naming the setting", async () => {
+    await withShapes("badsetting", { ok: { attributes: { value: { type: "string", optional: true } } } }, { TF_BRIDGE_MAX_SCHEMA_DEPTH: "lots" }, async (plugin) => {
+      const e = await plugin.call("Parameterize", argsRequest(peerPath("shapefw"))).then(() => undefined, (x: unknown) => x as { code: number; details: string });
+      expect(e?.code).toBe(3);
+      expect(e?.details).toBe('TF_BRIDGE_MAX_SCHEMA_DEPTH="lots" is not a whole number from 1 to 1000; set it to one or unset it (default 100)');
+    });
+  });
+
   it("blocks nested 2,000 deep fail Parameterize as FAILED_PRECONDITION naming GetProviderSchema and the nesting, not INTERNAL", async () => {
     let b: Record<string, unknown> = { mode: "single", attributes: { leaf: { type: "string", optional: true } } };
     for (let i = 1; i < 2000; i++) b = { mode: "single", blocks: { b } };
