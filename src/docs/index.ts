@@ -48,6 +48,7 @@ export function readDocs(source: DocsSource, repo: string, wanted: DocsWanted, o
     options.warn?.(`${flag(source)}: ${e.message}; descriptions come from the provider schema only`);
     return undefined;
   }
+  for (const why of docs.refused) options.warn?.(`${flag(source)}: ${why}; that page keeps the schema's descriptions`);
   if (docs.missing.length > 0) {
     const total = wanted.resources.length + wanted.dataSources.length + (wanted.ephemeralResources?.length ?? 0) + wanted.functions.length;
     const named = docs.missing.slice(0, MISSING_NAMED).join(", ") + (docs.missing.length > MISSING_NAMED ? `, and ${docs.missing.length - MISSING_NAMED} more` : "");

@@ -1,6 +1,6 @@
 // Finds and reads the doc pages of a provider's repository: `docs/<kind>/<name>.md` or `website/docs/<r|d|functions>/…`.
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, existsSync, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { join, sep } from "node:path";
 import { parseDocPage, type EntityDocs } from "./markdown.js";
 
 export type DocKind = "resources" | "data-sources" | "ephemeral-resources" | "functions";
@@ -15,6 +15,8 @@ export interface ProviderDocs {
   functions: Map<string, EntityDocs>;
   /** Entities with no page, as `resource random_foo`, for one warning. */
   missing: string[];
+  /** Pages found but not read (outside the repository, or too large), each with why, for a warning each. */
+  refused: string[];
 }
 
 /** The provider's Terraform names to find pages for. */
@@ -26,6 +28,21 @@ export interface DocsWanted {
 }
 
 export class DocsRepoError extends Error {}
+
+/** The largest doc page that is read, in bytes. */
+export const MAX_DOC_PAGE_BYTES_ENV = "TF_BRIDGE_MAX_DOC_PAGE_BYTES";
+/** The largest real pages (the big cloud providers' resources) are some hundreds of KiB; a page is text read whole. */
+export const DEFAULT_MAX_DOC_PAGE_BYTES = 4 * 1024 * 1024;
+
+/** The page size limit from the environment: a whole number of bytes above 0, or the default when unset. */
+export function maxDocPageBytes(env: NodeJS.ProcessEnv): number {
+  const raw = env[MAX_DOC_PAGE_BYTES_ENV]?.trim();
+  if (raw === undefined || raw === "") return DEFAULT_MAX_DOC_PAGE_BYTES;
+  if (!/^\d+$/.test(raw) || Number(raw) <= 0) {
+    throw new DocsRepoError(`${MAX_DOC_PAGE_BYTES_ENV}=${JSON.stringify(env[MAX_DOC_PAGE_BYTES_ENV])} is not a whole number of bytes above 0; set it to one or unset it (default ${DEFAULT_MAX_DOC_PAGE_BYTES})`);
+  }
+  return Number(raw);
+}
 
 function isDir(p: string): boolean {
   try {
@@ -57,14 +74,27 @@ function pageNames(tfName: string, hasPrefix: boolean): string[] {
   return [...new Set(names)];
 }
 
-function readPage(path: string): EntityDocs {
-  let text: string;
+/**
+ * A page's text, or why it is not read: a page that resolves (through symlinks, its own or a folder's) outside the
+ * repository would put any file the user can read into the schema, and one larger than `maxBytes` is no doc page.
+ */
+function pageText(path: string, root: string, maxBytes: number): { text: string } | { refused: string } {
+  let fd: number | undefined;
   try {
-    text = readFileSync(path, "utf8");
+    const real = realpathSync(path);
+    if (!real.startsWith(root.endsWith(sep) ? root : root + sep)) return { refused: `${path} resolves to ${real}, outside the repository ${root}; symlinks out of the repository are not followed` };
+    fd = openSync(real, "r");
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) return { refused: `${path} is ${size} bytes, more than ${MAX_DOC_PAGE_BYTES_ENV} (${maxBytes}); raise ${MAX_DOC_PAGE_BYTES_ENV} to read it` };
+    const buf = Buffer.alloc(size);
+    let got = 0;
+    for (let n = -1; n !== 0 && got < size; got += n) n = readSync(fd, buf, got, size - got, got);
+    return { text: buf.subarray(0, got).toString("utf8") };
   } catch (e) {
     throw new DocsRepoError(`cannot read ${path}: ${(e as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  return parseDocPage(text, path);
 }
 
 function findPage(dirs: readonly string[], names: readonly string[]): string | undefined {
@@ -81,21 +111,31 @@ function findPage(dirs: readonly string[], names: readonly string[]): string | u
  * Reads the pages of every wanted entity from a checked-out repository. A repository without any docs folder is an
  * error (a wrong path is the likely cause); an entity without a page is listed in `missing`.
  */
-export function readProviderDocs(repo: string, wanted: DocsWanted): ProviderDocs {
+export function readProviderDocs(repo: string, wanted: DocsWanted, env: NodeJS.ProcessEnv = process.env): ProviderDocs {
   if (!isDir(repo)) throw new DocsRepoError(`${repo} is not a directory`);
+  const maxBytes = maxDocPageBytes(env);
+  const root = realpathSync(repo);
   const roots = [join(repo, "docs"), join(repo, "website", "docs")].filter(isDir);
   if (roots.length === 0) {
     throw new DocsRepoError(`${repo} has no docs/ or website/docs/ folder; give the root of the Terraform provider's repository`);
   }
   const missing: string[] = [];
+  const refused: string[] = [];
+  const readPage = (path: string): EntityDocs | undefined => {
+    const page = pageText(path, root, maxBytes);
+    if ("text" in page) return parseDocPage(page.text, path);
+    refused.push(page.refused);
+    return undefined;
+  };
   const read = (kind: DocKind, names: readonly string[], label: string): Map<string, EntityDocs> => {
     const dirs = kindDirs(repo, kind);
     const out = new Map<string, EntityDocs>();
     for (const name of names) {
       // Functions have no provider prefix to leave off.
       const page = findPage(dirs, pageNames(name, kind !== "functions"));
+      const docs = page === undefined ? undefined : readPage(page);
       if (page === undefined) missing.push(`${label} ${name}`);
-      else out.set(name, readPage(page));
+      else if (docs !== undefined) out.set(name, docs);
     }
     return out;
   };
@@ -105,8 +145,10 @@ export function readProviderDocs(repo: string, wanted: DocsWanted): ProviderDocs
     ephemeralResources: read("ephemeral-resources", wanted.ephemeralResources ?? [], "ephemeral resource"),
     functions: read("functions", wanted.functions, "function"),
     missing,
+    refused,
   };
   const index = findPage(roots, ["index.md", "index.html.markdown"]);
-  if (index !== undefined) docs.provider = readPage(index);
+  const provider = index === undefined ? undefined : readPage(index);
+  if (provider !== undefined) docs.provider = provider;
   return docs;
 }

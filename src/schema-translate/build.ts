@@ -25,6 +25,8 @@ import {
   lowerFirst,
   moduleToken,
   pascalName,
+  distinctPropertyNames,
+  plainTfName,
   pluralPropertyTfName,
   propertyName,
   resourceClassName,
@@ -34,6 +36,23 @@ import {
 } from "./names.js";
 
 export class SchemaTranslationError extends Error {}
+
+/** How deep blocks, nested attributes and types may nest in a provider's schema (a bound on every recursion over it). */
+export const MAX_SCHEMA_DEPTH_ENV = "TF_BRIDGE_MAX_SCHEMA_DEPTH";
+/** Far above real providers (the deepest nest some 20 levels) and far below where walking a schema runs out of stack. */
+export const DEFAULT_MAX_SCHEMA_DEPTH = 100;
+
+/** The depth limit from the environment: a whole number from 1 to 1000, or the default when unset. */
+export function maxSchemaDepth(env: NodeJS.ProcessEnv): number {
+  const raw = env[MAX_SCHEMA_DEPTH_ENV]?.trim();
+  if (raw === undefined || raw === "") return DEFAULT_MAX_SCHEMA_DEPTH;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1000) {
+    throw new SchemaTranslationError(
+      `${MAX_SCHEMA_DEPTH_ENV}=${JSON.stringify(env[MAX_SCHEMA_DEPTH_ENV])} is not a whole number from 1 to 1000; set it to one or unset it (default ${DEFAULT_MAX_SCHEMA_DEPTH})`,
+    );
+  }
+  return Number(raw);
+}
 
 /** Where a nested type's name comes from: the owner's name plus the property path. */
 interface TypeContext {
@@ -132,27 +151,53 @@ function ctyToType(ctx: TypeContext, t: CtyType, typeName: string): TypeModel {
 /** The properties of a cty object type; `required` marks every attribute the type does not list as optional. */
 function objectTypeModel(ctx: TypeContext, t: Extract<CtyType, { kind: "object" }>, typeName: string, token: string, required: boolean): ObjectTypeModel {
   const optional = new Set(t.optional ?? []);
-  const siblings = new Set(Object.keys(t.attributes));
-  const properties = Object.keys(t.attributes)
-    .sort()
-    .map((attr): PropertyModel => {
-      const at = t.attributes[attr]!;
-      const name = propertyName(isCollection(at) ? pluralPropertyTfName(attr, siblings) : attr);
-      return propertyModel({
-        tfName: attr,
-        name,
-        tfType: at,
-        type: ctyToType(ctx, at, nestedTypeName(typeName, name, isCollection(at))),
-        required: required && !optional.has(attr),
-      });
+  const attrs = Object.keys(t.attributes).sort();
+  const { names } = propertyNames(attrs.map((attr) => ({ tfName: attr, collection: isCollection(t.attributes[attr]!) })), new Set(attrs));
+  const properties = attrs.map((attr, i): PropertyModel => {
+    const at = t.attributes[attr]!;
+    const name = names[i]!;
+    return propertyModel({
+      tfName: attr,
+      name,
+      tfType: at,
+      type: ctyToType(ctx, at, nestedTypeName(typeName, name, isCollection(at))),
+      required: required && !optional.has(attr),
     });
+  });
   return { token, properties, description: "" };
 }
 
 /** Nested type names append the property name, singular for lists and sets: `Bucket` + `rules` → `BucketRule`. */
 function nestedTypeName(parent: string, propName: string, collection: boolean): string {
   const base = collection ? singularize(propName) : propName;
-  return parent + base[0]!.toUpperCase() + base.slice(1);
+  return parent + base.slice(0, 1).toUpperCase() + base.slice(1);
+}
+
+/** The property name Pulumi's schema reserves in every object (pkg/codegen/schema's reservedKeywords), and its stand-in. */
+const RESERVED_PROPERTY = "pulumi";
+const RESERVED_RENAMED = "pulumiInfo";
+
+/** What an attribute or block with no usable name is called (an empty name, or one of only other characters). */
+const UNNAMED = "unnamed";
+
+/**
+ * The Pulumi names of one object's properties, in the order given: each Terraform name made plain, pluralised when a
+ * collection, renamed when `renames` says so (`id` → `itemId`), then told apart where they collide (`suffixed`: the
+ * name is not the one the reference would give, so the converter's mapping must list it).
+ */
+function propertyNames(props: readonly { tfName: string; collection: boolean; rename?: string }[], siblings: ReadonlySet<string>, fallback = UNNAMED): { names: string[]; suffixed: boolean[] } {
+  const entries = props.map((p) => {
+    // A renamed property's Terraform spelling is never its name's snake_case: an attribute spelled so keeps the name.
+    if (p.rename !== undefined) return { tfName: p.tfName, spelling: p.tfName, name: p.rename };
+    const plain = plainTfName(p.tfName, fallback);
+    const spelling = p.collection ? pluralPropertyTfName(plain, siblings) : plain;
+    const name = propertyName(spelling);
+    // Pulumi's schema refuses a property named `pulumi` anywhere; a resource's own is renamed so by resourceRenames.
+    if (name === RESERVED_PROPERTY) return { tfName: p.tfName, spelling: p.tfName, name: RESERVED_RENAMED };
+    return { tfName: p.tfName, spelling, name };
+  });
+  const names = distinctPropertyNames(entries);
+  return { names, suffixed: names.map((n, i) => n !== entries[i]!.name) };
 }
 
 /** The type name for a property's own object type: a configuration variable's is the variable's name as it is. */
@@ -160,10 +205,9 @@ function propertyTypeName(ctx: TypeContext, propName: string, collection: boolea
   return ctx.module === "config" && ctx.prefix === "" ? propName : nestedTypeName(ctx.prefix, propName, collection);
 }
 
-function attributeProperty(ctx: TypeContext, a: Attribute, siblings: ReadonlySet<string>, rename?: string): PropertyModel {
+function attributeProperty(ctx: TypeContext, a: Attribute, name: string, renamed: boolean): PropertyModel {
   const tfType = attributeType(a);
   const collection = isCollection(tfType);
-  const name = rename ?? propertyName(collection ? pluralPropertyTfName(a.name, siblings) : a.name);
   let type: TypeModel;
   if (a.nestedType !== undefined) {
     const nested = a.nestedType;
@@ -190,14 +234,18 @@ function attributeProperty(ctx: TypeContext, a: Attribute, siblings: ReadonlySet
     writeOnly: a.writeOnly,
     description: a.description,
     deprecationMessage: deprecation(a.deprecated, a.deprecationMessage),
-    ...(rename !== undefined ? { renamed: true } : {}),
+    ...(renamed ? { renamed: true } : {}),
   });
 }
 
-function blockProperty(ctx: TypeContext, nb: NestedBlock, siblings: ReadonlySet<string>): PropertyModel {
+/** Whether a block becomes an array property (a list or set block that may hold more than one element). */
+function blockIsArray(nb: NestedBlock): boolean {
+  return (nb.nesting === "list" || nb.nesting === "set") && nb.maxItems !== 1;
+}
+
+function blockProperty(ctx: TypeContext, nb: NestedBlock, name: string, renamed: boolean): PropertyModel {
   const collection = nb.nesting === "list" || nb.nesting === "set";
   const maxItemsOne = collection && nb.maxItems === 1;
-  const name = propertyName(collection && !maxItemsOne ? pluralPropertyTfName(nb.typeName, siblings) : nb.typeName);
   const typeName = propertyTypeName(ctx, name, collection && !maxItemsOne);
   const ref = registerType(ctx, typeName, (token, finalName) => ({
     token,
@@ -220,23 +268,33 @@ function blockProperty(ctx: TypeContext, nb: NestedBlock, siblings: ReadonlySet<
     block: nb.nesting,
     description: nb.block.description,
     deprecationMessage: deprecation(nb.block.deprecated, nb.block.deprecationMessage),
+    ...(renamed ? { renamed: true } : {}),
   });
 }
 
 function blockLikeProperties(ctx: TypeContext, attributes: readonly Attribute[], blocks: readonly NestedBlock[], renames?: ReadonlyMap<string, string>): PropertyModel[] {
   const siblings = new Set([...attributes.map((a) => a.name), ...blocks.map((b) => b.typeName)]);
+  const { names, suffixed } = propertyNames(
+    [
+      ...attributes.map((a) => ({ tfName: a.name, collection: isCollection(attributeType(a)), rename: renames?.get(a.name) })),
+      ...blocks.map((b) => ({ tfName: b.typeName, collection: blockIsArray(b), rename: renames?.get(b.typeName) })),
+    ],
+    siblings,
+  );
   const props = [
-    ...attributes.map((a) => attributeProperty(ctx, a, siblings, renames?.get(a.name))),
-    ...blocks.map((b) => blockProperty(ctx, b, siblings)),
+    ...attributes.map((a, i) => attributeProperty(ctx, a, names[i]!, renames?.has(a.name) === true || suffixed[i]!)),
+    ...blocks.map((b, i) => blockProperty(ctx, b, names[attributes.length + i]!, renames?.has(b.typeName) === true || suffixed[attributes.length + i]!)),
   ];
   return props.sort((a, b) => (a.tfName < b.tfName ? -1 : a.tfName > b.tfName ? 1 : 0));
 }
 
 /**
  * Top-level renames a resource needs: Pulumi owns `id` and `urn`, and `pulumi` would clash with SDK internals.
- * A computed-only string `id` is the resource id and no property at all; any other `id` is an ordinary property under
- * the first free name among `<res>_id`, `<pkg>_<res>_id`, `resource_id`, `<pkg>_id`, where `<res>` is the Terraform
- * name without the provider prefix (before any renaming of the resource itself), as the reference names it.
+ * A computed-only string `id` is the resource id and no property at all; any other `id` (a block too) is an ordinary
+ * property under the first free name among `<res>_id`, `<pkg>_<res>_id`, `resource_id`, `<pkg>_id`, where `<res>` is
+ * the Terraform name without the provider prefix (before any renaming of the resource itself), as the reference names
+ * it. Where every candidate is taken, or `<pkg>_urn` is, the reference fails; here the first candidate is used and
+ * distinctPropertyNames tells the two apart, so one odd resource does not stop the whole provider.
  */
 function resourceRenames(block: Block, shortName: string, pkg: string): { renames: Map<string, string>; idIsResourceId: boolean; hasId: boolean } {
   const names = new Set([...block.attributes.map((a) => a.name), ...block.blockTypes.map((b) => b.typeName)]);
@@ -244,22 +302,15 @@ function resourceRenames(block: Block, shortName: string, pkg: string): { rename
   const idAttr = block.attributes.find((a) => a.name === "id");
   const pkgName = pkg.replace(/-/g, "_");
   let idIsResourceId = false;
-  if (idAttr !== undefined) {
-    const computedOnly = idAttr.computed && !idAttr.optional && !idAttr.required;
-    if (computedOnly && idAttr.type?.kind === "string") {
-      idIsResourceId = true;
-    } else {
-      const res = shortName.replace(/^_+/, "");
-      const candidate = [`${res}_id`, `${pkgName}_${res}_id`, "resource_id", `${pkgName}_id`].find((c) => !names.has(c));
-      if (candidate === undefined) throw new SchemaTranslationError(`cannot find a free name for the "id" attribute of ${shortName}`);
-      renames.set("id", propertyName(candidate));
-    }
+  if (idAttr !== undefined && idAttr.computed && !idAttr.optional && !idAttr.required && idAttr.type?.kind === "string") {
+    idIsResourceId = true;
+  } else if (names.has("id")) {
+    const res = shortName.replace(/^_+/, "");
+    const candidates = [`${res}_id`, `${pkgName}_${res}_id`, "resource_id", `${pkgName}_id`];
+    renames.set("id", propertyName(plainTfName(candidates.find((c) => !names.has(c)) ?? candidates[0]!, "resource_id")));
   }
-  if (names.has("urn")) {
-    if (names.has(`${pkg}_urn`)) throw new SchemaTranslationError(`resource ${shortName} has both "urn" and "${pkg}_urn"`);
-    renames.set("urn", propertyName(`${pkg}_urn`));
-  }
-  if (names.has("pulumi")) renames.set("pulumi", "pulumiInfo");
+  if (names.has("urn")) renames.set("urn", propertyName(plainTfName(`${pkg}_urn`, "urn_")));
+  if (names.has(RESERVED_PROPERTY)) renames.set(RESERVED_PROPERTY, RESERVED_RENAMED);
   return { renames, idIsResourceId, hasId: idAttr !== undefined };
 }
 
@@ -279,6 +330,68 @@ function configVariableProperties(pkg: string, types: Map<string, ObjectTypeMode
   return blockLikeProperties({ pkg, types, prefix: "", module: "config" }, attributes, blocks);
 }
 
+/** One thing to look at in a schema: where it is (attribute path), how deep, and what it is. */
+type SchemaNode = { path: string; depth: number } & ({ block: Block } | { attributes: readonly Attribute[] } | { type: CtyType });
+
+/** A path for messages: the first and last few steps of a long one. */
+function shownPath(path: string): string {
+  const steps = path.split(".");
+  return steps.length <= 12 ? path : [...steps.slice(0, 6), "…", ...steps.slice(-5)].join(".");
+}
+
+/**
+ * What makes a schema one no walk over it should start on, or undefined: nesting deeper than `maxDepth` (blocks, nested
+ * attributes and types each count one level), two attributes or blocks of one name, an attribute with no type. The
+ * walk is a loop, not a recursion, so it cannot run out of stack on what it is there to refuse.
+ */
+function schemaProblem(roots: readonly SchemaNode[], maxDepth: number): string | undefined {
+  const stack = [...roots];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const { path, depth } = node;
+    if (depth > maxDepth) {
+      return `${shownPath(path)} is nested more than ${maxDepth} levels deep (${MAX_SCHEMA_DEPTH_ENV}, default ${DEFAULT_MAX_SCHEMA_DEPTH}); raise ${MAX_SCHEMA_DEPTH_ENV} if the provider really nests this deep`;
+    }
+    const at = (name: string): string => {
+      const step = /^[A-Za-z0-9_]+$/.test(name) ? name : JSON.stringify(name);
+      return path === "" ? step : `${path}.${step}`;
+    };
+    if ("type" in node) {
+      const t = node.type;
+      if (t.kind === "list" || t.kind === "set" || t.kind === "map") stack.push({ path, depth: depth + 1, type: t.element });
+      else if (t.kind === "tuple") for (const e of t.elements) stack.push({ path, depth: depth + 1, type: e });
+      else if (t.kind === "object") for (const [k, v] of Object.entries(t.attributes)) stack.push({ path: at(k), depth: depth + 1, type: v });
+      continue;
+    }
+    const attributes = "block" in node ? node.block.attributes : node.attributes;
+    const blocks = "block" in node ? node.block.blockTypes : [];
+    const seen = new Set<string>();
+    for (const name of [...attributes.map((a) => a.name), ...blocks.map((b) => b.typeName)]) {
+      if (seen.has(name)) return `${at(name)} is declared twice`;
+      seen.add(name);
+    }
+    for (const a of attributes) {
+      if (a.nestedType !== undefined) stack.push({ path: at(a.name), depth: depth + 1, attributes: a.nestedType.attributes });
+      else if (a.type !== undefined) stack.push({ path: at(a.name), depth, type: a.type });
+      else return `attribute ${at(a.name)} has neither a type nor nested attributes`;
+    }
+    for (const b of blocks) stack.push({ path: at(b.typeName), depth: depth + 1, block: b.block });
+  }
+  return undefined;
+}
+
+/**
+ * Why a resource, data source, ephemeral resource or function name cannot become a token, or undefined: it must be
+ * what a Terraform configuration can write (ASCII letters, digits, `_` and `-`, not starting with a digit), with a
+ * letter or digit left after the provider's prefix. No configuration can name `acme_a.b`, and no token can hold it.
+ */
+function nameProblem(tfName: string, prefix: string): string | undefined {
+  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(tfName)) {
+    return `its name ${JSON.stringify(tfName)} is not one a Terraform configuration can write (ASCII letters, digits, "_" and "-", not starting with a digit), so no Pulumi token can hold it`;
+  }
+  if (!/[A-Za-z0-9]/.test(stripPrefix(tfName, prefix))) return `its name ${JSON.stringify(tfName)} has no letter or digit after the provider's prefix "${prefix}_" to make a Pulumi token of`;
+  return undefined;
+}
+
 function checkFilters(schema: ProviderSchema, options: ModelOptions): { keep: (tfName: string) => boolean } {
   const includes = new Set(options.includes ?? []);
   const excludes = new Set(options.excludes ?? []);
@@ -294,8 +407,7 @@ function checkFilters(schema: ProviderSchema, options: ModelOptions): { keep: (t
   return { keep: (n) => (includes.size === 0 || includes.has(n)) && !excludes.has(n) };
 }
 
-function functionParameter(ctx: TypeContext, p: FunctionParameter, required: boolean, variadic: boolean, fnName: string): FunctionParameterModel {
-  const name = propertyName(p.name === "" ? "arg" : p.name);
+function functionParameter(ctx: TypeContext, p: FunctionParameter, name: string, required: boolean, variadic: boolean, fnName: string): FunctionParameterModel {
   const inner = ctyToType(ctx, p.type, nestedTypeName(fnName, name, false));
   return {
     tfName: p.name,
@@ -325,10 +437,23 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
   const types = new Map<string, ObjectTypeModel>();
   const prefix = inferPrefix([...schema.resources.keys(), ...schema.dataSources.keys()], pkg);
   const tokens = new TokenAllocator();
+  const maxDepth = options.maxSchemaDepth ?? maxSchemaDepth(process.env);
+  // A provider's schema may hold what no Terraform configuration could use; that entity is left out with a warning,
+  // the rest of the provider stays usable.
+  const usable = (kind: string, tfName: string, roots: SchemaNode[]): boolean => {
+    const problem = nameProblem(tfName, prefix) ?? schemaProblem(roots, maxDepth);
+    if (problem === undefined) return true;
+    options.warn?.(`${pkg}: ${kind} ${tfName} is left out of the Pulumi package: ${problem}. The provider's schema is at fault; tell its authors, or --exclude ${tfName} to leave it out without this warning`);
+    return false;
+  };
+  const configProblem = schemaProblem([{ path: "", depth: 0, block: schema.provider.block }], maxDepth);
+  if (configProblem !== undefined) {
+    throw new SchemaTranslationError(`${pkg}: the provider's configuration schema cannot be translated: ${configProblem}. The provider's schema is at fault; use another version of it`);
+  }
 
   const resources = new Map<string, ResourceModel>();
   for (const [tfName, s] of schema.resources) {
-    if (!keep(tfName)) continue;
+    if (!keep(tfName) || !usable("resource", tfName, [{ path: "", depth: 0, block: s.block }])) continue;
     const stripped = stripPrefix(tfName, prefix);
     // `<prefix>_provider` would collide with the package's own Provider resource.
     const short = stripped === "provider" ? `${prefix}_provider` : stripped;
@@ -355,20 +480,23 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
 
   const dataSources = new Map<string, DataSourceModel>();
   for (const [tfName, s] of schema.dataSources) {
-    if (!keep(tfName)) continue;
+    if (!keep(tfName) || !usable("data source", tfName, [{ path: "", depth: 0, block: s.block }])) continue;
     const { token, name } = tokens.allocate((n) => moduleToken(pkg, n), `get${pascalName(stripPrefix(tfName, prefix))}`);
     dataSources.set(tfName, blockFunction({ pkg, types, prefix: name }, tfName, token, s));
   }
 
   const functions = new Map<string, FunctionModel>();
   for (const [tfName, f] of [...schema.functions].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (!keep(tfName)) continue;
+    const signature = [...f.parameters, ...(f.variadicParameter ? [f.variadicParameter] : [])].map((p): SchemaNode => ({ path: p.name, depth: 0, type: p.type }));
+    if (!keep(tfName) || !usable("function", tfName, [...signature, { path: "(result)", depth: 0, type: f.returnType }])) continue;
     const camel = pascalName(tfName);
     // Functions are named like functions in every language: lower camel case in both halves of the token.
     const { token, name } = tokens.allocate((n) => `${pkg}:index/${lowerFirst(n)}:${lowerFirst(n)}`, camel);
     const ctx: TypeContext = { pkg, types, prefix: name };
     // A parameter may be left out only if it accepts null and so does every parameter after it.
     const params = f.parameters;
+    const all = f.variadicParameter ? [...params, f.variadicParameter] : params;
+    const { names } = propertyNames(all.map((p) => ({ tfName: p.name, collection: false })), new Set(), "arg");
     const optionalFrom = (() => {
       let i = params.length;
       while (i > 0 && params[i - 1]!.allowNullValue) i--;
@@ -377,8 +505,8 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
     functions.set(tfName, {
       tfName,
       token,
-      parameters: params.map((p, i) => functionParameter(ctx, p, i < optionalFrom, false, name)),
-      variadic: f.variadicParameter ? functionParameter(ctx, f.variadicParameter, false, true, name) : undefined,
+      parameters: params.map((p, i) => functionParameter(ctx, p, names[i]!, i < optionalFrom, false, name)),
+      variadic: f.variadicParameter ? functionParameter(ctx, f.variadicParameter, names[params.length]!, false, true, name) : undefined,
       tfReturnType: f.returnType,
       // An object result is spelled out inline as the function's outputs (every attribute present), not a named type.
       returnType:
@@ -394,7 +522,7 @@ export function buildProviderModel(schema: ProviderSchema, options: ModelOptions
   // Last, so that no existing token or type name can change because a provider gained ephemeral resources.
   const ephemeralResources = new Map<string, EphemeralResourceModel>();
   for (const [tfName, s] of schema.ephemeralResources) {
-    if (!keep(tfName)) continue;
+    if (!keep(tfName) || !usable("ephemeral resource", tfName, [{ path: "", depth: 0, block: s.block }])) continue;
     const { token, name } = tokens.allocate((n) => ephemeralFunctionToken(pkg, n), ephemeralFunctionName(stripPrefix(tfName, prefix)));
     ephemeralResources.set(tfName, blockFunction({ pkg, types, prefix: name, module: EPHEMERAL_MODULE }, tfName, token, s));
   }

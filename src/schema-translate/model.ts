@@ -31,7 +31,8 @@ export interface PropertyModel {
   autonamed?: boolean;
   /**
    * A resource's top-level `id`, `urn` or `pulumi` under a name of its own (`itemId`, `<pkg>Urn`, `pulumiInfo`),
-   * because Pulumi owns the plain one; the reference lists exactly these among a resource's fields.
+   * because Pulumi owns the plain one, as the reference lists among a resource's fields; or a property whose name
+   * collided with another's and was told apart (`fooBarV2`), which the reference has no name for.
    */
   renamed?: boolean;
   /** Set for nested blocks, which Terraform never holds as null: absent list/set/map blocks are empty. */
@@ -161,6 +162,10 @@ export interface ModelOptions {
   excludes?: readonly string[];
   /** Full docs from the provider's repository; descriptions come from the schema without them. */
   docs?: ProviderDocs;
+  /** Where a resource, data source or function left out because its schema cannot be translated is named (a warning). */
+  warn?: (message: string) => void;
+  /** How deep a schema may nest; TF_BRIDGE_MAX_SCHEMA_DEPTH (default 100) when absent. */
+  maxSchemaDepth?: number;
   /** Where the docs' examples that stay HCL say why (the engine's debug log). */
   exampleLog?: (message: string) => void;
 }

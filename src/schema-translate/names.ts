@@ -49,6 +49,73 @@ export function propertyName(tfName: string): string {
   return lead + out;
 }
 
+/** A Terraform name every SDK can spell as it is: ASCII letters, digits and `_`, not starting with a digit. */
+const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * A Terraform attribute, block or parameter name as propertyName can take it: unchanged when it is plain (every name
+ * Terraform itself accepts, `^[a-z0-9_]+$`, that does not start with a digit); otherwise each run of other characters
+ * becomes `_` (`a.b`, `a-b`, `a b` → `a_b`), a leading digit gets a `_` in front (`1x` → `_1x`), and a name with
+ * nothing left is `fallback`. Names the sanitizing makes equal are told apart by distinctPropertyNames.
+ */
+export function plainTfName(tfName: string, fallback: string): string {
+  if (PLAIN_NAME.test(tfName)) return tfName;
+  const s = tfName.replace(/[^A-Za-z0-9_]+/g, "_");
+  if (s === "") return fallback;
+  return /^[0-9]/.test(s) ? `_${s}` : s;
+}
+
+/**
+ * When two property names are one name in some SDK: Python spells both the same (`fooBar` and `fooBAR` are both
+ * `foo_bar`), or they differ only in case (Go and C# upper-case the first letter, `foo` and `Foo` are both `Foo`).
+ */
+function sdkKey(name: string): string {
+  return pythonName(name).toLowerCase();
+}
+
+/**
+ * Distinct Pulumi names for the properties of one object (a resource's, a block's, an object type's, a function's
+ * parameters), where propertyName would give several the same name: `foo_bar` and `foo__bar` (or `fooBar`, `to_string`
+ * and `toString`) are all `fooBar`. Each entry is the Terraform name, the spelling propertyName was given (after
+ * pluralising or renaming), and the name it gave. In a group of equal names (sdkKey), the first by Terraform name whose
+ * spelling is the name's own snake_case (`foo_bar` for `fooBar`) keeps it, or the first by Terraform name when none
+ * is; the others, in Terraform-name order, get `V2`, `V3`… as tokens do, skipping any name the object already has.
+ * The result depends only on the set of names, never on their order in the schema; names without a collision are
+ * returned unchanged. The reference bridge gives them all one name, so an input reaches both attributes and reading
+ * keeps one value; this is the one place names are told apart, and the bridge converts values by the model's names.
+ */
+export function distinctPropertyNames(entries: readonly { tfName: string; spelling: string; name: string }[]): string[] {
+  const groups = new Map<string, number[]>();
+  entries.forEach((e, i) => {
+    const key = sdkKey(e.name);
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, [i]);
+    else g.push(i);
+  });
+  const out = entries.map((e) => e.name);
+  if (groups.size === entries.length) return out;
+  const taken = new Set(groups.keys());
+  const byTfName = (a: number, b: number): number => (entries[a]!.tfName < entries[b]!.tfName ? -1 : entries[a]!.tfName > entries[b]!.tfName ? 1 : 0);
+  for (const [key, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (group.length === 1) continue;
+    const sorted = [...group].sort(byTfName);
+    const keeper = sorted.find((i) => formerTfName(entries[i]!.name) === entries[i]!.spelling) ?? sorted[0]!;
+    taken.add(key);
+    for (const i of sorted) {
+      if (i === keeper) continue;
+      for (let n = 2; ; n++) {
+        const candidate = `${entries[i]!.name}V${n}`;
+        if (!taken.has(sdkKey(candidate))) {
+          taken.add(sdkKey(candidate));
+          out[i] = candidate;
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * The Terraform name a property most likely had when the current schema no longer has it (a state written before an
  * attribute was renamed): propertyName undone, each upper-case letter back to `_` and lower case. `minUpper` →

@@ -124,6 +124,7 @@ export class ProviderService {
           packageVersion: parameterized.version,
           includes: parameterized.selection.includes,
           excludes: parameterized.selection.excludes,
+          warn: (m) => log.log("warning", m),
         });
         const ops = (this.options.opsFactory ?? noResourceOps)({ provider: parameterized.provider, schema: parameterized.schema, model, log: this.log });
         return { parameterized, model, ops };

@@ -17,7 +17,7 @@ describe("examples in full docs", () => {
       "### Beside another provider",
       '```terraform\nresource "ex_thing" "b" {\n  name = aws_s3_bucket.x.id\n}\nresource "aws_s3_bucket" "x" {}\n```',
     ].join("\n\n");
-    const docs = { resources: new Map([["ex_thing", page(examples)]]), dataSources: new Map(), ephemeralResources: new Map(), functions: new Map(), missing: [] };
+    const docs = { resources: new Map([["ex_thing", page(examples)]]), dataSources: new Map(), ephemeralResources: new Map(), functions: new Map(), missing: [], refused: [] };
     const model = buildProviderModel(exampleSchema(), { packageName: "ex", packageVersion: "1.0.0", docs, exampleLog: (m) => log.push(m) });
     const d = model.resources.get("ex_thing")!.description;
     expect(d).toMatch(/^A thing\.\n\n\{\{% examples %\}\}\n\{\{% example %\}\}\n## Example Usage\n\nExamples that stay in Terraform's configuration language \(HCL\)/);
@@ -32,7 +32,7 @@ describe("examples in full docs", () => {
   });
 
   it("names properties and data sources in prose with each language's spelling; other words stay", () => {
-    const docs = { resources: new Map([["ex_thing", page("")]]), dataSources: new Map(), ephemeralResources: new Map(), functions: new Map(), missing: [] };
+    const docs = { resources: new Map([["ex_thing", page("")]]), dataSources: new Map(), ephemeralResources: new Map(), functions: new Map(), missing: [], refused: [] };
     docs.resources.get("ex_thing")!.description = "Set `zones` or use_it with ex_lookup.";
     const model = buildProviderModel(exampleSchema(), { packageName: "ex", packageVersion: "1.0.0", docs });
     expect(model.resources.get("ex_thing")!.description).toBe(
