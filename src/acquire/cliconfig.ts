@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { comparisonHost } from "./credentials.js";
 import { ParameterizeError } from "./errors.js";
 import { scanHclBlocks } from "./hcl-blocks.js";
+import { redactUrl } from "./redact.js";
 import type * as Hcl2JsonModule from "@cdktf/hcl2json";
 
 /** `host/namespace/type` where any part may be `*` (and every part after a `*` is `*` too). */
@@ -82,7 +83,7 @@ export function describeMethod(m: InstallationMethod): string {
     case "filesystem_mirror":
       return `filesystem mirror ${m.path}`;
     case "network_mirror":
-      return `network mirror ${m.url}`;
+      return `network mirror ${redactUrl(m.url)}`;
   }
 }
 
@@ -211,9 +212,9 @@ export async function parseCliConfig(text: string, file: string, env: NodeJS.Pro
         try {
           parsed = new URL(url);
         } catch (e) {
-          throw configError(file, `network_mirror url "${url}" is not a URL`, e);
+          throw configError(file, `network_mirror url "${redactUrl(url)}" is not a URL`, e);
         }
-        if (parsed.protocol !== "https:") throw configError(file, `network_mirror url "${url}" must use https`);
+        if (parsed.protocol !== "https:") throw configError(file, `network_mirror url "${redactUrl(url)}" must use https`);
         methods.push({ kind: "network_mirror", url: parsed.href.endsWith("/") ? parsed.href : parsed.href + "/", include, exclude });
       }
     }

@@ -14,7 +14,8 @@ import {
   MAX_ARCHIVE_BYTES_ENV,
 } from "./settings.js";
 import { VERSION } from "../version.js";
-import { proxiedFetch, proxyFor, type ProxySettings } from "./proxy.js";
+import { proxiedFetch, proxyFor, withoutUserinfo, type ProxySettings } from "./proxy.js";
+import { redactText, redactUrl } from "./redact.js";
 
 /**
  * `unreachable`: no answer (refused, DNS, timeout, reset, 502/503/504) — the only kind that allows falling back to
@@ -42,6 +43,8 @@ interface FailureOptions {
 }
 
 export class HttpFailure extends Error {
+  /** The URL asked for, as messages show it (redactUrl). */
+  readonly url: string;
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
   readonly advice: string | undefined;
@@ -51,16 +54,20 @@ export class HttpFailure extends Error {
   constructor(
     readonly kind: HttpFailureKind,
     message: string,
-    readonly url: string,
+    url: URL | string,
     readonly status?: number,
     options: FailureOptions = {},
   ) {
-    super(options.advice === undefined ? message : `${message}: ${options.advice}`, options.cause === undefined ? undefined : { cause: options.cause });
+    // Every HTTP failure's text passes here, so no URL in it (ours or one quoted by undici) shows a password.
+    const detail = redactText(message);
+    const advice = options.advice === undefined ? undefined : redactText(options.advice);
+    super(advice === undefined ? detail : `${detail}: ${advice}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "HttpFailure";
+    this.url = redactUrl(url);
     this.retryable = options.retryable ?? false;
     this.retryAfterMs = options.retryAfterMs;
-    this.advice = options.advice;
-    this.detail = message;
+    this.advice = advice;
+    this.detail = detail;
   }
 
   /** The same failure after `attempts` tries, with the advice that fits having retried. */
@@ -87,7 +94,7 @@ export function classifyFetchError(e: unknown, url: URL, proxy?: { url: string; 
   if (proxy !== undefined) {
     // Through a proxy, every failure to get an answer is the proxy's or the way through it: say which proxy.
     const refused = /Proxy response \((\d+)\)/.exec(message);
-    const what = refused ? `the proxy ${proxy.url} (${proxy.from}) refused to connect to ${url.host} (HTTP ${refused[1]})` : `cannot reach ${url.host} through the proxy ${proxy.url} (${proxy.from}; ${code ?? "network error"}: ${message})`;
+    const what = refused ? `the proxy ${redactUrl(proxy.url)} (${proxy.from}) refused to connect to ${url.host} (HTTP ${refused[1]})` : `cannot reach ${url.host} through the proxy ${redactUrl(proxy.url)} (${proxy.from}; ${code ?? "network error"}: ${message})`;
     return new HttpFailure("unreachable", what, url.href, undefined, {
       cause: e,
       retryable: !refused,
@@ -193,25 +200,29 @@ export class Http {
   }
 
   private timeoutFailure(url: URL, what: string, waited: number, envName: string, during: string): HttpFailure {
-    return new HttpFailure("unreachable", `${what}: ${url.host} ${during} within ${seconds(waited)} (${url.href})`, url.href, undefined, {
+    return new HttpFailure("unreachable", `${what}: ${url.host} ${during} within ${seconds(waited)} (${redactUrl(url)})`, url.href, undefined, {
       retryable: true,
       advice: `if ${url.host} is only slow, raise ${envName} (seconds, now ${waited / 1000}); otherwise check the network, or try again later`,
     });
   }
 
   /** GET with redirects followed by hand, so each hop gets the token of its own host and no other. */
-  async get(url: URL, signal: AbortSignal, accept = "application/json", what = `fetching ${url.href}`): Promise<{ response: Response; url: URL }> {
+  async get(url: URL, signal: AbortSignal, accept = "application/json", what = `fetching ${redactUrl(url)}`): Promise<{ response: Response; url: URL }> {
     let current = url;
-    const chain: string[] = [url.href];
+    const chain: string[] = [redactUrl(url)];
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const headers: Record<string, string> = { "user-agent": USER_AGENT, accept };
       const host = comparisonHost(current.host);
       const token = host !== undefined && current.protocol === "https:" ? this.options.tokenFor(host) : undefined;
       if (token !== undefined) headers["authorization"] = `Bearer ${token}`;
+      // fetch() refuses a URL with userinfo; Go's client (Terraform's) sends it as Basic credentials to that URL's
+      // host. A relative redirect keeps it (new URL() copies it from the base); one to another host does not.
+      const { request, basic } = withoutUserinfo(current);
+      if (basic !== undefined && token === undefined) headers["authorization"] = basic;
       const proxy = proxyFor(current, this.options.proxy);
       let response: Response;
       try {
-        response = proxy === undefined ? await fetch(current, { headers, redirect: "manual", signal }) : await proxiedFetch(current, { headers, redirect: "manual", signal }, proxy.url);
+        response = proxy === undefined ? await fetch(request, { headers, redirect: "manual", signal }) : await proxiedFetch(request, { headers, redirect: "manual", signal }, proxy.url);
       } catch (e) {
         if (signal.aborted) throw this.abortFailure(signal, current, what);
         throw classifyFetchError(e, current, proxy);
@@ -221,10 +232,10 @@ export class Http {
         await response.body?.cancel().catch(() => undefined);
         current = new URL(location, current);
         if (current.protocol !== "https:" && current.protocol !== "http:") {
-          throw new HttpFailure("protocol", `${what}: ${url.href} redirects to an unsupported URL ${current.href}`, url.href);
+          throw new HttpFailure("protocol", `${what}: ${redactUrl(url)} redirects to an unsupported URL ${redactUrl(current)}`, url.href);
         }
-        const seen = chain.indexOf(current.href);
-        chain.push(current.href);
+        const seen = chain.indexOf(redactUrl(current));
+        chain.push(redactUrl(current));
         if (seen >= 0) {
           throw new HttpFailure("protocol", `${what}: ${url.host} redirects in a loop: ${chain.slice(seen).join(" → ")}`, url.href, undefined, {
             advice: `the server is misconfigured; tell its operator, or install from another source (a network_mirror or filesystem_mirror)`,
@@ -234,7 +245,7 @@ export class Http {
       }
       return { response, url: current };
     }
-    throw new HttpFailure("protocol", `${what}: ${url.href} redirects more than ${MAX_REDIRECTS} times (${chain.slice(0, 4).join(" → ")} → …)`, url.href, undefined, {
+    throw new HttpFailure("protocol", `${what}: ${redactUrl(url)} redirects more than ${MAX_REDIRECTS} times (${chain.slice(0, 4).join(" → ")} → …)`, url.href, undefined, {
       advice: `the server is misconfigured; tell its operator, or install from another source (a network_mirror or filesystem_mirror)`,
     });
   }
@@ -260,7 +271,7 @@ export class Http {
     const retryable = (status >= 500 && status !== 501) || status === 429;
     if (retryable) advice = status === 429 ? `the server asks for fewer requests; try again later` : `the server is failing; try again later`;
     const kind: HttpFailureKind = status === 502 || status === 503 || status === 504 ? "unreachable" : "http";
-    return new HttpFailure(kind, `${what}: ${url.href} answered ${status} ${response.statusText}`, url.href, status, {
+    return new HttpFailure(kind, `${what}: ${redactUrl(url)} answered ${status} ${response.statusText}`, url.href, status, {
       retryable,
       retryAfterMs: retryable ? retryAfter(response) : undefined,
       advice,
@@ -281,7 +292,7 @@ export class Http {
       } catch (e) {
         if (e instanceof HttpFailure) throw e;
         if (signal.aborted) throw this.abortFailure(signal, final, what);
-        throw new HttpFailure("transfer", `${what}: reading ${final.href} failed: ${causeCode(e).message}`, final.href, undefined, {
+        throw new HttpFailure("transfer", `${what}: reading ${redactUrl(final)} failed: ${causeCode(e).message}`, final.href, undefined, {
           cause: e,
           retryable: true,
           advice: `try again later`,
@@ -297,7 +308,7 @@ export class Http {
       try {
         return { json: JSON.parse(text) as unknown, url: final };
       } catch (e) {
-        throw new HttpFailure("protocol", `${what}: ${final.href} did not return JSON (${(e as Error).message})`, final.href, undefined, { cause: e });
+        throw new HttpFailure("protocol", `${what}: ${redactUrl(final)} did not return JSON (${(e as Error).message})`, final.href, undefined, { cause: e });
       }
     });
   }
@@ -311,7 +322,7 @@ export class Http {
   private tooLarge(url: URL, what: string, size: number | undefined): HttpFailure {
     const limit = formatBytes(this.maxArchiveBytes);
     const detail = size !== undefined ? `is ${formatBytes(size)}, more than the limit of ${limit}` : `sent more than the limit of ${limit} (it did not announce a size)`;
-    return new HttpFailure("too-large", `${what}: ${url.href} ${detail}`, url.href, undefined, {
+    return new HttpFailure("too-large", `${what}: ${redactUrl(url)} ${detail}`, url.href, undefined, {
       advice: `if the provider really is that large, raise ${MAX_ARCHIVE_BYTES_ENV} (bytes, now ${this.maxArchiveBytes})`,
     });
   }

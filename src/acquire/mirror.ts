@@ -8,6 +8,7 @@ import { mirrorAuthentication } from "./authentication.js";
 import { hostDirName } from "./cache.js";
 import { comparisonHost } from "./credentials.js";
 import { HttpFailure, type Http } from "./http.js";
+import { redactUrl } from "./redact.js";
 import { progressReporter, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
 
 type Json = Record<string, unknown>;
@@ -20,7 +21,7 @@ export class NetworkMirrorSource implements Source {
     private readonly baseUrl: string,
     private readonly http: Http,
   ) {
-    this.description = `network mirror ${baseUrl}`;
+    this.description = `network mirror ${redactUrl(baseUrl)}`;
   }
 
   /** `<base><host>/<namespace>/<type>/`, the host in its ASCII comparison form as Terraform writes it. */
@@ -37,7 +38,7 @@ export class NetworkMirrorSource implements Source {
       if (e instanceof HttpFailure && e.status === 404) return undefined;
       throw e;
     }
-    if (!isObject(json) || !isObject(json["versions"])) throw new RegistryProtocolError(`${url.href} has no "versions" object`);
+    if (!isObject(json) || !isObject(json["versions"])) throw new RegistryProtocolError(`${redactUrl(url)} has no "versions" object`);
     return Object.keys(json["versions"]).map((version) => ({ version }));
   }
 
@@ -52,7 +53,7 @@ export class NetworkMirrorSource implements Source {
       throw e;
     }
     const archives = isObject(json) && isObject(json["archives"]) ? json["archives"] : undefined;
-    if (archives === undefined) throw new RegistryProtocolError(`${url.href} has no "archives" object`);
+    if (archives === undefined) throw new RegistryProtocolError(`${redactUrl(url)} has no "archives" object`);
     const entry = archives[ctx.platform];
     if (!isObject(entry) || typeof entry["url"] !== "string") {
       throw new RegistryProtocolError(`${this.description} has no package of ${a.namespace}/${a.type} ${version} for ${ctx.platform}`);
@@ -70,7 +71,7 @@ export class NetworkMirrorSource implements Source {
       mirror: this.description,
       hashes,
       sha256: got.sha256,
-      unpack: () => (unpacked ??= unpackArchive(archive, dest, ctx, `the archive ${archiveUrl.href}`, this.description).then(() => dest)),
+      unpack: () => (unpacked ??= unpackArchive(archive, dest, ctx, `the archive ${redactUrl(archiveUrl)}`, this.description).then(() => dest)),
     });
     return note!;
   }
