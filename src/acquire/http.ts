@@ -12,6 +12,7 @@ import {
   DOWNLOAD_IDLE_TIMEOUT_ENV,
   DOWNLOAD_RETRY_ENV,
   MAX_ARCHIVE_BYTES_ENV,
+  MAX_METADATA_BYTES_ENV,
 } from "./settings.js";
 import { VERSION } from "../version.js";
 import { proxiedFetch, proxyFor, withoutUserinfo, type ProxySettings } from "./proxy.js";
@@ -21,7 +22,7 @@ import { redactText, redactUrl } from "./redact.js";
  * `unreachable`: no answer (refused, DNS, timeout, reset, 502/503/504) — the only kind that allows falling back to
  * the cache; `tls`: the certificate is not trusted; `http`: an answer with an error status; `transfer`: a body cut
  * short or stalled; `protocol`: an answer we cannot use (bad JSON, missing fields, a redirect loop); `too-large`: an
- * archive over the size limit.
+ * archive or a metadata document over its size limit.
  */
 /** "12.3 MiB" */
 export function formatBytes(n: number): string {
@@ -128,6 +129,8 @@ export interface HttpOptions {
   downloadRetries?: number;
   /** Downloads larger than this are refused. */
   maxArchiveBytes?: number;
+  /** Metadata documents (JSON, SHA256SUMS, signatures) larger than this are refused, before they are read whole. */
+  maxMetadataBytes?: number;
   /** Told before each retry, so a user watching knows why nothing moves. */
   onRetry?: (message: string) => void;
   /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as read by proxySettings; undefined: every request goes direct. */
@@ -169,6 +172,7 @@ export class Http {
   private readonly metadataRetries: number;
   private readonly downloadRetries: number;
   private readonly maxArchiveBytes: number;
+  private readonly maxMetadataBytes: number;
 
   constructor(private readonly options: HttpOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_SETTINGS.timeoutMs;
@@ -176,6 +180,7 @@ export class Http {
     this.metadataRetries = options.metadataRetries ?? DEFAULT_SETTINGS.metadataRetries;
     this.downloadRetries = options.downloadRetries ?? DEFAULT_SETTINGS.downloadRetries;
     this.maxArchiveBytes = options.maxArchiveBytes ?? DEFAULT_SETTINGS.maxArchiveBytes;
+    this.maxMetadataBytes = options.maxMetadataBytes ?? DEFAULT_SETTINGS.maxMetadataBytes;
   }
 
   /**
@@ -208,6 +213,10 @@ export class Http {
 
   /** GET with redirects followed by hand, so each hop gets the token of its own host and no other. */
   async get(url: URL, signal: AbortSignal, accept = "application/json", what = `fetching ${redactUrl(url)}`): Promise<{ response: Response; url: URL }> {
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      // fetch() would fail as if the network were down (and be retried); the URL itself is the trouble.
+      throw new HttpFailure("protocol", `${what}: ${redactUrl(url)} is not an http or https URL`, url);
+    }
     let current = url;
     const chain: string[] = [redactUrl(url)];
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -304,7 +313,7 @@ export class Http {
   /** Fetches and parses JSON; a non-2xx answer throws HttpFailure with its status (404s are for the caller to word). */
   async getJson(url: URL, what: string): Promise<{ json: unknown; url: URL }> {
     return this.metadata(url, what, "application/json", async (response, final) => {
-      const text = await response.text();
+      const text = new TextDecoder().decode(await this.readCapped(response, final, what));
       try {
         return { json: JSON.parse(text) as unknown, url: final };
       } catch (e) {
@@ -315,16 +324,48 @@ export class Http {
 
   /** Small files: checksums and signatures. */
   async getBytes(url: URL, what: string): Promise<Uint8Array> {
-    return this.metadata(url, what, "*/*", async (response) => new Uint8Array(await response.arrayBuffer()));
+    return this.metadata(url, what, "*/*", (response, final) => this.readCapped(response, final, what));
+  }
+
+  /**
+   * A metadata body, read while counting: refused on a Content-Length over the limit before a byte is read, and as
+   * soon as the bytes that arrive pass it (a chunked answer announces no size), so no more than the limit is held.
+   */
+  private async readCapped(response: Response, url: URL, what: string): Promise<Uint8Array> {
+    const limit = this.maxMetadataBytes;
+    const header = response.headers.get("content-length");
+    if (header !== null && /^\d+$/.test(header) && Number(header) > limit) {
+      await response.body?.cancel().catch(() => undefined);
+      throw this.metadataTooLarge(url, what, Number(header));
+    }
+    if (response.body === null) return new Uint8Array(0);
+    const chunks: Uint8Array[] = [];
+    let received = 0;
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.length;
+      if (received > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw this.metadataTooLarge(url, what, undefined);
+      }
+      chunks.push(value);
+    }
+    return Buffer.concat(chunks, received);
+  }
+
+  private metadataTooLarge(url: URL, what: string, size: number | undefined): HttpFailure {
+    return this.tooLarge(url, what, size, this.maxMetadataBytes, `if the document really is that large, raise ${MAX_METADATA_BYTES_ENV} (bytes, now ${this.maxMetadataBytes})`);
   }
 
   /** `size` is what the server announced; without it, the limit was crossed while counting. */
-  private tooLarge(url: URL, what: string, size: number | undefined): HttpFailure {
-    const limit = formatBytes(this.maxArchiveBytes);
-    const detail = size !== undefined ? `is ${formatBytes(size)}, more than the limit of ${limit}` : `sent more than the limit of ${limit} (it did not announce a size)`;
-    return new HttpFailure("too-large", `${what}: ${redactUrl(url)} ${detail}`, url.href, undefined, {
-      advice: `if the provider really is that large, raise ${MAX_ARCHIVE_BYTES_ENV} (bytes, now ${this.maxArchiveBytes})`,
-    });
+  private tooLarge(url: URL, what: string, size: number | undefined, max = this.maxArchiveBytes, advice = `if the provider really is that large, raise ${MAX_ARCHIVE_BYTES_ENV} (bytes, now ${this.maxArchiveBytes})`): HttpFailure {
+    // Exact counts where rounding would make the size and the limit read the same.
+    const exact = size !== undefined && formatBytes(size) === formatBytes(max);
+    const limit = exact ? `${max} bytes` : formatBytes(max);
+    const detail = size !== undefined ? `is ${exact ? `${size} bytes` : formatBytes(size)}, more than the limit of ${limit}` : `sent more than the limit of ${limit} (it did not announce a size)`;
+    return new HttpFailure("too-large", `${what}: ${redactUrl(url)} ${detail}`, url, undefined, { advice });
   }
 
   /**

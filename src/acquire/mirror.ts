@@ -9,7 +9,7 @@ import { hostDirName } from "./cache.js";
 import { comparisonHost } from "./credentials.js";
 import { HttpFailure, type Http } from "./http.js";
 import { redactUrl } from "./redact.js";
-import { progressReporter, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
+import { documentUrl, progressReporter, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -59,7 +59,7 @@ export class NetworkMirrorSource implements Source {
       throw new RegistryProtocolError(`${this.description} has no package of ${a.namespace}/${a.type} ${version} for ${ctx.platform}`);
     }
     const hashes = Array.isArray(entry["hashes"]) ? entry["hashes"].filter((h): h is string => typeof h === "string") : [];
-    const archiveUrl = new URL(entry["url"], final);
+    const archiveUrl = documentUrl(entry["url"], final, `the archive url for ${ctx.platform}`, this.description);
     const archive = join(scratch, "package.zip");
     const label = `Downloading terraform-provider-${a.type} ${version} (${ctx.platform}) from ${archiveUrl.host}`;
     ctx.events.status(`${label}…`);

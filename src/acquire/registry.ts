@@ -5,7 +5,7 @@ import type { ProviderAddress } from "./address.js";
 import { HttpFailure, type Http } from "./http.js";
 import { redactUrl } from "./redact.js";
 import { registryAuthentication } from "./authentication.js";
-import { progressReporter, protocolsSupported, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
+import { documentUrl, progressReporter, protocolsSupported, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
 import { hashZh } from "./verify.js";
 
 type Json = Record<string, unknown>;
@@ -122,9 +122,9 @@ export class RegistrySource implements Source {
       : [];
     const meta: DownloadMeta = {
       filename,
-      downloadUrl: new URL(str("download_url"), url),
-      shasumsUrl: new URL(str("shasums_url"), url),
-      signatureUrl: new URL(str("shasums_signature_url"), url),
+      downloadUrl: documentUrl(str("download_url"), url, "download_url", this.description),
+      shasumsUrl: documentUrl(str("shasums_url"), url, "shasums_url", this.description),
+      signatureUrl: documentUrl(str("shasums_signature_url"), url, "shasums_signature_url", this.description),
       shasum,
       keys,
     };

@@ -14,6 +14,8 @@ export const DOWNLOAD_IDLE_TIMEOUT_ENV = "TF_BRIDGE_DOWNLOAD_IDLE_TIMEOUT";
 export const MAX_ARCHIVE_BYTES_ENV = "TF_BRIDGE_MAX_ARCHIVE_BYTES";
 /** The most a package archive may unpack to, in bytes (a zip bomb guard). */
 export const MAX_UNPACKED_BYTES_ENV = "TF_BRIDGE_MAX_UNPACKED_BYTES";
+/** The largest metadata document (a registry or mirror JSON answer, SHA256SUMS, a signature) that is read, in bytes. */
+export const MAX_METADATA_BYTES_ENV = "TF_BRIDGE_MAX_METADATA_BYTES";
 
 export interface AcquireSettings {
   timeoutMs: number;
@@ -22,10 +24,14 @@ export interface AcquireSettings {
   downloadRetries: number;
   maxArchiveBytes: number;
   maxUnpackedBytes: number;
+  maxMetadataBytes: number;
 }
 
 // Terraform's and OpenTofu's defaults where the variable is theirs. The size limits sit well above real providers
-// (the largest unpack to some hundreds of MiB) and well below what fills a disk by surprise.
+// (the largest unpack to some hundreds of MiB) and well below what fills a disk by surprise. Metadata is held in
+// memory whole: the largest real documents are versions lists of providers with hundreds of releases (hashicorp/aws:
+// some hundreds of KiB; every other document is a few KiB), so 16 MiB leaves ample headroom while a hostile server
+// can cost at most that much (and its parse) instead of gigabytes.
 export const DEFAULT_SETTINGS: AcquireSettings = {
   timeoutMs: 10_000,
   idleTimeoutMs: 60_000,
@@ -33,6 +39,7 @@ export const DEFAULT_SETTINGS: AcquireSettings = {
   downloadRetries: 2,
   maxArchiveBytes: 1024 ** 3,
   maxUnpackedBytes: 4 * 1024 ** 3,
+  maxMetadataBytes: 16 * 1024 ** 2,
 };
 
 /** The parsed value, or `fallback` when the variable is unset; `shown` is the default as the user would write it. */
@@ -57,5 +64,6 @@ export function acquireSettings(env: NodeJS.ProcessEnv): AcquireSettings {
     downloadRetries: read(env, DOWNLOAD_RETRY_ENV, d.downloadRetries, d.downloadRetries, "a whole number of retries from 0 to 100", count),
     maxArchiveBytes: read(env, MAX_ARCHIVE_BYTES_ENV, d.maxArchiveBytes, d.maxArchiveBytes, "a whole number of bytes above 0", bytes),
     maxUnpackedBytes: read(env, MAX_UNPACKED_BYTES_ENV, d.maxUnpackedBytes, d.maxUnpackedBytes, "a whole number of bytes above 0", bytes),
+    maxMetadataBytes: read(env, MAX_METADATA_BYTES_ENV, d.maxMetadataBytes, d.maxMetadataBytes, "a whole number of bytes above 0", bytes),
   };
 }
