@@ -4,7 +4,7 @@ import { cp, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import semver from "semver";
 import type { ProviderAddress } from "./address.js";
-import { mirrorAuthentication } from "./authentication.js";
+import { mirrorAuthentication, unsignedRefused } from "./authentication.js";
 import { hostDirName } from "./cache.js";
 import { comparisonHost } from "./credentials.js";
 import { HttpFailure, type Http } from "./http.js";
@@ -43,6 +43,7 @@ export class NetworkMirrorSource implements Source {
   }
 
   async install(a: ProviderAddress, version: string, dest: string, scratch: string, ctx: InstallContext): Promise<string> {
+    if (ctx.enforceSignature) throw unsignedRefused(`${a.namespace}/${a.type} ${version} from ${this.description}`, "a network mirror carries no signatures, only hashes");
     const url = new URL(`${version}.json`, this.providerUrl(a));
     let json: unknown;
     let final: URL;
@@ -142,6 +143,7 @@ export class FilesystemMirrorSource implements Source {
   }
 
   async install(a: ProviderAddress, version: string, dest: string, _scratch: string, ctx: InstallContext): Promise<string> {
+    if (ctx.enforceSignature) throw unsignedRefused(`${a.namespace}/${a.type} ${version} from ${this.description}`, "a filesystem mirror carries no signatures");
     const pkg = (await this.scan(a)).get(version)?.get(ctx.platform);
     if (pkg === undefined) throw new RegistryProtocolError(`${this.description} has no package of ${a.namespace}/${a.type} ${version} for ${ctx.platform}`);
     if (pkg.unpacked !== undefined) {

@@ -149,7 +149,7 @@ export class RegistrySource implements Source {
         const got = await this.http.download(meta.downloadUrl, archive, `downloading ${meta.filename}`, progressReporter(label, ctx.events.status));
         return { ...got, from: meta.downloadUrl.host };
       })());
-    const [verified] = await registryAuthentication(ctx.events)({
+    const [verified] = await registryAuthentication(ctx.events, ctx.enforceSignature)({
       address: a,
       version,
       host: this.host,
@@ -159,6 +159,7 @@ export class RegistrySource implements Source {
       keys: meta.keys,
       signature: () => this.http.getBytes(meta.signatureUrl, `the SHA256SUMS signature of ${a.type} ${version}`),
       archive: fetchArchive,
+      ...(ctx.signed !== undefined ? { onSigned: ctx.signed } : {}),
     });
     const got = await fetchArchive();
     ctx.registryArchive?.(hashZh(got.sha256));

@@ -14,6 +14,8 @@ export const DOWNLOAD_IDLE_TIMEOUT_ENV = "TF_BRIDGE_DOWNLOAD_IDLE_TIMEOUT";
 export const MAX_ARCHIVE_BYTES_ENV = "TF_BRIDGE_MAX_ARCHIVE_BYTES";
 /** The most a package archive may unpack to, in bytes (a zip bomb guard). */
 export const MAX_UNPACKED_BYTES_ENV = "TF_BRIDGE_MAX_UNPACKED_BYTES";
+/** `true`: install only packages whose SHA256SUMS signature was verified (as OpenTofu's OPENTOFU_ENFORCE_GPG_VALIDATION). */
+export const ENFORCE_SIGNATURE_ENV = "TF_BRIDGE_ENFORCE_SIGNATURE";
 /** The largest metadata document (a registry or mirror JSON answer, SHA256SUMS, a signature) that is read, in bytes. */
 export const MAX_METADATA_BYTES_ENV = "TF_BRIDGE_MAX_METADATA_BYTES";
 
@@ -54,6 +56,17 @@ function read(env: NodeJS.ProcessEnv, name: string, fallback: number, shown: num
 const positiveSeconds = (raw: string): number | undefined => (/^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0 ? Math.round(Number(raw) * 1000) : undefined);
 const count = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) <= 100 ? Number(raw) : undefined);
 const bytes = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined);
+
+/**
+ * Whether only signature-verified packages may be used. Read apart from the other settings: it applies to a package
+ * found in the cache too, where nothing else is read. As OpenTofu's variable: `true` or `false` (unset: false).
+ */
+export function enforceSignature(env: NodeJS.ProcessEnv): boolean {
+  const raw = env[ENFORCE_SIGNATURE_ENV]?.trim();
+  if (raw === undefined || raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  throw invalidArgument(`${ENFORCE_SIGNATURE_ENV}=${JSON.stringify(env[ENFORCE_SIGNATURE_ENV])} is not true or false; set it to true or false or unset it (default false)`);
+}
 
 export function acquireSettings(env: NodeJS.ProcessEnv): AcquireSettings {
   const d = DEFAULT_SETTINGS;

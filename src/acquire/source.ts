@@ -49,6 +49,10 @@ export interface InstallContext {
   maxUnpackedBytes: number;
   /** Told the `zh:` hash of the archive a registry served and its SHA256SUMS lists, so the SDK's value can record it. */
   registryArchive?: (zh: string) => void;
+  /** TF_BRIDGE_ENFORCE_SIGNATURE: a source that cannot show a verified signature refuses before downloading. */
+  enforceSignature?: boolean;
+  /** Told the id of the key whose signature over SHA256SUMS was verified, so the cache can record it. */
+  signed?: (keyId: string) => void;
 }
 
 export interface Source {
