@@ -77,6 +77,11 @@ export interface FakeRegistryOptions {
    * — another host as far as credentials go (the token is required only on 127.0.0.1).
    */
   redirectDownloadsToLocalhost?: boolean;
+  /**
+   * A test's own answer for some requests (a hostile document, a demand for credentials), asked before anything
+   * else: true when it answered, false to let the registry answer as usual.
+   */
+  respond?: (path: string, req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 }
 
 export const CURRENT_PLATFORM = `${process.platform === "win32" ? "windows" : process.platform}_${process.arch === "x64" ? "amd64" : process.arch}`;
@@ -219,6 +224,10 @@ export class FakeRegistry {
     this.options.token = t;
   }
 
+  set respond(fn: FakeRegistryOptions["respond"]) {
+    this.options.respond = fn;
+  }
+
   /** Replaces the fault rules (and forgets the turns the old ones took). */
   set rules(rules: FaultRule[]) {
     this.options.rules = rules;
@@ -309,6 +318,7 @@ export class FakeRegistry {
     const path = new URL(req.url ?? "/", "https://x").pathname;
     this.hits.push(path);
     this.auth.push({ path, host: req.headers.host ?? "", authorization: req.headers.authorization });
+    if (this.options.respond !== undefined && (await this.options.respond(path, req, res))) return;
     const rule = this.takeRule(path);
     if (rule?.delayMs !== undefined && rule.stallMs === undefined) await pause(res, rule.delayMs);
     if (res.destroyed) return;
