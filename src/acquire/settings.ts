@@ -31,9 +31,9 @@ export interface AcquireSettings {
 
 // Terraform's and OpenTofu's defaults where the variable is theirs. The size limits sit well above real providers
 // (the largest unpack to some hundreds of MiB) and well below what fills a disk by surprise. Metadata is held in
-// memory whole: the largest real documents are versions lists of providers with hundreds of releases (hashicorp/aws:
-// some hundreds of KiB; every other document is a few KiB), so 16 MiB leaves ample headroom while a hostile server
-// can cost at most that much (and its parse) instead of gigabytes.
+// memory whole: the largest real documents are versions lists of providers with hundreds of releases and a dozen
+// platforms each (hashicorp/aws: a few hundred KiB, at most a few MiB; every other document is a few KiB), so 16 MiB
+// leaves ample headroom while a hostile server can cost at most that much (and its parse) instead of gigabytes.
 export const DEFAULT_SETTINGS: AcquireSettings = {
   timeoutMs: 10_000,
   idleTimeoutMs: 60_000,
