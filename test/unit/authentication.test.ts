@@ -132,6 +132,23 @@ describe("the registry chain: signature → SHA256SUMS → archive", () => {
     expect(downloads.count).toBe(1);
   });
 
+  it("TF_BRIDGE_ENFORCE_SIGNATURE: no keys is refused before the archive is downloaded; a verified key is told", async () => {
+    const unsigned = await pkg({ keys: [] });
+    const { events, warnings } = collect();
+    const e = await failure(registryAuthentication(events, true)(unsigned.p));
+    expect(e).toBeInstanceOf(ParameterizeError);
+    expect(e.message).toBe(
+      "registry.opentofu.org/hashicorp/random 3.6.0 from registry.example: registry.example publishes no signing keys for it, so its signature cannot be checked, " +
+        "and TF_BRIDGE_ENFORCE_SIGNATURE=true accepts only a package whose SHA256SUMS signature was verified. Install it from a provider registry that signs its packages, or unset TF_BRIDGE_ENFORCE_SIGNATURE to accept it",
+    );
+    expect(unsigned.downloads.count).toBe(0);
+    expect(warnings).toEqual([]);
+    const signed = await pkg();
+    const told: string[] = [];
+    await registryAuthentication(collect().events, true)({ ...signed.p, onSigned: (k) => told.push(k) });
+    expect(told).toEqual([registryKey.getKeyID().toHex().toUpperCase()]);
+  });
+
   it("SHA256SUMS: the archive must be listed, with the checksum the registry gave", async () => {
     const unlisted = await pkg({ sums: `${OTHER}  something-else.zip\n` });
     expect((await failure(sha256SumsStep(unlisted.p))).message).toBe(`the signed SHA256SUMS of random 3.6.0 does not list ${FILE}`);
