@@ -255,21 +255,21 @@ export async function authenticateInstalled(
  * package directory is what `h1:` hashes) so a later `package add` records it as `.terraform.lock.hcl` would.
  */
 export function registryArchiveHash(packageDir: string): string | undefined {
-  return readBeside(packageDir, "zh", /^zh:[0-9a-f]{64}$/);
+  return /^(zh:[0-9a-f]{64})\s*$/.exec(readZhFile(packageDir)?.split("\n")[0] ?? "")?.[1];
 }
 
 /**
- * The id of the key whose signature was verified when a cached package was installed, kept beside it as the `zh:`
- * is; undefined for a package installed without one (a mirror, a registry without keys, another tool's cache).
+ * The id of the key whose signature was verified when a cached package was installed, on the second line of the
+ * `.zh` beside it (`signed-by <key id>`); undefined for a package installed without one (a mirror, a registry
+ * without keys, another tool's cache).
  */
 export function signatureRecord(packageDir: string): string | undefined {
-  return readBeside(packageDir, "signed", /^[0-9A-F]{16}$/);
+  return /^signed-by ([0-9A-F]{16})\s*$/m.exec(readZhFile(packageDir) ?? "")?.[1];
 }
 
-function readBeside(packageDir: string, suffix: string, shape: RegExp): string | undefined {
+function readZhFile(packageDir: string): string | undefined {
   try {
-    const value = readFileSync(`${packageDir}.${suffix}`, "utf8").trim();
-    return shape.test(value) ? value : undefined;
+    return readFileSync(`${packageDir}.zh`, "utf8");
   } catch {
     return undefined;
   }

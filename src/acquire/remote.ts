@@ -142,13 +142,12 @@ async function install(address: ProviderAddress, version: string, from: Selector
         // Notes of a package that was here before (and is being replaced) must not vouch for this one.
         const dir = packageDir(root, address, version, ctx.platform);
         rmSync(`${dir}.zh`, { force: true });
-        rmSync(`${dir}.signed`, { force: true });
         note = await from.source.install(address, version, staging, scratch, { ...ctx, registryArchive: (h) => (zh = h), signed: (k) => (signedBy = k) });
       },
       { onWait: ctx.events.status },
     );
-    if (zh !== undefined) writeBeside(dirname(path), "zh", zh);
-    if (signedBy !== undefined) writeBeside(dirname(path), "signed", signedBy);
+    // The registry's zh: and, on a line of its own, the key whose signature vouched for it (authentication.ts reads both).
+    if (zh !== undefined) writeBeside(dirname(path), "zh", signedBy !== undefined ? `${zh}\nsigned-by ${signedBy}` : zh);
     ctx.events.status(`Installed ${label} ${version} from ${from.source.description}${note !== "" ? ` (${note})` : ""}`);
     return { path, version };
   } catch (e) {

@@ -2,7 +2,7 @@
 // (test/support/registry-server.ts, told per test what hostile document to serve) and a real tinyproxy, through the
 // real acquisition in a child process: passwords in proxy and mirror URLs never shown, metadata documents capped
 // while streaming, download URLs that are not http(s) refused at once, and TF_BRIDGE_ENFORCE_SIGNATURE.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
@@ -306,7 +306,7 @@ describe("TF_BRIDGE_ENFORCE_SIGNATURE=true", () => {
     const sb = sandbox(reg.caFile, ENFORCE);
     const r = await acquireInChild(ADDRESS(), "1.0.0", sb.env);
     expect(r, JSON.stringify(r)).toMatchObject({ ok: true, version: "1.0.0" });
-    expect(readFileSync(`${dirname(r.path!)}.signed`, "utf8")).toMatch(/^[0-9A-F]{16}\n$/);
+    expect(readFileSync(`${dirname(r.path!)}.zh`, "utf8")).toMatch(/^zh:[0-9a-f]{64}\nsigned-by [0-9A-F]{16}\n$/);
     const hits = reg.hits.length;
     const again = await acquireInChild(ADDRESS(), "1.0.0", sb.env);
     expect(again).toMatchObject({ ok: true, path: r.path });
@@ -328,7 +328,7 @@ describe("TF_BRIDGE_ENFORCE_SIGNATURE=true", () => {
     const r = await acquireInChild(ADDRESS(), "1.0.2", sandbox(reg.caFile).env);
     expect(r).toMatchObject({ ok: true, version: "1.0.2" });
     expect(r.warnings.join("\n")).toMatch(/publishes no signing keys for hostile\/random 1\.0\.2/);
-    expect(existsSync(`${dirname(r.path!)}.signed`)).toBe(false);
+    expect(readFileSync(`${dirname(r.path!)}.zh`, "utf8")).toMatch(/^zh:[0-9a-f]{64}\n$/);
   });
 
   it("a network mirror (hashes, no signatures): refused before anything is downloaded", async () => {

@@ -13,8 +13,10 @@ import {
   authenticateInstalled,
   lockHashStep,
   mirrorAuthentication,
+  registryArchiveHash,
   registryAuthentication,
   sha256SumsStep,
+  signatureRecord,
   signatureStep,
   type MirrorPackage,
   type RegistryPackage,
@@ -273,5 +275,17 @@ describe("the lock-hash check of an installed package", () => {
     writeFileSync(`${dir}.zh`, "zh:not-hex\n");
     expect(await authenticateInstalled(random, "3.6.0", dir, undefined, events)).toEqual([h1]);
     await expect(authenticateInstalled(random, "3.6.0", dir, ["h1:pinned="], events)).rejects.toThrow(/has lock hash h1:/);
+  });
+
+  it("the key that signed is read from the second line of the .zh beside the package, and only from there", async () => {
+    writeFileSync(`${dir}.zh`, `zh:${SHA}\nsigned-by 0123456789ABCDEF\n`);
+    expect(registryArchiveHash(dir)).toBe(`zh:${SHA}`);
+    expect(signatureRecord(dir)).toBe("0123456789ABCDEF");
+    writeFileSync(`${dir}.zh`, `zh:${SHA}\n`);
+    expect(signatureRecord(dir)).toBeUndefined();
+    writeFileSync(`${dir}.zh`, `zh:${SHA}\nsigned-by not-a-key\n`);
+    expect(signatureRecord(dir)).toBeUndefined();
+    rmSync(`${dir}.zh`);
+    expect(signatureRecord(dir)).toBeUndefined();
   });
 });
