@@ -348,23 +348,32 @@ export class Http {
       received += value.length;
       if (received > limit) {
         await reader.cancel().catch(() => undefined);
-        throw this.metadataTooLarge(url, what, undefined);
+        // A compressed answer (fetch decompresses it) announces the size it has on the wire, not the one it unpacks to.
+        const encoding = response.headers.get("content-encoding");
+        throw this.metadataTooLarge(url, what, undefined, header !== null && encoding !== null ? `(it announced ${header} bytes, ${encoding}-compressed)` : undefined);
       }
       chunks.push(value);
     }
     return Buffer.concat(chunks, received);
   }
 
-  private metadataTooLarge(url: URL, what: string, size: number | undefined): HttpFailure {
-    return this.tooLarge(url, what, size, this.maxMetadataBytes, `if the document really is that large, raise ${MAX_METADATA_BYTES_ENV} (bytes, now ${this.maxMetadataBytes})`);
+  private metadataTooLarge(url: URL, what: string, size: number | undefined, counted?: string): HttpFailure {
+    return this.tooLarge(url, what, size, this.maxMetadataBytes, `if the document really is that large, raise ${MAX_METADATA_BYTES_ENV} (bytes, now ${this.maxMetadataBytes})`, counted);
   }
 
   /** `size` is what the server announced; without it, the limit was crossed while counting. */
-  private tooLarge(url: URL, what: string, size: number | undefined, max = this.maxArchiveBytes, advice = `if the provider really is that large, raise ${MAX_ARCHIVE_BYTES_ENV} (bytes, now ${this.maxArchiveBytes})`): HttpFailure {
+  private tooLarge(
+    url: URL,
+    what: string,
+    size: number | undefined,
+    max = this.maxArchiveBytes,
+    advice = `if the provider really is that large, raise ${MAX_ARCHIVE_BYTES_ENV} (bytes, now ${this.maxArchiveBytes})`,
+    counted = "(it did not announce a size)",
+  ): HttpFailure {
     // Exact counts where rounding would make the size and the limit read the same.
     const exact = size !== undefined && formatBytes(size) === formatBytes(max);
     const limit = exact ? `${max} bytes` : formatBytes(max);
-    const detail = size !== undefined ? `is ${exact ? `${size} bytes` : formatBytes(size)}, more than the limit of ${limit}` : `sent more than the limit of ${limit} (it did not announce a size)`;
+    const detail = size !== undefined ? `is ${exact ? `${size} bytes` : formatBytes(size)}, more than the limit of ${limit}` : `sent more than the limit of ${limit} ${counted}`;
     return new HttpFailure("too-large", `${what}: ${redactUrl(url)} ${detail}`, url, undefined, { advice });
   }
 

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { peerPath } from "../support/peers.js";
 import { acquireInChild, sandbox, type AcquireResult, type Sandbox } from "../support/registry-child.js";
@@ -212,6 +213,22 @@ describe("metadata size limit (TF_BRIDGE_MAX_METADATA_BYTES)", () => {
     const r = await acquireInChild("registry.opentofu.org/hostile/random", "1.0.0", mirrorSandbox(`https://${reg.host}/mirror/`, { TF_BRIDGE_MAX_METADATA_BYTES: String(LIMIT) }).env);
     expect(r.ok).toBe(false);
     expect(r.message).toContain(`listing versions of hostile/random on network mirror https://${reg.host}/mirror/: https://${reg.host}/mirror/registry.opentofu.org/hostile/random/index.json is ${LIMIT + 1} bytes`);
+  });
+
+  it("a gzip bomb (32 MiB of JSON in a 32 KiB answer): counted as it unpacks, and the message says what it announced", async () => {
+    const bomb = gzipSync(Buffer.concat([Buffer.from('{"versions":['), Buffer.alloc(32 * 1024 * 1024, 0x20), Buffer.from("]}")]));
+    expect(bomb.length).toBeLessThan(LIMIT);
+    reg.respond = (p, _req, res) => {
+      if (p !== VERSIONS_PATH) return false;
+      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": String(bomb.length) });
+      res.end(bomb);
+      return true;
+    };
+    const r = await acquireInChild(ADDRESS(), "1.0.0", env());
+    expect(r.ok).toBe(false);
+    expect(r.message).toContain(
+      `https://${reg.host}${VERSIONS_PATH} sent more than the limit of 64.0 KiB (it announced ${bomb.length} bytes, gzip-compressed): if the document really is that large, raise TF_BRIDGE_MAX_METADATA_BYTES`,
+    );
   });
 
   it("a 400 MiB chunked versions document with the default limit: stops reading at 16 MiB, the memory stays small", async () => {
