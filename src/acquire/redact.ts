@@ -37,8 +37,28 @@ function maskUserinfo(s: string): string {
  * `scheme://***@`. Already redacted text comes back unchanged.
  */
 export function redactText(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)([^\s/?#]*)@/gi, (_m, scheme: string, userinfo: string) => {
+  // By hand, not by regular expression: the text may be a provider's or a server's, of any length, and a pattern
+  // that backtracks over a long run of letters would take quadratic time. Each character is looked at a bounded
+  // number of times.
+  let out = "";
+  let copied = 0;
+  for (let sep = text.indexOf("://"); sep >= 0; sep = text.indexOf("://", sep + 3)) {
+    let start = sep;
+    while (start > 0 && sep - start < 32 && /[a-z0-9+.-]/i.test(text[start - 1]!)) start--;
+    // A scheme begins with a letter: "9https://" is the scheme "https".
+    while (start < sep && !/[a-z]/i.test(text[start]!)) start++;
+    if (start === sep) continue;
+    const from = sep + 3;
+    let end = from;
+    while (end < text.length && !/[\s/?#]/.test(text[end]!)) end++;
+    // Within the authority only: it ends at the next "/" (or space), so authorities never overlap.
+    const authority = text.slice(from, end);
+    const at = authority.lastIndexOf("@");
+    if (at < 0) continue;
+    const userinfo = authority.slice(0, at);
     const colon = userinfo.indexOf(":");
-    return colon >= 0 ? `${scheme}${userinfo.slice(0, colon)}:${MASK}@` : `${scheme}${MASK}@`;
-  });
+    out += text.slice(copied, from) + (colon >= 0 ? `${userinfo.slice(0, colon)}:${MASK}` : MASK);
+    copied = from + at;
+  }
+  return out + text.slice(copied);
 }
