@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { DEFAULT_REGISTRY_HOST, formatAddress, type ProviderAddress } from "./address.js";
 import { ParameterizeError } from "./errors.js";
+import { ENFORCE_SIGNATURE_ENV } from "./settings.js";
 import type { AcquireEventSink } from "./events.js";
 import { formatBytes } from "./http.js";
 import { RegistryProtocolError } from "./source.js";
@@ -51,6 +52,19 @@ export interface RegistryPackage {
   signature: () => Promise<Uint8Array>;
   /** Downloads the archive (once) and tells its SHA-256, size and the host it came from. */
   archive: () => Promise<{ sha256: string; bytes: number; from: string }>;
+  /** Told the key id once the signature is verified. */
+  onSigned?: (keyId: string) => void;
+}
+
+/**
+ * The refusal of a package that cannot show a verified signature while TF_BRIDGE_ENFORCE_SIGNATURE=true: `what` is
+ * the package, `why` what it has instead.
+ */
+export function unsignedRefused(what: string, why: string, remedy = "Install it from a provider registry that signs its packages"): ParameterizeError {
+  return new ParameterizeError(
+    "failed-precondition",
+    `${what}: ${why}, and ${ENFORCE_SIGNATURE_ENV}=true accepts only a package whose SHA256SUMS signature was verified. ${remedy}, or unset ${ENFORCE_SIGNATURE_ENV} to accept it`,
+  );
 }
 
 /** What to do about each way a signature fails; none of them is safe to ignore. */
@@ -66,11 +80,15 @@ const day = (d: Date): string => d.toISOString().slice(0, 10);
 
 /**
  * SHA256SUMS is signed by one of the registry's keys. A registry without keys is accepted with a warning, since
- * the archive is still checked against SHA256SUMS; a key that expired after signing is accepted, as Terraform does.
+ * the archive is still checked against SHA256SUMS, unless `enforce` (TF_BRIDGE_ENFORCE_SIGNATURE) refuses it; a key
+ * that expired after signing is accepted, as Terraform does.
  */
-export function signatureStep(events: AcquireEventSink): AuthenticationStep<RegistryPackage> {
+export function signatureStep(events: AcquireEventSink, enforce = false): AuthenticationStep<RegistryPackage> {
   return async (p) => {
     const what = `${p.address.namespace}/${p.address.type} ${p.version}`;
+    if (p.keys.length === 0 && enforce) {
+      throw unsignedRefused(`${formatAddress(p.address)} ${p.version} from ${p.host}`, `${p.host} publishes no signing keys for it, so its signature cannot be checked`);
+    }
     if (p.keys.length === 0) {
       events.warn(`${p.host} publishes no signing keys for ${what}: its SHA256SUMS signature cannot be checked. The archive is still checked against SHA256SUMS.`);
       return "checksum only: the registry gives no signing keys";
@@ -78,6 +96,7 @@ export function signatureStep(events: AcquireEventSink): AuthenticationStep<Regi
     const signature = await p.signature();
     try {
       const { keyId, expired } = await verifyDetachedSignature(p.shasums, signature, p.keys);
+      p.onSigned?.(keyId);
       if (expired === undefined) return `signed by key ${keyId}`;
       events.warn(
         `the SHA256SUMS of ${what} is signed by key ${keyId}, which expired on ${day(expired.at)}; ` +
@@ -120,8 +139,8 @@ export const archiveChecksumStep: AuthenticationStep<RegistryPackage> = async (p
 };
 
 /** A registry package's whole chain; the signature comes first so a forged listing never costs a download. */
-export function registryAuthentication(events: AcquireEventSink): (p: RegistryPackage) => Promise<string[]> {
-  return authenticateAll(signatureStep(events), sha256SumsStep, archiveChecksumStep);
+export function registryAuthentication(events: AcquireEventSink, enforceSignature = false): (p: RegistryPackage) => Promise<string[]> {
+  return authenticateAll(signatureStep(events, enforceSignature), sha256SumsStep, archiveChecksumStep);
 }
 
 // ---- A network mirror's package: the archive's zh:, else the unpacked package's h1: ----
@@ -236,9 +255,21 @@ export async function authenticateInstalled(
  * package directory is what `h1:` hashes) so a later `package add` records it as `.terraform.lock.hcl` would.
  */
 export function registryArchiveHash(packageDir: string): string | undefined {
+  return /^(zh:[0-9a-f]{64})\s*$/.exec(readZhFile(packageDir)?.split("\n")[0] ?? "")?.[1];
+}
+
+/**
+ * The id of the key whose signature was verified when a cached package was installed, on the second line of the
+ * `.zh` beside it (`signed-by <key id>`); undefined for a package installed without one (a mirror, a registry
+ * without keys, another tool's cache).
+ */
+export function signatureRecord(packageDir: string): string | undefined {
+  return /^signed-by ([0-9A-F]{16})\s*$/m.exec(readZhFile(packageDir) ?? "")?.[1];
+}
+
+function readZhFile(packageDir: string): string | undefined {
   try {
-    const zh = readFileSync(`${packageDir}.zh`, "utf8").trim();
-    return /^zh:[0-9a-f]{64}$/.test(zh) ? zh : undefined;
+    return readFileSync(`${packageDir}.zh`, "utf8");
   } catch {
     return undefined;
   }

@@ -7,6 +7,8 @@ import { createRequire } from "node:module";
 import { comparisonHost } from "./credentials.js";
 import { ParameterizeError } from "./errors.js";
 import { scanHclBlocks } from "./hcl-blocks.js";
+import { findJsonSyntaxError } from "./json-syntax.js";
+import { redactUrl } from "./redact.js";
 import type * as Hcl2JsonModule from "@cdktf/hcl2json";
 
 /** `host/namespace/type` where any part may be `*` (and every part after a `*` is `*` too). */
@@ -82,7 +84,7 @@ export function describeMethod(m: InstallationMethod): string {
     case "filesystem_mirror":
       return `filesystem mirror ${m.path}`;
     case "network_mirror":
-      return `network mirror ${m.url}`;
+      return `network mirror ${redactUrl(m.url)}`;
   }
 }
 
@@ -128,13 +130,17 @@ export async function parseCliConfig(text: string, file: string, env: NodeJS.Pro
   /** Method types of each provider_installation block in file order (HCL only). */
   let order: string[][] | undefined;
   if (file.endsWith(".json")) {
+    let parsed: unknown;
     try {
-      const parsed: unknown = JSON.parse(text);
-      if (!isObject(parsed)) throw new Error("expected a JSON object");
-      json = parsed;
-    } catch (e) {
-      throw configError(file, `not valid JSON: ${(e as Error).message}`, e);
+      parsed = JSON.parse(text);
+    } catch {
+      // JSON.parse's message quotes the text around the error, which in credentials.tfrc.json is a token: say where
+      // and what, quote nothing, and keep its error out of the cause too.
+      const at = findJsonSyntaxError(text);
+      throw configError(file, `not valid JSON${at === undefined ? "" : `: ${at.problem} at line ${at.line}, column ${at.column}`}; fix the file (or remove it)`);
     }
+    if (!isObject(parsed)) throw configError(file, "not valid here: the file must hold a JSON object ({ … })");
+    json = parsed;
   } else {
     const blocks = scanHclBlocks(text);
     order = blocks.filter((b) => b.type === "provider_installation").map((b) => b.children.map((c) => c.type));
@@ -211,9 +217,9 @@ export async function parseCliConfig(text: string, file: string, env: NodeJS.Pro
         try {
           parsed = new URL(url);
         } catch (e) {
-          throw configError(file, `network_mirror url "${url}" is not a URL`, e);
+          throw configError(file, `network_mirror url "${redactUrl(url)}" is not a URL`, e);
         }
-        if (parsed.protocol !== "https:") throw configError(file, `network_mirror url "${url}" must use https`);
+        if (parsed.protocol !== "https:") throw configError(file, `network_mirror url "${redactUrl(url)}" must use https`);
         methods.push({ kind: "network_mirror", url: parsed.href.endsWith("/") ? parsed.href : parsed.href + "/", include, exclude });
       }
     }

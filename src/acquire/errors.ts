@@ -1,4 +1,5 @@
 // Error values of parameterization, each with a message for the user and the kind of failure the server maps to a status.
+import { redactText } from "./redact.js";
 
 /**
  * `invalid-argument`: the args or value are malformed; `failed-precondition`: well-formed but not possible here
@@ -12,7 +13,8 @@ export class ParameterizeError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    // The last stop before the user: a proxy or mirror password quoted anywhere in the message is masked.
+    super(redactText(message), options);
     this.name = "ParameterizeError";
   }
 }

@@ -1,5 +1,6 @@
 // The progress of one provider acquisition as a single object of optional callbacks, so a caller (the server, a
 // test, a CLI) subscribes to the kinds it cares about and every layer passes one value down.
+import { redactText } from "./redact.js";
 
 /** Every callback is optional; an absent one means nobody listens for that kind. */
 export interface AcquireEvents {
@@ -16,7 +17,10 @@ export type AcquireEventSink = Required<AcquireEvents>;
 
 const ignore = (): void => undefined;
 
+/** A line on its way out, with any password in a URL it quotes masked. */
+const redacted = (emit: ((message: string) => void) | undefined): ((message: string) => void) => (emit === undefined ? ignore : (m) => emit(redactText(m)));
+
 export function eventSink(events: AcquireEvents = {}): AcquireEventSink {
-  return { status: events.status ?? ignore, warn: events.warn ?? ignore, debug: events.debug ?? ignore };
+  return { status: redacted(events.status), warn: redacted(events.warn), debug: redacted(events.debug) };
 }
 

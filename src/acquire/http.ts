@@ -12,15 +12,17 @@ import {
   DOWNLOAD_IDLE_TIMEOUT_ENV,
   DOWNLOAD_RETRY_ENV,
   MAX_ARCHIVE_BYTES_ENV,
+  MAX_METADATA_BYTES_ENV,
 } from "./settings.js";
 import { VERSION } from "../version.js";
-import { proxiedFetch, proxyFor, type ProxySettings } from "./proxy.js";
+import { proxiedFetch, proxyFor, withoutUserinfo, type ProxySettings } from "./proxy.js";
+import { redactText, redactUrl } from "./redact.js";
 
 /**
  * `unreachable`: no answer (refused, DNS, timeout, reset, 502/503/504) — the only kind that allows falling back to
  * the cache; `tls`: the certificate is not trusted; `http`: an answer with an error status; `transfer`: a body cut
  * short or stalled; `protocol`: an answer we cannot use (bad JSON, missing fields, a redirect loop); `too-large`: an
- * archive over the size limit.
+ * archive or a metadata document over its size limit.
  */
 /** "12.3 MiB" */
 export function formatBytes(n: number): string {
@@ -42,6 +44,8 @@ interface FailureOptions {
 }
 
 export class HttpFailure extends Error {
+  /** The URL asked for, as messages show it (redactUrl). */
+  readonly url: string;
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
   readonly advice: string | undefined;
@@ -51,16 +55,20 @@ export class HttpFailure extends Error {
   constructor(
     readonly kind: HttpFailureKind,
     message: string,
-    readonly url: string,
+    url: URL | string,
     readonly status?: number,
     options: FailureOptions = {},
   ) {
-    super(options.advice === undefined ? message : `${message}: ${options.advice}`, options.cause === undefined ? undefined : { cause: options.cause });
+    // Every HTTP failure's text passes here, so no URL in it (ours or one quoted by undici) shows a password.
+    const detail = redactText(message);
+    const advice = options.advice === undefined ? undefined : redactText(options.advice);
+    super(advice === undefined ? detail : `${detail}: ${advice}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "HttpFailure";
+    this.url = redactUrl(url);
     this.retryable = options.retryable ?? false;
     this.retryAfterMs = options.retryAfterMs;
-    this.advice = options.advice;
-    this.detail = message;
+    this.advice = advice;
+    this.detail = detail;
   }
 
   /** The same failure after `attempts` tries, with the advice that fits having retried. */
@@ -87,7 +95,7 @@ export function classifyFetchError(e: unknown, url: URL, proxy?: { url: string; 
   if (proxy !== undefined) {
     // Through a proxy, every failure to get an answer is the proxy's or the way through it: say which proxy.
     const refused = /Proxy response \((\d+)\)/.exec(message);
-    const what = refused ? `the proxy ${proxy.url} (${proxy.from}) refused to connect to ${url.host} (HTTP ${refused[1]})` : `cannot reach ${url.host} through the proxy ${proxy.url} (${proxy.from}; ${code ?? "network error"}: ${message})`;
+    const what = refused ? `the proxy ${redactUrl(proxy.url)} (${proxy.from}) refused to connect to ${url.host} (HTTP ${refused[1]})` : `cannot reach ${url.host} through the proxy ${redactUrl(proxy.url)} (${proxy.from}; ${code ?? "network error"}: ${message})`;
     return new HttpFailure("unreachable", what, url.href, undefined, {
       cause: e,
       retryable: !refused,
@@ -121,6 +129,8 @@ export interface HttpOptions {
   downloadRetries?: number;
   /** Downloads larger than this are refused. */
   maxArchiveBytes?: number;
+  /** Metadata documents (JSON, SHA256SUMS, signatures) larger than this are refused, before they are read whole. */
+  maxMetadataBytes?: number;
   /** Told before each retry, so a user watching knows why nothing moves. */
   onRetry?: (message: string) => void;
   /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as read by proxySettings; undefined: every request goes direct. */
@@ -162,6 +172,7 @@ export class Http {
   private readonly metadataRetries: number;
   private readonly downloadRetries: number;
   private readonly maxArchiveBytes: number;
+  private readonly maxMetadataBytes: number;
 
   constructor(private readonly options: HttpOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_SETTINGS.timeoutMs;
@@ -169,6 +180,7 @@ export class Http {
     this.metadataRetries = options.metadataRetries ?? DEFAULT_SETTINGS.metadataRetries;
     this.downloadRetries = options.downloadRetries ?? DEFAULT_SETTINGS.downloadRetries;
     this.maxArchiveBytes = options.maxArchiveBytes ?? DEFAULT_SETTINGS.maxArchiveBytes;
+    this.maxMetadataBytes = options.maxMetadataBytes ?? DEFAULT_SETTINGS.maxMetadataBytes;
   }
 
   /**
@@ -193,25 +205,33 @@ export class Http {
   }
 
   private timeoutFailure(url: URL, what: string, waited: number, envName: string, during: string): HttpFailure {
-    return new HttpFailure("unreachable", `${what}: ${url.host} ${during} within ${seconds(waited)} (${url.href})`, url.href, undefined, {
+    return new HttpFailure("unreachable", `${what}: ${url.host} ${during} within ${seconds(waited)} (${redactUrl(url)})`, url.href, undefined, {
       retryable: true,
       advice: `if ${url.host} is only slow, raise ${envName} (seconds, now ${waited / 1000}); otherwise check the network, or try again later`,
     });
   }
 
   /** GET with redirects followed by hand, so each hop gets the token of its own host and no other. */
-  async get(url: URL, signal: AbortSignal, accept = "application/json", what = `fetching ${url.href}`): Promise<{ response: Response; url: URL }> {
+  async get(url: URL, signal: AbortSignal, accept = "application/json", what = `fetching ${redactUrl(url)}`): Promise<{ response: Response; url: URL }> {
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      // fetch() would fail as if the network were down (and be retried); the URL itself is the trouble.
+      throw new HttpFailure("protocol", `${what}: ${redactUrl(url)} is not an http or https URL`, url);
+    }
     let current = url;
-    const chain: string[] = [url.href];
+    const chain: string[] = [redactUrl(url)];
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const headers: Record<string, string> = { "user-agent": USER_AGENT, accept };
       const host = comparisonHost(current.host);
       const token = host !== undefined && current.protocol === "https:" ? this.options.tokenFor(host) : undefined;
       if (token !== undefined) headers["authorization"] = `Bearer ${token}`;
+      // fetch() refuses a URL with userinfo; Go's client (Terraform's) sends it as Basic credentials to that URL's
+      // host. A relative redirect keeps it (new URL() copies it from the base); one to another host does not.
+      const { request, basic } = withoutUserinfo(current);
+      if (basic !== undefined && token === undefined) headers["authorization"] = basic;
       const proxy = proxyFor(current, this.options.proxy);
       let response: Response;
       try {
-        response = proxy === undefined ? await fetch(current, { headers, redirect: "manual", signal }) : await proxiedFetch(current, { headers, redirect: "manual", signal }, proxy.url);
+        response = proxy === undefined ? await fetch(request, { headers, redirect: "manual", signal }) : await proxiedFetch(request, { headers, redirect: "manual", signal }, proxy.url);
       } catch (e) {
         if (signal.aborted) throw this.abortFailure(signal, current, what);
         throw classifyFetchError(e, current, proxy);
@@ -221,10 +241,10 @@ export class Http {
         await response.body?.cancel().catch(() => undefined);
         current = new URL(location, current);
         if (current.protocol !== "https:" && current.protocol !== "http:") {
-          throw new HttpFailure("protocol", `${what}: ${url.href} redirects to an unsupported URL ${current.href}`, url.href);
+          throw new HttpFailure("protocol", `${what}: ${redactUrl(url)} redirects to an unsupported URL ${redactUrl(current)}`, url.href);
         }
-        const seen = chain.indexOf(current.href);
-        chain.push(current.href);
+        const seen = chain.indexOf(redactUrl(current));
+        chain.push(redactUrl(current));
         if (seen >= 0) {
           throw new HttpFailure("protocol", `${what}: ${url.host} redirects in a loop: ${chain.slice(seen).join(" → ")}`, url.href, undefined, {
             advice: `the server is misconfigured; tell its operator, or install from another source (a network_mirror or filesystem_mirror)`,
@@ -234,7 +254,7 @@ export class Http {
       }
       return { response, url: current };
     }
-    throw new HttpFailure("protocol", `${what}: ${url.href} redirects more than ${MAX_REDIRECTS} times (${chain.slice(0, 4).join(" → ")} → …)`, url.href, undefined, {
+    throw new HttpFailure("protocol", `${what}: ${redactUrl(url)} redirects more than ${MAX_REDIRECTS} times (${chain.slice(0, 4).join(" → ")} → …)`, url.href, undefined, {
       advice: `the server is misconfigured; tell its operator, or install from another source (a network_mirror or filesystem_mirror)`,
     });
   }
@@ -260,7 +280,7 @@ export class Http {
     const retryable = (status >= 500 && status !== 501) || status === 429;
     if (retryable) advice = status === 429 ? `the server asks for fewer requests; try again later` : `the server is failing; try again later`;
     const kind: HttpFailureKind = status === 502 || status === 503 || status === 504 ? "unreachable" : "http";
-    return new HttpFailure(kind, `${what}: ${url.href} answered ${status} ${response.statusText}`, url.href, status, {
+    return new HttpFailure(kind, `${what}: ${redactUrl(url)} answered ${status} ${response.statusText}`, url.href, status, {
       retryable,
       retryAfterMs: retryable ? retryAfter(response) : undefined,
       advice,
@@ -281,7 +301,7 @@ export class Http {
       } catch (e) {
         if (e instanceof HttpFailure) throw e;
         if (signal.aborted) throw this.abortFailure(signal, final, what);
-        throw new HttpFailure("transfer", `${what}: reading ${final.href} failed: ${causeCode(e).message}`, final.href, undefined, {
+        throw new HttpFailure("transfer", `${what}: reading ${redactUrl(final)} failed: ${causeCode(e).message}`, final.href, undefined, {
           cause: e,
           retryable: true,
           advice: `try again later`,
@@ -293,27 +313,68 @@ export class Http {
   /** Fetches and parses JSON; a non-2xx answer throws HttpFailure with its status (404s are for the caller to word). */
   async getJson(url: URL, what: string): Promise<{ json: unknown; url: URL }> {
     return this.metadata(url, what, "application/json", async (response, final) => {
-      const text = await response.text();
+      const text = new TextDecoder().decode(await this.readCapped(response, final, what));
       try {
         return { json: JSON.parse(text) as unknown, url: final };
       } catch (e) {
-        throw new HttpFailure("protocol", `${what}: ${final.href} did not return JSON (${(e as Error).message})`, final.href, undefined, { cause: e });
+        throw new HttpFailure("protocol", `${what}: ${redactUrl(final)} did not return JSON (${(e as Error).message})`, final.href, undefined, { cause: e });
       }
     });
   }
 
   /** Small files: checksums and signatures. */
   async getBytes(url: URL, what: string): Promise<Uint8Array> {
-    return this.metadata(url, what, "*/*", async (response) => new Uint8Array(await response.arrayBuffer()));
+    return this.metadata(url, what, "*/*", (response, final) => this.readCapped(response, final, what));
+  }
+
+  /**
+   * A metadata body, read while counting: refused on a Content-Length over the limit before a byte is read, and as
+   * soon as the bytes that arrive pass it (a chunked answer announces no size), so no more than the limit is held.
+   */
+  private async readCapped(response: Response, url: URL, what: string): Promise<Uint8Array> {
+    const limit = this.maxMetadataBytes;
+    const header = response.headers.get("content-length");
+    if (header !== null && /^\d+$/.test(header) && Number(header) > limit) {
+      await response.body?.cancel().catch(() => undefined);
+      throw this.metadataTooLarge(url, what, Number(header));
+    }
+    if (response.body === null) return new Uint8Array(0);
+    const chunks: Uint8Array[] = [];
+    let received = 0;
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.length;
+      if (received > limit) {
+        await reader.cancel().catch(() => undefined);
+        // A compressed answer (fetch decompresses it) announces the size it has on the wire, not the one it unpacks to.
+        const encoding = response.headers.get("content-encoding");
+        throw this.metadataTooLarge(url, what, undefined, header !== null && encoding !== null ? `(it announced ${header} bytes, ${encoding}-compressed)` : undefined);
+      }
+      chunks.push(value);
+    }
+    return Buffer.concat(chunks, received);
+  }
+
+  private metadataTooLarge(url: URL, what: string, size: number | undefined, counted?: string): HttpFailure {
+    return this.tooLarge(url, what, size, this.maxMetadataBytes, `if the document really is that large, raise ${MAX_METADATA_BYTES_ENV} (bytes, now ${this.maxMetadataBytes})`, counted);
   }
 
   /** `size` is what the server announced; without it, the limit was crossed while counting. */
-  private tooLarge(url: URL, what: string, size: number | undefined): HttpFailure {
-    const limit = formatBytes(this.maxArchiveBytes);
-    const detail = size !== undefined ? `is ${formatBytes(size)}, more than the limit of ${limit}` : `sent more than the limit of ${limit} (it did not announce a size)`;
-    return new HttpFailure("too-large", `${what}: ${url.href} ${detail}`, url.href, undefined, {
-      advice: `if the provider really is that large, raise ${MAX_ARCHIVE_BYTES_ENV} (bytes, now ${this.maxArchiveBytes})`,
-    });
+  private tooLarge(
+    url: URL,
+    what: string,
+    size: number | undefined,
+    max = this.maxArchiveBytes,
+    advice = `if the provider really is that large, raise ${MAX_ARCHIVE_BYTES_ENV} (bytes, now ${this.maxArchiveBytes})`,
+    counted = "(it did not announce a size)",
+  ): HttpFailure {
+    // Exact counts where rounding would make the size and the limit read the same.
+    const exact = size !== undefined && formatBytes(size) === formatBytes(max);
+    const limit = exact ? `${max} bytes` : formatBytes(max);
+    const detail = size !== undefined ? `is ${exact ? `${size} bytes` : formatBytes(size)}, more than the limit of ${limit}` : `sent more than the limit of ${limit} ${counted}`;
+    return new HttpFailure("too-large", `${what}: ${redactUrl(url)} ${detail}`, url, undefined, { advice });
   }
 
   /**

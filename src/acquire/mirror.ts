@@ -3,11 +3,12 @@
 import { cp, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProviderAddress } from "./address.js";
-import { mirrorAuthentication } from "./authentication.js";
+import { mirrorAuthentication, unsignedRefused } from "./authentication.js";
 import { hostDirName } from "./cache.js";
 import { comparisonHost } from "./credentials.js";
 import { HttpFailure, type Http } from "./http.js";
-import { progressReporter, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
+import { redactUrl } from "./redact.js";
+import { documentUrl, progressReporter, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
 import { isExactVersion } from "./version.js";
 
 type Json = Record<string, unknown>;
@@ -20,7 +21,7 @@ export class NetworkMirrorSource implements Source {
     private readonly baseUrl: string,
     private readonly http: Http,
   ) {
-    this.description = `network mirror ${baseUrl}`;
+    this.description = `network mirror ${redactUrl(baseUrl)}`;
   }
 
   /** `<base><host>/<namespace>/<type>/`, the host in its ASCII comparison form as Terraform writes it. */
@@ -37,11 +38,12 @@ export class NetworkMirrorSource implements Source {
       if (e instanceof HttpFailure && e.status === 404) return undefined;
       throw e;
     }
-    if (!isObject(json) || !isObject(json["versions"])) throw new RegistryProtocolError(`${url.href} has no "versions" object`);
+    if (!isObject(json) || !isObject(json["versions"])) throw new RegistryProtocolError(`${redactUrl(url)} has no "versions" object`);
     return Object.keys(json["versions"]).map((version) => ({ version }));
   }
 
   async install(a: ProviderAddress, version: string, dest: string, scratch: string, ctx: InstallContext): Promise<string> {
+    if (ctx.enforceSignature) throw unsignedRefused(`${a.namespace}/${a.type} ${version} from ${this.description}`, "a network mirror carries no signatures, only hashes");
     const url = new URL(`${version}.json`, this.providerUrl(a));
     let json: unknown;
     let final: URL;
@@ -52,13 +54,13 @@ export class NetworkMirrorSource implements Source {
       throw e;
     }
     const archives = isObject(json) && isObject(json["archives"]) ? json["archives"] : undefined;
-    if (archives === undefined) throw new RegistryProtocolError(`${url.href} has no "archives" object`);
+    if (archives === undefined) throw new RegistryProtocolError(`${redactUrl(url)} has no "archives" object`);
     const entry = archives[ctx.platform];
     if (!isObject(entry) || typeof entry["url"] !== "string") {
       throw new RegistryProtocolError(`${this.description} has no package of ${a.namespace}/${a.type} ${version} for ${ctx.platform}`);
     }
     const hashes = Array.isArray(entry["hashes"]) ? entry["hashes"].filter((h): h is string => typeof h === "string") : [];
-    const archiveUrl = new URL(entry["url"], final);
+    const archiveUrl = documentUrl(entry["url"], final, `the archive url for ${ctx.platform}`, this.description);
     const archive = join(scratch, "package.zip");
     const label = `Downloading terraform-provider-${a.type} ${version} (${ctx.platform}) from ${archiveUrl.host}`;
     ctx.events.status(`${label}…`);
@@ -70,7 +72,7 @@ export class NetworkMirrorSource implements Source {
       mirror: this.description,
       hashes,
       sha256: got.sha256,
-      unpack: () => (unpacked ??= unpackArchive(archive, dest, ctx, `the archive ${archiveUrl.href}`, this.description).then(() => dest)),
+      unpack: () => (unpacked ??= unpackArchive(archive, dest, ctx, `the archive ${redactUrl(archiveUrl)}`, this.description).then(() => dest)),
     });
     return note!;
   }
@@ -141,6 +143,7 @@ export class FilesystemMirrorSource implements Source {
   }
 
   async install(a: ProviderAddress, version: string, dest: string, _scratch: string, ctx: InstallContext): Promise<string> {
+    if (ctx.enforceSignature) throw unsignedRefused(`${a.namespace}/${a.type} ${version} from ${this.description}`, "a filesystem mirror carries no signatures");
     const pkg = (await this.scan(a)).get(version)?.get(ctx.platform);
     if (pkg === undefined) throw new RegistryProtocolError(`${this.description} has no package of ${a.namespace}/${a.type} ${version} for ${ctx.platform}`);
     if (pkg.unpacked !== undefined) {

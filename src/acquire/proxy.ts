@@ -1,5 +1,6 @@
 // Which proxy a download goes through: HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms), as
 // Terraform's Go HTTP client reads them, and the dispatcher that sends a request through it.
+import { redactUrl } from "./redact.js";
 
 export interface ProxySettings {
   /** For https URLs, and where it came from (for messages). */
@@ -27,10 +28,10 @@ function proxyUrl(value: string, from: string): string {
   try {
     u = new URL(withScheme);
   } catch {
-    throw new Error(`${from}=${value} is not a proxy URL; set it to http://host:port (or unset it)`);
+    throw new Error(`${from}=${redactUrl(value)} is not a proxy URL; set it to http://host:port (or unset it)`);
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") {
-    throw new Error(`${from}=${value}: the proxy must be an http:// or https:// URL (SOCKS is not supported); set it to http://host:port`);
+    throw new Error(`${from}=${redactUrl(value)}: the proxy must be an http:// or https:// URL (SOCKS is not supported); set it to http://host:port`);
   }
   return u.href;
 }
@@ -94,6 +95,25 @@ export function proxyFor(url: URL, settings: ProxySettings | undefined): { url: 
   return settings.noProxy.some((e) => bypasses(e, host, port)) ? undefined : chosen;
 }
 
+/** As Go's url.User: `%40` is `@`; a stray `%` that escapes nothing stays as written. */
+function percentDecoded(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** The URL to request and, when it carries a user name or password, the Basic authorization they make. */
+export function withoutUserinfo(url: URL): { request: URL; basic?: string } {
+  if (url.username === "" && url.password === "") return { request: url };
+  const request = new URL(url.href);
+  request.username = "";
+  request.password = "";
+  const pair = `${percentDecoded(url.username)}:${percentDecoded(url.password)}`;
+  return { request, basic: `Basic ${Buffer.from(pair).toString("base64")}` };
+}
+
 type Dispatcher = import("undici").Dispatcher;
 const agents = new Map<string, Promise<Dispatcher>>();
 
@@ -101,7 +121,10 @@ const agents = new Map<string, Promise<Dispatcher>>();
 export function proxyDispatcher(proxy: string): Promise<Dispatcher> {
   let agent = agents.get(proxy);
   if (agent === undefined) {
-    agent = import("undici").then(({ ProxyAgent }) => new ProxyAgent(proxy));
+    // Credentials as Go sends them (a user alone too, with an empty password), not left to undici, which drops a
+    // user without a password and throws on a stray `%`.
+    const { request, basic } = withoutUserinfo(new URL(proxy));
+    agent = import("undici").then(({ ProxyAgent }) => new ProxyAgent({ uri: request.href, ...(basic !== undefined ? { token: basic } : {}) }));
     agents.set(proxy, agent);
   }
   return agent;

@@ -3,8 +3,9 @@
 import { join } from "node:path";
 import type { ProviderAddress } from "./address.js";
 import { HttpFailure, type Http } from "./http.js";
+import { redactUrl } from "./redact.js";
 import { registryAuthentication } from "./authentication.js";
-import { progressReporter, protocolsSupported, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
+import { documentUrl, progressReporter, protocolsSupported, RegistryProtocolError, unpackArchive, type AvailableVersion, type InstallContext, type Source } from "./source.js";
 import { hashZh } from "./verify.js";
 
 type Json = Record<string, unknown>;
@@ -21,16 +22,16 @@ export async function discoverProvidersApi(http: Http, host: string): Promise<UR
     ({ json, url } = await http.getJson(wellKnown, `service discovery for ${host}`));
   } catch (e) {
     if (e instanceof HttpFailure && e.status === 404) {
-      throw new RegistryProtocolError(`${host} is not a Terraform registry: ${wellKnown.href} does not exist`);
+      throw new RegistryProtocolError(`${host} is not a Terraform registry: ${redactUrl(wellKnown)} does not exist`);
     }
     throw e;
   }
   const v1 = isObject(json) ? json["providers.v1"] : undefined;
   if (typeof v1 !== "string" || v1 === "") {
-    throw new RegistryProtocolError(`${host} does not offer a provider registry: its ${wellKnown.href} has no "providers.v1" service`);
+    throw new RegistryProtocolError(`${host} does not offer a provider registry: its ${redactUrl(wellKnown)} has no "providers.v1" service`);
   }
   const base = new URL(v1, url);
-  if (base.protocol !== "https:") throw new RegistryProtocolError(`${host} announces its provider registry at ${base.href}, which is not https`);
+  if (base.protocol !== "https:") throw new RegistryProtocolError(`${host} announces its provider registry at ${redactUrl(base)}, which is not https`);
   if (!base.pathname.endsWith("/")) base.pathname += "/";
   return base;
 }
@@ -75,7 +76,7 @@ export class RegistrySource implements Source {
       if (e instanceof HttpFailure && e.status === 404) return undefined;
       throw e;
     }
-    if (!isObject(json) || !Array.isArray(json["versions"])) throw new RegistryProtocolError(`${url.href} returned no "versions" list`);
+    if (!isObject(json) || !Array.isArray(json["versions"])) throw new RegistryProtocolError(`${redactUrl(url)} returned no "versions" list`);
     for (const w of stringList(json["warnings"]) ?? []) ctx.events.warn(`${this.host}: ${w}`);
     const out: AvailableVersion[] = [];
     for (const v of json["versions"]) {
@@ -103,17 +104,17 @@ export class RegistrySource implements Source {
       }
       throw e;
     }
-    if (!isObject(json)) throw new RegistryProtocolError(`${url.href} did not return a JSON object`);
+    if (!isObject(json)) throw new RegistryProtocolError(`${redactUrl(url)} did not return a JSON object`);
     const str = (k: string): string => {
       const v = json[k];
-      if (typeof v !== "string" || v === "") throw new RegistryProtocolError(`${url.href}: the download information lacks "${k}"`);
+      if (typeof v !== "string" || v === "") throw new RegistryProtocolError(`${redactUrl(url)}: the download information lacks "${k}"`);
       return v;
     };
     const shasum = str("shasum").toLowerCase();
-    if (!/^[0-9a-f]{64}$/.test(shasum)) throw new RegistryProtocolError(`${url.href}: "shasum" is not a SHA-256 in hex`);
+    if (!/^[0-9a-f]{64}$/.test(shasum)) throw new RegistryProtocolError(`${redactUrl(url)}: "shasum" is not a SHA-256 in hex`);
     const filename = str("filename");
     if (filename.includes("/") || filename.includes("\\") || filename === "." || filename === "..") {
-      throw new RegistryProtocolError(`${url.href}: "filename" ${JSON.stringify(filename)} is not a plain file name`);
+      throw new RegistryProtocolError(`${redactUrl(url)}: "filename" ${JSON.stringify(filename)} is not a plain file name`);
     }
     const signingKeys = isObject(json["signing_keys"]) ? json["signing_keys"]["gpg_public_keys"] : undefined;
     const keys = Array.isArray(signingKeys)
@@ -121,9 +122,9 @@ export class RegistrySource implements Source {
       : [];
     const meta: DownloadMeta = {
       filename,
-      downloadUrl: new URL(str("download_url"), url),
-      shasumsUrl: new URL(str("shasums_url"), url),
-      signatureUrl: new URL(str("shasums_signature_url"), url),
+      downloadUrl: documentUrl(str("download_url"), url, "download_url", this.description),
+      shasumsUrl: documentUrl(str("shasums_url"), url, "shasums_url", this.description),
+      signatureUrl: documentUrl(str("shasums_signature_url"), url, "shasums_signature_url", this.description),
       shasum,
       keys,
     };
@@ -148,7 +149,7 @@ export class RegistrySource implements Source {
         const got = await this.http.download(meta.downloadUrl, archive, `downloading ${meta.filename}`, progressReporter(label, ctx.events.status));
         return { ...got, from: meta.downloadUrl.host };
       })());
-    const [verified] = await registryAuthentication(ctx.events)({
+    const [verified] = await registryAuthentication(ctx.events, ctx.enforceSignature)({
       address: a,
       version,
       host: this.host,
@@ -158,6 +159,7 @@ export class RegistrySource implements Source {
       keys: meta.keys,
       signature: () => this.http.getBytes(meta.signatureUrl, `the SHA256SUMS signature of ${a.type} ${version}`),
       archive: fetchArchive,
+      ...(ctx.signed !== undefined ? { onSigned: ctx.signed } : {}),
     });
     const got = await fetchArchive();
     ctx.registryArchive?.(hashZh(got.sha256));

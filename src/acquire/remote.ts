@@ -1,13 +1,13 @@
 // The orchestration of acquiring a provider by address and version constraint, as `terraform init` does it: the
 // cache first when that settles it, else the installation methods' newest match, a verified, atomic, locked
 // install, and the cache as a fallback when a source cannot be reached.
-import { renameSync, writeFileSync } from "node:fs";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname } from "node:path";
 import semver from "semver";
 import { DEFAULT_REGISTRY_HOST, formatAddress, type ProviderAddress } from "./address.js";
-import { authenticateInstalled } from "./authentication.js";
-import { cacheRoot, installPackage } from "./cache.js";
+import { authenticateInstalled, signatureRecord, unsignedRefused } from "./authentication.js";
+import { cacheRoot, installPackage, packageDir } from "./cache.js";
 import { CacheSource } from "./cache-source.js";
 import { describeMethod, loadCliConfig } from "./cliconfig.js";
 import { exactVersion, type VersionConstraint } from "./constraint.js";
@@ -17,7 +17,7 @@ import { eventSink, type AcquireEvents, type AcquireEventSink } from "./events.j
 import { Http } from "./http.js";
 import { describeWanted, MultiSource, type Resolution, type Selector } from "./multi-source.js";
 import { currentPlatform, formatPlatform } from "./platform.js";
-import { acquireSettings } from "./settings.js";
+import { acquireSettings, enforceSignature } from "./settings.js";
 import type { InstallContext } from "./source.js";
 import { proxySettings, type ProxySettings } from "./proxy.js";
 
@@ -57,6 +57,7 @@ export async function acquireRemote(address: ProviderAddress, constraint: Versio
   const platform = formatPlatform(currentPlatform());
   const root = cacheRoot(env);
   const exact = exactVersion(constraint);
+  const enforce = enforceSignature(env);
   const settle = async (): Promise<Found> => {
     // The common case on every `pulumi up`: the value pins a version that is cached. No configuration, no network.
     const pinned = exact === undefined ? undefined : new CacheSource([root], platform).locate(address, exact);
@@ -74,7 +75,7 @@ export async function acquireRemote(address: ProviderAddress, constraint: Versio
       throw invalidArgument((e as Error).message);
     }
     const http = new Http({ ...settings, proxy, tokenFor: (host) => tokenForHost(host, { env, configured: config.credentials }), onRetry: events.status });
-    const ctx: InstallContext = { http, platform, events, maxUnpackedBytes: settings.maxUnpackedBytes, maxArchiveEntries: settings.maxArchiveEntries };
+    const ctx: InstallContext = { http, platform, events, maxUnpackedBytes: settings.maxUnpackedBytes, maxArchiveEntries: settings.maxArchiveEntries, enforceSignature: enforce };
     const sources = MultiSource.forProvider(config, address, env, home, http);
     const resolution = await sources.resolve(address, constraint, ctx);
     const chosen = offlineFallback(address, constraint, resolution, cache, events) ?? resolution.chosen;
@@ -83,6 +84,14 @@ export async function acquireRemote(address: ProviderAddress, constraint: Versio
     return install(address, chosen.version, chosen.from, cache, root, ctx);
   };
   const found = await settle();
+  if (enforce && signatureRecord(dirname(found.path)) === undefined) {
+    // Whatever path found it (the cache, another tool's cache, an offline fallback), only a recorded signature counts.
+    throw unsignedRefused(
+      `${formatAddress(address)} ${found.version} in the cache at ${dirname(found.path)}`,
+      "no verified signature is recorded for it (it came from a mirror, a registry without signing keys or another tool's cache, or was installed before signatures were recorded)",
+      `Remove ${dirname(found.path)} so that it is installed again from its registry`,
+    );
+  }
   const hashes = await authenticateInstalled(address, found.version, dirname(found.path), options.lockHashes, events);
   return { ...found, hashes };
 }
@@ -122,6 +131,7 @@ async function install(address: ProviderAddress, version: string, from: Selector
   }
   let note = "";
   let zh: string | undefined;
+  let signedBy: string | undefined;
   try {
     const path = await installPackage(
       root,
@@ -129,20 +139,26 @@ async function install(address: ProviderAddress, version: string, from: Selector
       version,
       ctx.platform,
       async (staging, scratch) => {
-        note = await from.source.install(address, version, staging, scratch, { ...ctx, registryArchive: (h) => (zh = h) });
+        // Notes of a package that was here before (and is being replaced) must not vouch for this one.
+        const dir = packageDir(root, address, version, ctx.platform);
+        rmSync(`${dir}.zh`, { force: true });
+        note = await from.source.install(address, version, staging, scratch, { ...ctx, registryArchive: (h) => (zh = h), signed: (k) => (signedBy = k) });
       },
       { onWait: ctx.events.status },
     );
-    if (zh !== undefined) {
-      // Written beside, then renamed: a reader sees the whole hash or none.
-      const tmp = `${dirname(path)}.zh.${process.pid}`;
-      writeFileSync(tmp, `${zh}\n`);
-      renameSync(tmp, `${dirname(path)}.zh`);
-    }
+    // The registry's zh: and, on a line of its own, the key whose signature vouched for it (authentication.ts reads both).
+    if (zh !== undefined) writeBeside(dirname(path), "zh", signedBy !== undefined ? `${zh}\nsigned-by ${signedBy}` : zh);
     ctx.events.status(`Installed ${label} ${version} from ${from.source.description}${note !== "" ? ` (${note})` : ""}`);
     return { path, version };
   } catch (e) {
     if (e instanceof ParameterizeError) throw e;
     throw new ParameterizeError("failed-precondition", `installing ${label} ${version} from ${describeMethod(from.method)} failed: ${(e as Error).message}`, { cause: e });
   }
+}
+
+/** A note kept beside a package directory (read back by authentication.ts), written then renamed: a reader sees all of it or none. */
+function writeBeside(packageDir: string, suffix: string, value: string): void {
+  const tmp = `${packageDir}.${suffix}.${process.pid}`;
+  writeFileSync(tmp, `${value}\n`);
+  renameSync(tmp, `${packageDir}.${suffix}`);
 }

@@ -16,6 +16,10 @@ export const MAX_ARCHIVE_BYTES_ENV = "TF_BRIDGE_MAX_ARCHIVE_BYTES";
 export const MAX_UNPACKED_BYTES_ENV = "TF_BRIDGE_MAX_UNPACKED_BYTES";
 /** The most entries a package archive may hold (an inode exhaustion guard: a million empty files unpack to 0 bytes). */
 export const MAX_ARCHIVE_ENTRIES_ENV = "TF_BRIDGE_MAX_ARCHIVE_ENTRIES";
+/** `true`: install only packages whose SHA256SUMS signature was verified (as OpenTofu's OPENTOFU_ENFORCE_GPG_VALIDATION). */
+export const ENFORCE_SIGNATURE_ENV = "TF_BRIDGE_ENFORCE_SIGNATURE";
+/** The largest metadata document (a registry or mirror JSON answer, SHA256SUMS, a signature) that is read, in bytes. */
+export const MAX_METADATA_BYTES_ENV = "TF_BRIDGE_MAX_METADATA_BYTES";
 
 export interface AcquireSettings {
   timeoutMs: number;
@@ -25,10 +29,14 @@ export interface AcquireSettings {
   maxArchiveBytes: number;
   maxUnpackedBytes: number;
   maxArchiveEntries: number;
+  maxMetadataBytes: number;
 }
 
 // Terraform's and OpenTofu's defaults where the variable is theirs. The size limits sit well above real providers
-// (the largest unpack to some hundreds of MiB) and well below what fills a disk by surprise.
+// (the largest unpack to some hundreds of MiB) and well below what fills a disk by surprise. Metadata is held in
+// memory whole: the largest real documents are versions lists of providers with hundreds of releases and a dozen
+// platforms each (hashicorp/aws: a few hundred KiB, at most a few MiB; every other document is a few KiB), so 16 MiB
+// leaves ample headroom while a hostile server can cost at most that much (and its parse) instead of gigabytes.
 export const DEFAULT_SETTINGS: AcquireSettings = {
   timeoutMs: 10_000,
   idleTimeoutMs: 60_000,
@@ -39,6 +47,7 @@ export const DEFAULT_SETTINGS: AcquireSettings = {
   // Provider archives hold one to three entries (the executable, a license, a readme); 10,000 leaves room for any
   // package with docs or data beside it, and stays far below the inodes of any file system.
   maxArchiveEntries: 10_000,
+  maxMetadataBytes: 16 * 1024 ** 2,
 };
 
 /** The parsed value, or `fallback` when the variable is unset; `shown` is the default as the user would write it. */
@@ -55,6 +64,17 @@ const count = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(
 const bytes = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined);
 const entries = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) > 0 && Number.isSafeInteger(Number(raw)) ? Number(raw) : undefined);
 
+/**
+ * Whether only signature-verified packages may be used. Read apart from the other settings: it applies to a package
+ * found in the cache too, where nothing else is read. As OpenTofu's variable: `true` or `false` (unset: false).
+ */
+export function enforceSignature(env: NodeJS.ProcessEnv): boolean {
+  const raw = env[ENFORCE_SIGNATURE_ENV]?.trim();
+  if (raw === undefined || raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  throw invalidArgument(`${ENFORCE_SIGNATURE_ENV}=${JSON.stringify(env[ENFORCE_SIGNATURE_ENV])} is not true or false; set it to true or false or unset it (default false)`);
+}
+
 export function acquireSettings(env: NodeJS.ProcessEnv): AcquireSettings {
   const d = DEFAULT_SETTINGS;
   return {
@@ -65,5 +85,6 @@ export function acquireSettings(env: NodeJS.ProcessEnv): AcquireSettings {
     maxArchiveBytes: read(env, MAX_ARCHIVE_BYTES_ENV, d.maxArchiveBytes, d.maxArchiveBytes, "a whole number of bytes above 0", bytes),
     maxUnpackedBytes: read(env, MAX_UNPACKED_BYTES_ENV, d.maxUnpackedBytes, d.maxUnpackedBytes, "a whole number of bytes above 0", bytes),
     maxArchiveEntries: read(env, MAX_ARCHIVE_ENTRIES_ENV, d.maxArchiveEntries, d.maxArchiveEntries, "a whole number of entries above 0", entries),
+    maxMetadataBytes: read(env, MAX_METADATA_BYTES_ENV, d.maxMetadataBytes, d.maxMetadataBytes, "a whole number of bytes above 0", bytes),
   };
 }

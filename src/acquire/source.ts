@@ -4,11 +4,32 @@ import type { ProviderAddress } from "./address.js";
 import { ArchiveTooLargeError, CorruptArchiveError, extractZip, TooManyEntriesError, UnsafeArchiveError } from "./archive.js";
 import type { AcquireEventSink } from "./events.js";
 import { formatBytes, type Http } from "./http.js";
+import { redactUrl } from "./redact.js";
 import { MAX_ARCHIVE_ENTRIES_ENV, MAX_UNPACKED_BYTES_ENV } from "./settings.js";
 
 /** A source answered, but not as its protocol says (or not with what was asked for); the message says which. */
 export class RegistryProtocolError extends Error {
   override name = "RegistryProtocolError";
+}
+
+/**
+ * A URL a registry or mirror document gives, resolved against the document's own URL. Only http and https name a
+ * place to download from; anything else (`file:`, `ftp:`, `data:`) is refused here, at once and without a retry,
+ * since asking again cannot change the document's answer.
+ */
+export function documentUrl(raw: string, base: URL, field: string, source: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw, base);
+  } catch {
+    throw new RegistryProtocolError(`${source} gives ${field} ${JSON.stringify(redactUrl(raw))} in ${redactUrl(base)}, which is not a URL: tell its operator`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new RegistryProtocolError(
+      `${source} gives ${field} ${redactUrl(url)} in ${redactUrl(base)}, a ${url.protocol.slice(0, -1)} URL: only http and https downloads are supported; tell its operator, or install from another source`,
+    );
+  }
+  return url;
 }
 
 export interface AvailableVersion {
@@ -30,6 +51,10 @@ export interface InstallContext {
   maxArchiveEntries: number;
   /** Told the `zh:` hash of the archive a registry served and its SHA256SUMS lists, so the SDK's value can record it. */
   registryArchive?: (zh: string) => void;
+  /** TF_BRIDGE_ENFORCE_SIGNATURE: a source that cannot show a verified signature refuses before downloading. */
+  enforceSignature?: boolean;
+  /** Told the id of the key whose signature over SHA256SUMS was verified, so the cache can record it. */
+  signed?: (keyId: string) => void;
 }
 
 export interface Source {

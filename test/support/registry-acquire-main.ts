@@ -17,8 +17,8 @@ try {
     events: { status: (m) => statuses.push(m), warn: (m) => warnings.push(m), debug: (m) => debugs.push(m) },
     ...(lockHashes !== undefined ? { lockHashes } : {}),
   });
-  process.stdout.write(JSON.stringify({ ok: true, path: r.path, version: r.version, hashes: r.hashes, statuses, warnings, debugs, ms: ms() }) + "\n");
+  process.stdout.write(JSON.stringify({ ok: true, path: r.path, version: r.version, hashes: r.hashes, statuses, warnings, debugs, ms: ms(), maxRssKiB: process.resourceUsage().maxRSS }) + "\n");
 } catch (e) {
   const kind = e instanceof ParameterizeError ? e.kind : "bug";
-  process.stdout.write(JSON.stringify({ ok: false, kind, message: (e as Error).message, stack: kind === "bug" ? (e as Error).stack : undefined, statuses, warnings, debugs, ms: ms() }) + "\n");
+  process.stdout.write(JSON.stringify({ ok: false, kind, message: (e as Error).message, stack: kind === "bug" ? (e as Error).stack : undefined, statuses, warnings, debugs, ms: ms(), maxRssKiB: process.resourceUsage().maxRSS }) + "\n");
 }

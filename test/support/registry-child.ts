@@ -21,6 +21,8 @@ export interface AcquireResult {
   debugs?: string[];
   /** How long acquisition took in the child, from the call to its answer. */
   ms: number;
+  /** The child's peak resident set size, in KiB (absent from children of older helpers). */
+  maxRssKiB?: number;
 }
 
 /** A clean HOME and cache for one scenario; nothing of the machine's Terraform or Pulumi setup leaks in. */

@@ -84,6 +84,11 @@ export interface FakeRegistryOptions {
   redirectDownloadsToLocalhost?: boolean;
   /** false: the network mirror lists archives without hashes (the protocol allows it), so nothing checks them. */
   mirrorHashes?: boolean;
+  /**
+   * A test's own answer for some requests (a hostile document, a demand for credentials), asked before anything
+   * else: true when it answered, false to let the registry answer as usual.
+   */
+  respond?: (path: string, req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 }
 
 export const CURRENT_PLATFORM = `${process.platform === "win32" ? "windows" : process.platform}_${process.arch === "x64" ? "amd64" : process.arch}`;
@@ -226,6 +231,10 @@ export class FakeRegistry {
     this.options.token = t;
   }
 
+  set respond(fn: FakeRegistryOptions["respond"]) {
+    this.options.respond = fn;
+  }
+
   /** Replaces the fault rules (and forgets the turns the old ones took). */
   set rules(rules: FaultRule[]) {
     this.options.rules = rules;
@@ -317,6 +326,7 @@ export class FakeRegistry {
     const path = new URL(req.url ?? "/", "https://x").pathname;
     this.hits.push(path);
     this.auth.push({ path, host: req.headers.host ?? "", authorization: req.headers.authorization });
+    if (this.options.respond !== undefined && (await this.options.respond(path, req, res))) return;
     const rule = this.takeRule(path);
     if (rule?.delayMs !== undefined && rule.stallMs === undefined) await pause(res, rule.delayMs);
     if (res.destroyed) return;

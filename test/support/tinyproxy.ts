@@ -35,8 +35,11 @@ export interface Tinyproxy {
   stop(): Promise<void>;
 }
 
-/** `connectPorts`: the only ports CONNECT may reach (tinyproxy's ConnectPort); none listed allows every port. */
-export async function startTinyproxy(options: { connectPorts?: number[] } = {}): Promise<Tinyproxy> {
+/**
+ * `connectPorts`: the only ports CONNECT may reach (tinyproxy's ConnectPort); none listed allows every port.
+ * `basicAuth`: the user and password the proxy demands (tinyproxy's BasicAuth), answering 407 without them.
+ */
+export async function startTinyproxy(options: { connectPorts?: number[]; basicAuth?: { user: string; password: string } } = {}): Promise<Tinyproxy> {
   const dir = mkdtempSync(join(tmpdir(), "tfbridge-tinyproxy-"));
   const port = await freePort();
   const logFile = join(dir, "tinyproxy.log");
@@ -50,6 +53,7 @@ export async function startTinyproxy(options: { connectPorts?: number[] } = {}):
     "Allow 127.0.0.1",
     "DisableViaHeader Yes",
     ...(options.connectPorts ?? []).map((p) => `ConnectPort ${p}`),
+    ...(options.basicAuth !== undefined ? [`BasicAuth ${options.basicAuth.user} ${options.basicAuth.password}`] : []),
   ].join("\n");
   writeFileSync(join(dir, "tinyproxy.conf"), `${conf}\n`);
   const child: ChildProcess = spawn(TINYPROXY, ["-d", "-c", join(dir, "tinyproxy.conf")], { stdio: ["ignore", "ignore", "pipe"] });

@@ -64,10 +64,12 @@ beforeAll(async () => {
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 describe("the events object", () => {
-  it("fills absent callbacks with no-ops and passes given ones through", () => {
-    const warn = (): void => undefined;
-    const sink = eventSink({ warn });
-    expect(sink.warn).toBe(warn);
+  it("fills absent callbacks with no-ops and passes given ones through, with any URL password masked", () => {
+    const warned: string[] = [];
+    const sink = eventSink({ warn: (m) => warned.push(m) });
+    sink.warn("x");
+    sink.warn("could not reach network mirror https://bob:MIRRORPASS@mirror.example/ (ECONNREFUSED)");
+    expect(warned).toEqual(["x", "could not reach network mirror https://bob:***@mirror.example/ (ECONNREFUSED)"]);
     expect(() => sink.status("x")).not.toThrow();
     expect(() => eventSink().debug("x")).not.toThrow();
   });

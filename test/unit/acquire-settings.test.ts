@@ -1,7 +1,7 @@
 // The acquisition settings read from the environment (timeouts, retries, size limits) and the retry backoff.
 import { describe, expect, it } from "vitest";
 import { backoffMs } from "../../src/acquire/http.js";
-import { acquireSettings, DEFAULT_SETTINGS } from "../../src/acquire/settings.js";
+import { acquireSettings, DEFAULT_SETTINGS, enforceSignature } from "../../src/acquire/settings.js";
 
 describe("acquisition settings", () => {
   it("defaults to Terraform's and OpenTofu's values when nothing is set, and ignores empty values", () => {
@@ -20,8 +20,26 @@ describe("acquisition settings", () => {
         TF_BRIDGE_MAX_ARCHIVE_BYTES: "1000",
         TF_BRIDGE_MAX_UNPACKED_BYTES: "2000",
         TF_BRIDGE_MAX_ARCHIVE_ENTRIES: "50",
+        TF_BRIDGE_MAX_METADATA_BYTES: "3000",
       }),
-    ).toEqual({ timeoutMs: 2500, idleTimeoutMs: 7000, metadataRetries: 0, downloadRetries: 5, maxArchiveBytes: 1000, maxUnpackedBytes: 2000, maxArchiveEntries: 50 });
+    ).toEqual({ timeoutMs: 2500, idleTimeoutMs: 7000, metadataRetries: 0, downloadRetries: 5, maxArchiveBytes: 1000, maxUnpackedBytes: 2000, maxArchiveEntries: 50, maxMetadataBytes: 3000 });
+  });
+
+  it("caps metadata at 16 MiB unless told otherwise", () => {
+    expect(DEFAULT_SETTINGS.maxMetadataBytes).toBe(16 * 1024 * 1024);
+  });
+
+  it("TF_BRIDGE_ENFORCE_SIGNATURE: true or false as OpenTofu reads its variable, anything else refused by name", () => {
+    expect(enforceSignature({})).toBe(false);
+    expect(enforceSignature({ TF_BRIDGE_ENFORCE_SIGNATURE: "" })).toBe(false);
+    expect(enforceSignature({ TF_BRIDGE_ENFORCE_SIGNATURE: "false" })).toBe(false);
+    expect(enforceSignature({ TF_BRIDGE_ENFORCE_SIGNATURE: "true" })).toBe(true);
+    expect(enforceSignature({ TF_BRIDGE_ENFORCE_SIGNATURE: " true " })).toBe(true);
+    for (const bad of ["yes", "1", "TRUE"]) {
+      expect(() => enforceSignature({ TF_BRIDGE_ENFORCE_SIGNATURE: bad })).toThrow(
+        `TF_BRIDGE_ENFORCE_SIGNATURE=${JSON.stringify(bad)} is not true or false; set it to true or false or unset it (default false)`,
+      );
+    }
   });
 
   it("refuses a bad value naming the variable, the value, what it should be and the default", () => {
@@ -35,6 +53,7 @@ describe("acquisition settings", () => {
       [{ TF_BRIDGE_MAX_UNPACKED_BYTES: "0" }, /TF_BRIDGE_MAX_UNPACKED_BYTES="0" is not a whole number of bytes above 0/],
       [{ TF_BRIDGE_MAX_ARCHIVE_ENTRIES: "lots" }, /TF_BRIDGE_MAX_ARCHIVE_ENTRIES="lots" is not a whole number of entries above 0; .* \(default 10000\)/],
       [{ TF_BRIDGE_MAX_ARCHIVE_ENTRIES: "0" }, /TF_BRIDGE_MAX_ARCHIVE_ENTRIES="0" is not a whole number of entries above 0/],
+      [{ TF_BRIDGE_MAX_METADATA_BYTES: "16MiB" }, /TF_BRIDGE_MAX_METADATA_BYTES="16MiB" is not a whole number of bytes above 0; .* \(default 16777216\)/],
     ];
     for (const [env, message] of cases) {
       expect(() => acquireSettings(env), JSON.stringify(env)).toThrow(message);

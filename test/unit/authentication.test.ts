@@ -13,8 +13,10 @@ import {
   authenticateInstalled,
   lockHashStep,
   mirrorAuthentication,
+  registryArchiveHash,
   registryAuthentication,
   sha256SumsStep,
+  signatureRecord,
   signatureStep,
   type MirrorPackage,
   type RegistryPackage,
@@ -130,6 +132,23 @@ describe("the registry chain: signature → SHA256SUMS → archive", () => {
       "registry.example publishes no signing keys for hashicorp/random 3.6.0: its SHA256SUMS signature cannot be checked. The archive is still checked against SHA256SUMS.",
     ]);
     expect(downloads.count).toBe(1);
+  });
+
+  it("TF_BRIDGE_ENFORCE_SIGNATURE: no keys is refused before the archive is downloaded; a verified key is told", async () => {
+    const unsigned = await pkg({ keys: [] });
+    const { events, warnings } = collect();
+    const e = await failure(registryAuthentication(events, true)(unsigned.p));
+    expect(e).toBeInstanceOf(ParameterizeError);
+    expect(e.message).toBe(
+      "registry.opentofu.org/hashicorp/random 3.6.0 from registry.example: registry.example publishes no signing keys for it, so its signature cannot be checked, " +
+        "and TF_BRIDGE_ENFORCE_SIGNATURE=true accepts only a package whose SHA256SUMS signature was verified. Install it from a provider registry that signs its packages, or unset TF_BRIDGE_ENFORCE_SIGNATURE to accept it",
+    );
+    expect(unsigned.downloads.count).toBe(0);
+    expect(warnings).toEqual([]);
+    const signed = await pkg();
+    const told: string[] = [];
+    await registryAuthentication(collect().events, true)({ ...signed.p, onSigned: (k) => told.push(k) });
+    expect(told).toEqual([registryKey.getKeyID().toHex().toUpperCase()]);
   });
 
   it("SHA256SUMS: the archive must be listed, with the checksum the registry gave", async () => {
@@ -256,5 +275,17 @@ describe("the lock-hash check of an installed package", () => {
     writeFileSync(`${dir}.zh`, "zh:not-hex\n");
     expect(await authenticateInstalled(random, "3.6.0", dir, undefined, events)).toEqual([h1]);
     await expect(authenticateInstalled(random, "3.6.0", dir, ["h1:pinned="], events)).rejects.toThrow(/has lock hash h1:/);
+  });
+
+  it("the key that signed is read from the second line of the .zh beside the package, and only from there", async () => {
+    writeFileSync(`${dir}.zh`, `zh:${SHA}\nsigned-by 0123456789ABCDEF\n`);
+    expect(registryArchiveHash(dir)).toBe(`zh:${SHA}`);
+    expect(signatureRecord(dir)).toBe("0123456789ABCDEF");
+    writeFileSync(`${dir}.zh`, `zh:${SHA}\n`);
+    expect(signatureRecord(dir)).toBeUndefined();
+    writeFileSync(`${dir}.zh`, `zh:${SHA}\nsigned-by not-a-key\n`);
+    expect(signatureRecord(dir)).toBeUndefined();
+    rmSync(`${dir}.zh`);
+    expect(signatureRecord(dir)).toBeUndefined();
   });
 });

@@ -158,6 +158,52 @@ provider_installation {
     }
   });
 
+  it("a malformed credentials.tfrc.json: the file, line, column and problem, and not one character of the token", async () => {
+    const TOKEN = "s3cr3tT0k3n.atlasv1.QWxhZGRpbjpvcGVuIHNlc2FtZQ";
+    const home = tmp();
+    mkdirSync(join(home, ".terraform.d"));
+    const file = join(home, ".terraform.d", "credentials.tfrc.json");
+    const cases: [string, string][] = [
+      // A trailing comma after the token, as a hand edit leaves it.
+      [`{\n  "credentials": {\n    "app.terraform.io": {\n      "token": "${TOKEN}",\n    }\n  }\n}\n`, "a comma before '}' (JSON allows no trailing comma) at line 5, column 5"],
+      // The file cut off inside the token.
+      [`{"credentials":{"app.terraform.io":{"token":"${TOKEN}`, "a string that is never closed at line 1, column 45"],
+      // A line break inside the token.
+      [`{"credentials":{"app.terraform.io":{"token":"${TOKEN.slice(0, 10)}\n${TOKEN.slice(10)}"}}}`, "a control character, such as a line break or tab, inside a string (write it as \\n or \\t) at line 1, column 56"],
+      // The token without quotes: JSON.parse's message quotes it ("Unexpected token 's', ...").
+      [`{"credentials":{"app.terraform.io":{"token":${TOKEN}}}}`, "a value that is not a string, number, object, array, true, false or null (strings need double quotes) at line 1, column 45"],
+      [`{"credentials":{"app.terraform.io":{"token":"${TOKEN}"}}} trailing`, "more text after the end of the JSON value at line 1, column 97"],
+    ];
+    for (const [text, problem] of cases) {
+      writeFileSync(file, text);
+      const e = await loadCliConfig({ HOME: home }, home).catch((x: unknown) => x);
+      expect(e, text).toBeInstanceOf(ParameterizeError);
+      const message = (e as Error).message;
+      expect(message).toBe(`Terraform CLI configuration ${file}: not valid JSON: ${problem}; fix the file (or remove it)`);
+      // No run of 4 characters of the token anywhere in the message or its causes.
+      for (let k = 0; k + 4 <= TOKEN.length; k++) expect(message).not.toContain(TOKEN.slice(k, k + 4));
+      expect((e as Error).cause).toBeUndefined();
+    }
+    writeFileSync(file, JSON.stringify([TOKEN]));
+    expect(((await loadCliConfig({ HOME: home }, home).catch((x: unknown) => x)) as Error).message).toBe(
+      `Terraform CLI configuration ${file}: not valid here: the file must hold a JSON object ({ … })`,
+    );
+  });
+
+  it("a network_mirror URL with a password: kept for the requests, masked wherever it is shown", async () => {
+    const c = await parseCliConfig('provider_installation {\n  network_mirror { url = "https://bob:p%40ss@mirror.example/providers" }\n}\n', "/x.tfrc");
+    expect(c.installation).toEqual([{ kind: "network_mirror", url: "https://bob:p%40ss@mirror.example/providers/", include: [], exclude: [] }]);
+    const bad: [string, string][] = [
+      ["http://bob:hunter2@mirror.example/", 'network_mirror url "http://bob:***@mirror.example/" must use https'],
+      ["https://bob:hun ter2@[mirror.example/", 'network_mirror url "https://***@[mirror.example/" is not a URL'],
+    ];
+    for (const [url, message] of bad) {
+      const e = await parseCliConfig(`provider_installation {\n  network_mirror { url = "${url}" }\n}\n`, "/x.tfrc").catch((x: unknown) => x);
+      expect((e as Error).message).toBe(`Terraform CLI configuration /x.tfrc: ${message}`);
+      expect((e as Error).message).not.toMatch(/hunter2|hun ter2/);
+    }
+  });
+
   it("loads TF_CLI_CONFIG_FILE (or ~/.terraformrc) and then ~/.terraform.d/*.tfrc[.json]; TF_PLUGIN_CACHE_DIR wins", async () => {
     const home = tmp();
     mkdirSync(join(home, ".terraform.d"));
