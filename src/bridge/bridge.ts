@@ -15,7 +15,7 @@ import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdent
 import { META_KEY, readMeta, withoutMeta, writeMeta, type Meta } from "./meta.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
 import { PlanMemo, type PlanInputs } from "./plan-memo.js";
-import { carrySecrets } from "./secrets.js";
+import { carrySecrets, markSensitive } from "./secrets.js";
 import { withDeleteTimeout, withTimeouts, withTimeoutsValue } from "./timeouts.js";
 import { randomUuid } from "./uuid.js";
 import {
@@ -83,7 +83,7 @@ export class TerraformBridge extends ProviderCaller {
   }
 
   async checkConfig(news: PropertyMap): Promise<CheckResult> {
-    const inputs = { ...news };
+    const inputs = markSensitive(this.model.config, news);
     let config: CtyValue;
     try {
       config = this.configObject((news));
@@ -115,7 +115,7 @@ export class TerraformBridge extends ProviderCaller {
    */
   async check({ token, name: urnName, olds, news, autonaming, randomSeed, urn }: CheckRequest): Promise<CheckResult> {
     const { model } = this.resource(token);
-    const hold = (result: CheckResult): CheckResult => ({ ...result, inputs: this.holdWriteOnly(model, urn ?? urnName, result.inputs) });
+    const hold = (result: CheckResult): CheckResult => ({ ...result, inputs: markSensitive(model.properties, this.holdWriteOnly(model, urn ?? urnName, result.inputs)) });
     const inputs: PropertyMap = { ...news };
     delete inputs[META_KEY];
     autoname(model, urnName, olds, inputs, autonaming, randomSeed);
