@@ -83,10 +83,11 @@ export class TerraformBridge extends ProviderCaller {
   }
 
   async checkConfig(news: PropertyMap): Promise<CheckResult> {
+    // Sensitive settings are secrets from here on: stored as such, and known by value to be scrubbed from what the provider says.
     const inputs = markSensitive(this.model.config, news);
     let config: CtyValue;
     try {
-      config = this.configObject((news));
+      config = this.configObject(inputs);
     } catch (e) {
       if (e instanceof ConversionError) return { inputs, failures: [{ property: e.property, reason: e.reason }] };
       throw e;
@@ -115,10 +116,12 @@ export class TerraformBridge extends ProviderCaller {
    */
   async check({ token, name: urnName, olds, news, autonaming, randomSeed, urn }: CheckRequest): Promise<CheckResult> {
     const { model } = this.resource(token);
-    const hold = (result: CheckResult): CheckResult => ({ ...result, inputs: markSensitive(model.properties, this.holdWriteOnly(model, urn ?? urnName, result.inputs)) });
-    const inputs: PropertyMap = { ...news };
-    delete inputs[META_KEY];
-    autoname(model, urnName, olds, inputs, autonaming, randomSeed);
+    const hold = (result: CheckResult): CheckResult => ({ ...result, inputs: this.holdWriteOnly(model, urn ?? urnName, result.inputs) });
+    const given: PropertyMap = { ...news };
+    delete given[META_KEY];
+    autoname(model, urnName, olds, given, autonaming, randomSeed);
+    // Sensitive values are secrets from here on: stored as such, and known by value to be scrubbed from what the provider says.
+    const inputs = markSensitive(model.properties, given);
     // Every problem the program can fix at once: unknown properties, then each property of the wrong shape.
     const failures: CheckFailure[] = Object.keys(inputs)
       .filter((k) => !model.properties.some((p) => p.name === k && p.input))

@@ -21,7 +21,7 @@ export abstract class ProviderCaller {
     protected readonly log: LogFn = () => undefined,
   ) {}
 
-  /** Where conversions hand the program's secrets: the recording session's, when the calls are recorded. */
+  /** Where conversions hand the program's secrets: the provider's, to scrub what it says back (and a recording's). */
   protected get secrets(): SecretSink | undefined {
     return this.tf.secretSink;
   }

@@ -1,5 +1,6 @@
 // Converts values between Pulumi property maps and Terraform cty objects, using only the provider model's names and types.
 import { BigNum, CtyError, Dynamic, Unknown, isRecord, isUnknown, rawEquals, wholeContainsUnknown, type CtyType, type CtyValue } from "../terraform/cty/index.js";
+import { SECRET_MARK } from "../terraform/known-secrets.js";
 import { attribute, formatPath, index, key, type Path, type PathStep } from "../terraform/path.js";
 import { objectTypeOf, type PropertyModel, type TypeModel } from "../schema-translate/model.js";
 import { formerTfName } from "../schema-translate/names.js";
@@ -343,7 +344,7 @@ export function describeValue(v: PropertyValue, concealed = false): string {
   if (v instanceof ResourceReference) return "a resource reference";
   if (v instanceof AssetOrArchive) return `an ${v.kind}`;
   if (typeof v === "object") return "an object";
-  if (concealed) return `a ${typeof v} ([secret])`;
+  if (concealed) return `a ${typeof v} (${SECRET_MARK})`;
   // A program's mistake is shown as given, but never a megabyte of it.
   if (typeof v === "string" && v.length > MAX_SHOWN) return `a string of ${v.length} characters (${JSON.stringify(v.slice(0, MAX_SHOWN))}…)`;
   return `a ${typeof v} (${JSON.stringify(v)})`;

@@ -12,18 +12,21 @@ beforeAll(async () => {
 });
 afterAll(() => sink?.close());
 
-/** The plugin parameterized with `peer`, its calls, and every byte of the responses and engine logs it produced. */
+/**
+ * The plugin parameterized with `peer`, its calls, and what it told the user: every failure it answered and every
+ * engine log line (its own and the provider's forwarded ones). The inputs it answers hold the secrets, as secrets.
+ */
 async function pluginFor(peer: string): Promise<{ call: (method: string, request: Msg) => Promise<Msg>; seen: () => string; close(): Promise<void> }> {
   const p = await inProcessPlugin(sink.address);
   await p.call("Parameterize", { args: { args: [peerPath(peer)] } });
-  const responses: string[] = [];
+  const told: string[] = [];
   return {
     call: async (method, request) => {
       const res = await p.call(method, request);
-      responses.push(JSON.stringify(res));
+      told.push(JSON.stringify(res["failures"] ?? []));
       return res;
     },
-    seen: () => [...responses, ...sink.logs.map((l) => l.message)].join("\n"),
+    seen: () => [...told, ...sink.logs.map((l) => l.message)].join("\n"),
     close: () => p.close(),
   };
 }
@@ -64,6 +67,26 @@ describe("CheckConfig with a secret of the wrong type (tls)", () => {
       const shown = failures(await p.call("CheckConfig", checkConfig({ proxies: [{ fromEnv: "maybe" }] })));
       expect(shown).toEqual([{ property: "proxies[0].fromEnv", reason: 'expected a boolean, got a string ("maybe")' }]);
       expect(p.seen()).toContain("maybe");
+      expect(p.seen()).not.toContain(CANARY);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe("a provider's own check failure that quotes the secret it refused (tls)", () => {
+  it("says [secret] where the provider quoted it, and still quotes a plain value", async () => {
+    const p = await pluginFor("tls");
+    try {
+      const type = "tls:index/privateKey:PrivateKey";
+      const check = (algorithm: Json): Msg => ({ urn: `urn:pulumi:dev::p::${type}::k`, name: "k", type, olds: toStruct({}), news: toStruct({ algorithm }), randomSeed: Buffer.alloc(32, 4) });
+      // tls's own validator refuses the value and names it; the plain case shows it does.
+      const plain = failures(await p.call("Check", check("rsa-please")));
+      expect(plain.map((f) => f.property)).toEqual(["algorithm"]);
+      expect(plain[0]!.reason).toContain("rsa-please");
+      const hidden = failures(await p.call("Check", check(secret(CANARY))));
+      expect(hidden.map((f) => f.property)).toEqual(["algorithm"]);
+      expect(hidden[0]!.reason).toBe(plain[0]!.reason.replace("rsa-please", "[secret]"));
       expect(p.seen()).not.toContain(CANARY);
     } finally {
       await p.close();
