@@ -7,7 +7,7 @@ import type { DeferredReason, Diagnostic, IdentitySchema, ProviderSchema, Schema
 import { proposedNewState } from "../terraform/values.js";
 import { propertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
 import { autoname } from "./autonaming.js";
-import { failuresFromDiagnostics, ProviderCaller } from "./caller.js";
+import { failuresFromDiagnostics, failuresShownSafely, ProviderCaller } from "./caller.js";
 import { ConversionError, formerAttributesJson, fromTfObject, restoreWriteOnly, toTfObject, withoutWriteOnly } from "./convert.js";
 import { changedReplacePaths, computeDiff } from "./diff.js";
 import { Functions } from "./functions.js";
@@ -89,12 +89,12 @@ export class TerraformBridge extends ProviderCaller {
     try {
       config = this.configObject(inputs);
     } catch (e) {
-      if (e instanceof ConversionError) return { inputs, failures: [{ property: e.property, reason: e.reason }] };
+      if (e instanceof ConversionError) return { inputs, failures: failuresShownSafely([{ property: e.property, reason: e.reason }], inputs) };
       throw e;
     }
     const diags = await this.tf.validateProviderConfig(config);
     this.warn(diags, "provider configuration");
-    return { inputs, failures: failuresFromDiagnostics(diags, this.model.config) };
+    return { inputs, failures: failuresShownSafely(failuresFromDiagnostics(diags, this.model.config), inputs) };
   }
 
   async configure(inputs: PropertyMap): Promise<void> {
@@ -116,7 +116,10 @@ export class TerraformBridge extends ProviderCaller {
    */
   async check({ token, name: urnName, olds, news, autonaming, randomSeed, urn }: CheckRequest): Promise<CheckResult> {
     const { model } = this.resource(token);
-    const hold = (result: CheckResult): CheckResult => ({ ...result, inputs: this.holdWriteOnly(model, urn ?? urnName, result.inputs) });
+    const hold = (result: CheckResult): CheckResult => ({
+      inputs: this.holdWriteOnly(model, urn ?? urnName, result.inputs),
+      failures: failuresShownSafely(result.failures, result.inputs),
+    });
     const given: PropertyMap = { ...news };
     delete given[META_KEY];
     autoname(model, urnName, olds, given, autonaming, randomSeed);

@@ -3,7 +3,7 @@ import type { PropertyModel, TypeModel } from "../schema-translate/model.js";
 import { OutputValue, Secret, isPropertyMap, type PropertyMap, type PropertyValue } from "./property-value.js";
 
 /** True when the value, or anything inside it, is secret. */
-function containsSecret(v: PropertyValue | undefined): boolean {
+export function containsSecret(v: PropertyValue | undefined): boolean {
   if (v instanceof Secret) return true;
   if (v instanceof OutputValue) return v.secret || containsSecret(v.value);
   if (Array.isArray(v)) return v.some(containsSecret);

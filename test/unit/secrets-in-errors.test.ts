@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CtyType } from "../../src/terraform/cty/index.js";
 import type { Attribute, Block, NestedBlock } from "../../src/terraform/types.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
+import { failuresShownSafely } from "../../src/bridge/caller.js";
 import { ConversionError, toTfObject } from "../../src/bridge/convert.js";
 import { OutputValue, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 import type { PropertyModel } from "../../src/schema-translate/model.js";
@@ -119,5 +120,30 @@ describe("a check failure on a plain value still shows it", () => {
   it("a non-scalar is named by its kind only, secret or not", () => {
     expect(failure(thing, { count: [CANARY] }).message).toBe("count: expected a number, got a list");
     expect(failure(thing, { count: { a: CANARY } }).message).toBe("count: expected a number, got an object");
+  });
+});
+
+describe("failures as the engine is to show them", () => {
+  // The engine prints `property <name> value {<value>} has a problem`, taking the value of the top-level property named.
+  it("names a property holding a secret in the reason, so the engine prints no value", () => {
+    const inputs = { count: new Secret(CANARY), tags: { a: new Secret("x"), b: "y" }, name: "n", rules: [{ port: "p" }] };
+    expect(
+      failuresShownSafely(
+        [
+          { property: "count", reason: "expected a number, got a string ([secret])" },
+          { property: 'tags["b"]', reason: "expected a number" },
+          { property: "name", reason: "too short" },
+          { property: "rules[0].port", reason: "expected a number" },
+          { property: "", reason: "something else" },
+        ],
+        inputs,
+      ),
+    ).toEqual([
+      { property: "", reason: "count: expected a number, got a string ([secret])" },
+      { property: "", reason: 'tags["b"]: expected a number' },
+      { property: "name", reason: "too short" },
+      { property: "rules[0].port", reason: "expected a number" },
+      { property: "", reason: "something else" },
+    ]);
   });
 });
