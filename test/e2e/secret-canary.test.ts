@@ -24,7 +24,10 @@ function leaks(canaries: Record<string, string>, outputs: Record<string, string>
   const found: string[] = [];
   for (const [what, value] of Object.entries(canaries)) {
     for (const [where, text] of Object.entries(outputs)) {
-      for (const line of text.split("\n")) if (line.includes(value) && !pulumisOwn(line)) found.push(`${what} in ${where}: ${line.trim().slice(0, 300)}`);
+      for (const line of text.split("\n")) {
+        const at = line.indexOf(value);
+        if (at >= 0 && !pulumisOwn(line)) found.push(`${what} in ${where}: …${line.slice(Math.max(0, at - 200), at + value.length + 60)}…`);
+      }
     }
     for (const dir of dirs) if (existsSync(dir)) for (const f of filesContaining(dir, value)) found.push(`${what} in the file ${f}`);
   }
@@ -68,24 +71,38 @@ describe("failures of a deployment with planted secrets", () => {
     ...extra,
   ];
 
+  // Pulumi YAML type-checks a program against the schema before anything runs (quoting the program's line); a value
+  // read from bridgetest's dynamicValue output is typed Any, so a wrong type reaches the bridge's Check as it would from
+  // any SDK, and a secret one stays secret all the way (an invoke's arguments reach the provider unwrapped).
+  const holder = (name: string, value: string[], providerName = "prov"): string[] => [
+    `  ${name}:`,
+    "    type: bridgetest:index/objectResource:ObjectResource",
+    "    properties:",
+    `      name: ${name}`,
+    "      dynamicValue:",
+    ...value.map((l) => `        ${l}`),
+    "    options:",
+    `      provider: \${${providerName}}`,
+  ];
+
   it("a check failure on a secret of the wrong type says [secret]", async () => {
     s.program(
       [
         "resources:",
         ...provider(),
+        ...holder("notANumber", ["fn::secret: " + c.programSecret]),
         "  obj:",
         "    type: bridgetest:index/objectResource:ObjectResource",
         "    properties:",
         "      name: canary-object",
-        "      numberValue:",
-        `        fn::secret: ${c.programSecret}`,
+        "      numberValue: ${notANumber.dynamicValue}",
         "    options:",
         "      provider: ${prov}",
       ].join("\n"),
     );
     const r = await failingUp(s);
     outputs["up with a wrong type"] = output(r);
-    expect(output(r)).toMatch(/numberValue: expected a number, got a string \(\[secret\]\)/);
+    expect(output(r)).toMatch(/resource 'obj' has a problem: numberValue: expected a number, got a string \(\[secret\]\)/);
   }, 900_000);
 
   it("a provider's own check failure that quotes a secret it refused says [secret] instead", async () => {
@@ -100,7 +117,12 @@ describe("failures of a deployment with planted secrets", () => {
     s.program(
       [
         "resources:",
-        ...provider(["      failOn:", "        - not-a-string"]),
+        "  good:",
+        "    type: pulumi:providers:bridgetest",
+        "    properties:",
+        `      stateDir: ${stateDir}`,
+        ...holder("aList", ["- not-a-string"], "good"),
+        ...provider(["      failOn: ${aList.dynamicValue}"]),
         "  obj:",
         "    type: bridgetest:index/objectResource:ObjectResource",
         "    properties:",
@@ -111,7 +133,7 @@ describe("failures of a deployment with planted secrets", () => {
     );
     const r = await failingUp(s);
     outputs["up with a provider config failure"] = output(r);
-    expect(output(r)).toMatch(/failOn: expected a string, got a list/);
+    expect(output(r)).toMatch(/resource 'prov': property failOn value .* has a problem: expected a string, got a list/);
   }, 900_000);
 
   it("a create that fails part-way with secret inputs keeps them secret in the partial state", async () => {
@@ -205,8 +227,8 @@ describe("failures through a proxy and a network mirror with passwords in their 
     const port = await closedPort();
     const env = { ...sandbox.env, HTTPS_PROXY: `http://alice:${password}@127.0.0.1:${port}/`, https_proxy: "", NO_PROXY: "", no_proxy: "" };
     const out = await failingPackageAdd(["registry.opentofu.org/hashicorp/random", "3.7.2"], env);
-    expect(out).toMatch(new RegExp(`alice:\\*\\*\\*@127\\.0\\.0\\.1:${port}`));
     expect(leaks({ password }, { "the install through the proxy": out }, [sandbox.backend, sandbox.home])).toEqual([]);
+    expect(out).toMatch(new RegExp(`alice:\\*\\*\\*@127\\.0\\.0\\.1:${port}`));
   }, 900_000);
 
   it("an unreachable network_mirror with userinfo in its URL: the password is hidden", async () => {
@@ -215,7 +237,7 @@ describe("failures through a proxy and a network mirror with passwords in their 
     const rc = join(scratch("tfbridge-canary-rc-"), "mirror.tfrc");
     writeFileSync(rc, `provider_installation {\n  network_mirror {\n    url = "https://bob:${password}@127.0.0.1:${port}/mirror/"\n  }\n}\n`);
     const out = await failingPackageAdd(["hashicorp/random", "3.7.2"], { ...sandbox.env, TF_CLI_CONFIG_FILE: rc });
-    expect(out).toMatch(new RegExp(`bob:\\*\\*\\*@127\\.0\\.0\\.1:${port}`));
     expect(leaks({ password }, { "the install from the mirror": out }, [sandbox.backend, sandbox.home])).toEqual([]);
+    expect(out).toMatch(new RegExp(`bob:\\*\\*\\*@127\\.0\\.0\\.1:${port}`));
   }, 900_000);
 });

@@ -69,7 +69,7 @@ export function isSecretEnvelope(v: unknown): boolean {
  */
 const PULUMI_RPC_TRACE = [
   /(?:Marshaling|Unmarshaling) property for RPC\[/, // rpc.go: each property of each RPC, engine and YAML host
-  /Planner decided to (?:create|update|replace|delete|same)/, // step_generator.go: the step with its inputs
+  /Planner decided (?:not )?to (?:create|update|replace|delete|same)/, // step_generator.go: the step with its inputs
 ];
 export const pulumisOwn = (line: string): boolean => PULUMI_RPC_TRACE.some((re) => re.test(line));
 
