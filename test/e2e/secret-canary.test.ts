@@ -220,7 +220,7 @@ describe("failures of a registry install with a token set", () => {
   }, 900_000);
 });
 
-// These two depend on the proxy and mirror URL redaction of src/acquire (branch `net`): on a branch without it they fail.
+// These two hold src/acquire to its redaction of proxy and mirror URLs (`http://alice:***@host:port/`).
 describe("failures through a proxy and a network mirror with passwords in their URLs", () => {
   it("an unreachable HTTPS_PROXY with a password: the message names the proxy, with the password hidden", async () => {
     const password = canary("proxy-password");
