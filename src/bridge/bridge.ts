@@ -7,7 +7,7 @@ import type { DeferredReason, Diagnostic, IdentitySchema, ProviderSchema, Schema
 import { proposedNewState } from "../terraform/values.js";
 import { propertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
 import { autoname } from "./autonaming.js";
-import { failuresFromDiagnostics, ProviderCaller } from "./caller.js";
+import { failuresFromDiagnostics, failuresShownSafely, ProviderCaller } from "./caller.js";
 import { ConversionError, formerAttributesJson, fromTfObject, restoreWriteOnly, toTfObject, withoutWriteOnly } from "./convert.js";
 import { changedReplacePaths, computeDiff } from "./diff.js";
 import { Functions } from "./functions.js";
@@ -15,7 +15,7 @@ import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdent
 import { META_KEY, readMeta, withoutMeta, writeMeta, type Meta } from "./meta.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
 import { PlanMemo, type PlanInputs } from "./plan-memo.js";
-import { carrySecrets } from "./secrets.js";
+import { carrySecrets, markSensitive } from "./secrets.js";
 import { withDeleteTimeout, withTimeouts, withTimeoutsValue } from "./timeouts.js";
 import { randomUuid } from "./uuid.js";
 import {
@@ -83,17 +83,18 @@ export class TerraformBridge extends ProviderCaller {
   }
 
   async checkConfig(news: PropertyMap): Promise<CheckResult> {
-    const inputs = { ...news };
+    // Sensitive settings are secrets from here on: stored as such, and known by value to be scrubbed from what the provider says.
+    const inputs = markSensitive(this.model.config, news);
     let config: CtyValue;
     try {
-      config = this.configObject((news));
+      config = this.configObject(inputs);
     } catch (e) {
-      if (e instanceof ConversionError) return { inputs, failures: [{ property: e.property, reason: e.reason }] };
+      if (e instanceof ConversionError) return { inputs, failures: failuresShownSafely([{ property: e.property, reason: e.reason }], inputs) };
       throw e;
     }
     const diags = await this.tf.validateProviderConfig(config);
     this.warn(diags, "provider configuration");
-    return { inputs, failures: failuresFromDiagnostics(diags, this.model.config) };
+    return { inputs, failures: failuresShownSafely(failuresFromDiagnostics(diags, this.model.config), inputs) };
   }
 
   async configure(inputs: PropertyMap): Promise<void> {
@@ -115,10 +116,15 @@ export class TerraformBridge extends ProviderCaller {
    */
   async check({ token, name: urnName, olds, news, autonaming, randomSeed, urn }: CheckRequest): Promise<CheckResult> {
     const { model } = this.resource(token);
-    const hold = (result: CheckResult): CheckResult => ({ ...result, inputs: this.holdWriteOnly(model, urn ?? urnName, result.inputs) });
-    const inputs: PropertyMap = { ...news };
-    delete inputs[META_KEY];
-    autoname(model, urnName, olds, inputs, autonaming, randomSeed);
+    const hold = (result: CheckResult): CheckResult => ({
+      inputs: this.holdWriteOnly(model, urn ?? urnName, result.inputs),
+      failures: failuresShownSafely(result.failures, result.inputs),
+    });
+    const given: PropertyMap = { ...news };
+    delete given[META_KEY];
+    autoname(model, urnName, olds, given, autonaming, randomSeed);
+    // Sensitive values are secrets from here on: stored as such, and known by value to be scrubbed from what the provider says.
+    const inputs = markSensitive(model.properties, given);
     // Every problem the program can fix at once: unknown properties, then each property of the wrong shape.
     const failures: CheckFailure[] = Object.keys(inputs)
       .filter((k) => !model.properties.some((p) => p.name === k && p.input))

@@ -3,6 +3,8 @@ import { errorDiagnostics, reportWarnings, warnThenThrow } from "../terraform/di
 import type { Diagnostic, SecretSink, TerraformProvider } from "../terraform/types.js";
 import type { PropertyModel } from "../schema-translate/model.js";
 import { toPropertyPath } from "./convert.js";
+import type { PropertyMap } from "./property-value.js";
+import { containsSecret } from "./secrets.js";
 import { formatPath } from "../terraform/path.js";
 import { BridgeError, type CheckFailure, type LogFn } from "./types.js";
 
@@ -14,6 +16,19 @@ export function failuresFromDiagnostics(diags: readonly Diagnostic[], props: rea
   }));
 }
 
+/**
+ * The failures as the engine is to show them. The engine prints the value of the top-level property a failure names
+ * (`property algorithm value {…} has a problem: …`), a secret's value included; a failure on a property whose value is
+ * or holds a secret (`inputs` as check returns them, sensitive values already secret) names the property in its reason
+ * instead, so the engine has no value to print.
+ */
+export function failuresShownSafely(failures: readonly CheckFailure[], inputs: PropertyMap): CheckFailure[] {
+  return failures.map((f) => {
+    const top = /^[^.[]*/.exec(f.property)![0];
+    return top !== "" && containsSecret(inputs[top]) ? { property: "", reason: `${f.property}: ${f.reason}` } : f;
+  });
+}
+
 /** The base of the bridge's operation classes: one Terraform provider and where its diagnostics go. */
 export abstract class ProviderCaller {
   constructor(
@@ -21,7 +36,7 @@ export abstract class ProviderCaller {
     protected readonly log: LogFn = () => undefined,
   ) {}
 
-  /** Where conversions hand the program's secrets: the recording session's, when the calls are recorded. */
+  /** Where conversions hand the program's secrets: the provider's, to scrub what it says back (and a recording's). */
   protected get secrets(): SecretSink | undefined {
     return this.tf.secretSink;
   }

@@ -1,5 +1,6 @@
 // Converts values between Pulumi property maps and Terraform cty objects, using only the provider model's names and types.
-import { BigNum, Dynamic, Unknown, isRecord, isUnknown, rawEquals, wholeContainsUnknown, type CtyType, type CtyValue } from "../terraform/cty/index.js";
+import { BigNum, CtyError, Dynamic, Unknown, isRecord, isUnknown, rawEquals, wholeContainsUnknown, type CtyType, type CtyValue } from "../terraform/cty/index.js";
+import { SECRET_MARK } from "../terraform/known-secrets.js";
 import { attribute, formatPath, index, key, type Path, type PathStep } from "../terraform/path.js";
 import { objectTypeOf, type PropertyModel, type TypeModel } from "../schema-translate/model.js";
 import { formerTfName } from "../schema-translate/names.js";
@@ -18,12 +19,32 @@ import {
 
 type CtyObject = { [key: string]: CtyValue };
 
-/** A Pulumi value of the wrong shape for its property; `path` is the Pulumi property path to it. */
+/**
+ * A Pulumi value of the wrong shape for its property; `path` is the Pulumi property path to it. The message describes
+ * the offending value (`got a string ("many")`) unless the value is secret: given as a secret, inside one, or under a
+ * property the schema marks sensitive. Every step of the unwinding says which, so no caller has to remember to.
+ */
 export class ConversionError extends Error {
   readonly path: Path = [];
+  /** Whether the offending value is secret, so that only its kind may be told. */
+  private concealed: boolean;
+  private readonly got: PropertyValue;
 
-  constructor(readonly reason: string) {
-    super(reason);
+  /** `explain` words the failure around the description of `got` (the value, possibly still secret-wrapped). */
+  constructor(
+    private readonly explain: (got: string) => string,
+    got: PropertyValue,
+  ) {
+    const concealed = isSecretWrapped(got);
+    const plain = unwrap(got);
+    super(explain(describeValue(plain, concealed)));
+    this.got = plain;
+    this.concealed = concealed;
+  }
+
+  /** What was wrong, without the path. */
+  get reason(): string {
+    return this.explain(describeValue(this.got, this.concealed));
   }
 
   /** The property path as Pulumi prints it (`rules[0].fromPort`), for check failures. */
@@ -31,8 +52,12 @@ export class ConversionError extends Error {
     return formatPath(this.path);
   }
 
-  /** Prefixes a step as the error unwinds; the converters keep no path on the happy path. */
-  under(step: PathStep): this {
+  /**
+   * Prefixes a step as the error unwinds; the converters keep no path on the happy path. `through` is the value at
+   * that step as given (a secret wrapper conceals everything inside it), `sensitive` whether the schema marks it so.
+   */
+  under(step: PathStep, through?: PropertyValue, sensitive = false): this {
+    if (sensitive || (through !== undefined && isSecretWrapped(through))) this.concealed = true;
     (this as { path: Path }).path = [step, ...this.path];
     this.message = `${this.property}: ${this.reason}`;
     return this;
@@ -40,8 +65,18 @@ export class ConversionError extends Error {
 }
 
 /** `e` with `step` in front of its path when it is a ConversionError (steps are made only when something failed). */
-function under(e: unknown, step: PathStep): unknown {
-  return e instanceof ConversionError ? e.under(step) : e;
+function under(e: unknown, step: PathStep, through: PropertyValue, sensitive = false): unknown {
+  return e instanceof ConversionError ? e.under(step, through, sensitive) : e;
+}
+
+/** True when the value is a secret, or an output marked secret (possibly wrapped in further wrappers). */
+function isSecretWrapped(v: PropertyValue): boolean {
+  for (;;) {
+    if (v instanceof Secret) return true;
+    if (!(v instanceof OutputValue) || v.value === undefined) return false;
+    if (v.secret) return true;
+    v = v.value;
+  }
 }
 
 /** Strips secrets and output wrappers; what Terraform sees is the plain value or an unknown. */
@@ -158,7 +193,7 @@ export function toTfObject(props: readonly PropertyModel[], values: PropertyMap,
     try {
       out[p.tfName] = toTfProperty(p, raw === undefined ? null : raw, secrets);
     } catch (e) {
-      throw under(e, attribute(p.name));
+      throw under(e, attribute(p.name), raw ?? null, p.secret);
     }
   }
   return out;
@@ -195,7 +230,15 @@ function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue, secrets: Secre
     case "number":
       if (typeof v === "number") return decimalNumber(v);
       // A numeric string keeps its exact digits, as Terraform's string-to-number conversion does.
-      if (typeof v === "string" && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v.trim())) return new BigNum(v.trim());
+      if (typeof v === "string" && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v.trim())) {
+        try {
+          return new BigNum(v.trim());
+        } catch (e) {
+          // Numbers beyond cty's range are the program's mistake, told like any other, never with a secret's digits.
+          if (e instanceof CtyError) throw new ConversionError((got) => `expected a number within ±1e10000, got ${got}`, raw);
+          throw e;
+        }
+      }
       break;
     case "boolean":
       if (typeof v === "boolean") return v;
@@ -210,7 +253,7 @@ function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue, secrets: Secre
           try {
             return toTfValue(t.items, el, x, secrets);
           } catch (e) {
-            throw under(e, index(i));
+            throw under(e, index(i), x);
           }
         });
         return ct.kind === "set" ? distinct(items) : items;
@@ -224,7 +267,7 @@ function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue, secrets: Secre
           try {
             out[k] = toTfValue(t.values, el, x, secrets);
           } catch (e) {
-            throw under(e, key(k));
+            throw under(e, key(k), x);
           }
         }
         return out;
@@ -234,7 +277,7 @@ function toTfValue(t: TypeModel, ct: CtyType, raw: PropertyValue, secrets: Secre
       if (isPropertyMap(v)) return toTfObject(t.ref.properties, v, secrets);
       break;
   }
-  throw new ConversionError(`expected ${describeType(t)}, got ${describeValue(v)}`);
+  throw new ConversionError((got) => `expected ${describeType(t)}, got ${got}`, raw);
 }
 
 /**
@@ -261,7 +304,7 @@ function plainToCty(v: PropertyValue, secrets: SecretSink | undefined): CtyValue
       try {
         return plainToCty(x, secrets);
       } catch (e) {
-        throw under(e, index(i));
+        throw under(e, index(i), x);
       }
     });
   }
@@ -271,12 +314,12 @@ function plainToCty(v: PropertyValue, secrets: SecretSink | undefined): CtyValue
       try {
         out[k] = plainToCty(x, secrets);
       } catch (e) {
-        throw under(e, key(k));
+        throw under(e, key(k), x);
       }
     }
     return out;
   }
-  throw new ConversionError(`cannot pass ${describeValue(u)} to Terraform`);
+  throw new ConversionError((got) => `cannot pass ${got} to Terraform`, v);
 }
 
 export function describeType(t: TypeModel): string {
@@ -294,14 +337,20 @@ export function describeType(t: TypeModel): string {
   }
 }
 
-export function describeValue(v: PropertyValue): string {
+/** The kind of a value, and the value itself when it is a scalar that is not `concealed` (`[secret]` instead). */
+export function describeValue(v: PropertyValue, concealed = false): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "a list";
   if (v instanceof ResourceReference) return "a resource reference";
   if (v instanceof AssetOrArchive) return `an ${v.kind}`;
   if (typeof v === "object") return "an object";
+  if (concealed) return `a ${typeof v} (${SECRET_MARK})`;
+  // A program's mistake is shown as given, but never a megabyte of it.
+  if (typeof v === "string" && v.length > MAX_SHOWN) return `a string of ${v.length} characters (${JSON.stringify(v.slice(0, MAX_SHOWN))}…)`;
   return `a ${typeof v} (${JSON.stringify(v)})`;
 }
+
+const MAX_SHOWN = 80;
 
 /** TF object → Pulumi property map; sensitive values come back as secrets, unknowns as Computed. */
 export function fromTfObject(props: readonly PropertyModel[], obj: CtyValue): PropertyMap {

@@ -3,7 +3,7 @@ import type { PropertyModel, TypeModel } from "../schema-translate/model.js";
 import { OutputValue, Secret, isPropertyMap, type PropertyMap, type PropertyValue } from "./property-value.js";
 
 /** True when the value, or anything inside it, is secret. */
-function containsSecret(v: PropertyValue | undefined): boolean {
+export function containsSecret(v: PropertyValue | undefined): boolean {
   if (v instanceof Secret) return true;
   if (v instanceof OutputValue) return v.secret || containsSecret(v.value);
   if (Array.isArray(v)) return v.some(containsSecret);
@@ -67,4 +67,39 @@ export function withoutSecrets(v: PropertyValue): PropertyValue {
   if (Array.isArray(v)) return v.map(withoutSecrets);
   if (isPropertyMap(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withoutSecrets(x)]));
   return v;
+}
+
+/**
+ * The inputs with every value of a property the schema marks sensitive (or write-only) made secret, at any depth, as
+ * check returns them to the engine: the engine stores checked inputs in the state as given, so a sensitive provider
+ * setting or attribute the program did not mark secret would otherwise be written there in the clear. (The reference
+ * bridge's MarkSchemaSecrets does the same.)
+ */
+export function markSensitive(props: readonly PropertyModel[], values: PropertyMap): PropertyMap {
+  const out: PropertyMap = { ...values };
+  for (const p of props) {
+    const v = out[p.name];
+    if (v === undefined || v === null) continue;
+    out[p.name] = p.secret ? asSecret(v) : sensitiveIn(p.type, v);
+  }
+  return out;
+}
+
+function asSecret(v: PropertyValue): PropertyValue {
+  if (v instanceof OutputValue) return v.secret ? v : new OutputValue(v.value, true, v.dependencies);
+  return secret(v);
+}
+
+function sensitiveIn(t: TypeModel, v: PropertyValue): PropertyValue {
+  if (v instanceof Secret) return v;
+  switch (t.kind) {
+    case "object":
+      return isPropertyMap(v) ? markSensitive(t.ref.properties, v) : v;
+    case "array":
+      return Array.isArray(v) ? v.map((x) => sensitiveIn(t.items, x)) : v;
+    case "map":
+      return isPropertyMap(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sensitiveIn(t.values, x)])) : v;
+    default:
+      return v;
+  }
 }

@@ -2,7 +2,8 @@
 import type { CtyType, CtyValue } from "./cty/index.js";
 import { errorDiagnostics, formatDiagnostics } from "./diagnostics.js";
 import { ProviderCallError, ProviderCrashedError, TerraformProviderError } from "./errors.js";
-import { DEFAULT_PROTOCOL_VERSIONS, GO_PLUGIN_PROTO, goPluginProtos, launchProvider, type LaunchedProvider, type LaunchOptions } from "./launch.js";
+import { KnownSecrets } from "./known-secrets.js";
+import { DEFAULT_PROTOCOL_VERSIONS, GO_PLUGIN_PROTO, goPluginProtos, launchProvider, type LaunchedProvider, type LaunchOptions, type ProviderLogEntry } from "./launch.js";
 import { AttachedProvider, attachProvider, type ReattachTarget } from "./reattach.js";
 import { SCHEMA_TIMEOUT_ENV, schemaTimeoutMs } from "./settings.js";
 import { identityType, impliedType } from "./schema.js";
@@ -140,6 +141,15 @@ const AFTER_STOP_REFUSED: ReadonlySet<string> = new Set([
   "CallFunction",
 ]);
 
+/** A provider's log line with the secrets handed to it replaced: SDKs log the diagnostics they return, quotes and all. */
+function scrubbedLogEntry(e: ProviderLogEntry, secrets: KnownSecrets): ProviderLogEntry {
+  return {
+    ...e,
+    message: secrets.scrubString(e.message),
+    ...(e.fields !== undefined ? { fields: secrets.scrubData(e.fields) as Record<string, unknown> } : {}),
+  };
+}
+
 /** How long after a failed call we wait to see whether the process died, to report a crash rather than a transport error. */
 const CRASH_SETTLE_MS = 1_000;
 
@@ -154,6 +164,8 @@ export class GrpcTerraformProvider implements TerraformProvider {
     readonly process: LaunchedProvider | AttachedProvider,
     /** How long the schema calls may take; none for a provider under a debugger, which may sit at a breakpoint. */
     private readonly schemaTimeoutMs: number | undefined,
+    /** The secrets handed to the provider; its diagnostics, function errors, log lines and crash output are scrubbed of them. */
+    readonly secretSink: KnownSecrets = new KnownSecrets(),
   ) {
     // A provider that dies with several calls open fails them when its connection closes; a child it left holding the
     // socket open would keep them waiting. Once the exit is known, what is still open is cut, and call() reports the
@@ -179,8 +191,11 @@ export class GrpcTerraformProvider implements TerraformProvider {
         if (!handshakeDone) for (const version of rest) tfpluginProtos(version);
       });
     };
+    const secrets = new KnownSecrets();
+    const onLog = options.onLog;
+    const scrubbed = onLog && ((e: ProviderLogEntry): void => onLog(scrubbedLogEntry(e, secrets)));
     try {
-      return new GrpcTerraformProvider(await launchProvider({ ...options, whileStarting }), timeoutMs);
+      return new GrpcTerraformProvider(await launchProvider({ ...options, whileStarting, ...(scrubbed ? { onLog: scrubbed } : {}) }), timeoutMs, secrets);
     } finally {
       handshakeDone = true;
     }
@@ -229,15 +244,15 @@ export class GrpcTerraformProvider implements TerraformProvider {
         throw this.deadlineError(method, timeoutMs, e);
       }
       if (err.code === Status.UNIMPLEMENTED) {
-        throw new ProviderCallError(`the provider does not implement ${method}: ${err.details}`, method, err.code, { cause: e });
+        throw new ProviderCallError(`the provider does not implement ${method}: ${this.secretSink.scrubString(err.details)}`, method, err.code, { cause: e });
       }
-      throw new ProviderCallError(`${method} failed: ${err.details}`, method, err.code, { cause: e });
+      throw new ProviderCallError(`${method} failed: ${this.secretSink.scrubString(err.details)}`, method, err.code, { cause: e });
     }
   }
 
   private deadlineError(method: string, timeoutMs: number, cause: unknown): ProviderCallError {
     const seconds = timeoutMs / 1000;
-    const stderr = this.process.recentStderr(10).trim();
+    const stderr = this.secretSink.scrubString(this.process.recentStderr(10).trim());
     return new ProviderCallError(
       `the Terraform provider ${this.process.path} did not answer ${method} within ${seconds} s; ` +
         `it seems hung. If it is only slow, raise ${SCHEMA_TIMEOUT_ENV} (seconds, now ${seconds})` +
@@ -248,11 +263,16 @@ export class GrpcTerraformProvider implements TerraformProvider {
     );
   }
 
+  /** A response's diagnostics, scrubbed of the secrets handed to the provider (which providers quote back). */
+  private diagnostics(pb: Parameters<typeof diagnosticsFromPb>[0]): Diagnostic[] {
+    return diagnosticsFromPb(pb).map((d) => ({ ...d, summary: this.secretSink.scrubString(d.summary), detail: this.secretSink.scrubString(d.detail) }));
+  }
+
   private crashError(method: string): ProviderCrashedError {
     const exit = this.process.exit!;
     const panicText = this.process.panicText();
     const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-    const detail = panicText ?? this.process.recentStderr(20);
+    const detail = this.secretSink.scrubString(panicText ?? this.process.recentStderr(20));
     return new ProviderCrashedError(
       `the Terraform provider ${this.process.path} ${how} during ${method}` +
         (detail.trim() !== "" ? `; it printed:\n${detail}` : ""),
@@ -305,7 +325,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
   async validateProviderConfig(config: CtyValue): Promise<Diagnostic[]> {
     const t = await this.providerType();
     const res = await this.call("ValidateProviderConfig", { config: toDynamic(config, t) });
-    return diagnosticsFromPb(res.diagnostics);
+    return this.diagnostics(res.diagnostics);
   }
 
   async configureProvider(config: CtyValue, options?: ConfigureOptions): Promise<Diagnostic[]> {
@@ -315,7 +335,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       config: toDynamic(config, t),
       client_capabilities: clientCapabilities,
     });
-    return diagnosticsFromPb(res.diagnostics);
+    return this.diagnostics(res.diagnostics);
   }
 
   async validateResourceConfig(typeName: string, config: CtyValue): Promise<Diagnostic[]> {
@@ -325,7 +345,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       config: toDynamic(config, t),
       client_capabilities: clientCapabilities,
     });
-    return diagnosticsFromPb(res.diagnostics);
+    return this.diagnostics(res.diagnostics);
   }
 
   async planResourceChange(req: PlanRequest): Promise<PlanResult> {
@@ -347,7 +367,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       plannedState: fromDynamic(res.planned_state, t),
       requiresReplace: (res.requires_replace ?? []).map((p) => pathFromPb(p) ?? []),
       plannedPrivate: res.planned_private ?? Buffer.alloc(0),
-      diagnostics: diagnosticsFromPb(res.diagnostics),
+      diagnostics: this.diagnostics(res.diagnostics),
       legacyTypeSystem: res.legacy_type_system ?? false,
       ...(deferred ? { deferred } : {}),
     };
@@ -369,7 +389,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       ...(newIdentity !== undefined ? { newIdentity } : {}),
       newState: fromDynamic(res.new_state, t),
       private: res.private ?? Buffer.alloc(0),
-      diagnostics: diagnosticsFromPb(res.diagnostics),
+      diagnostics: this.diagnostics(res.diagnostics),
       legacyTypeSystem: res.legacy_type_system ?? false,
     };
   }
@@ -390,7 +410,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       ...(newIdentity !== undefined ? { newIdentity } : {}),
       newState: fromDynamic(res.new_state, t),
       private: res.private ?? Buffer.alloc(0),
-      diagnostics: diagnosticsFromPb(res.diagnostics),
+      diagnostics: this.diagnostics(res.diagnostics),
       ...(deferred ? { deferred } : {}),
     };
   }
@@ -407,7 +427,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       imported.push({ typeName, state: fromDynamic(r.state, t), private: r.private ?? Buffer.alloc(0), ...(importedIdentity !== undefined ? { identity: importedIdentity } : {}) });
     }
     const deferred = deferredFromPb(res.deferred);
-    return { imported, diagnostics: diagnosticsFromPb(res.diagnostics), ...(deferred ? { deferred } : {}) };
+    return { imported, diagnostics: this.diagnostics(res.diagnostics), ...(deferred ? { deferred } : {}) };
   }
 
   async upgradeResourceState(req: UpgradeRequest): Promise<UpgradeResult> {
@@ -418,7 +438,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       version: String(req.version),
       raw_state: { json },
     });
-    return { upgradedState: fromDynamic(res.upgraded_state, t), diagnostics: diagnosticsFromPb(res.diagnostics) };
+    return { upgradedState: fromDynamic(res.upgraded_state, t), diagnostics: this.diagnostics(res.diagnostics) };
   }
 
   /** Fetched once; a provider built before resource identity (protocol < 5.9/6.9) answers UNIMPLEMENTED: no identities. */
@@ -426,7 +446,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
     if (this.identitySchemas === undefined) {
       const fetched = this.call("GetResourceIdentitySchemas", {}, this.schemaTimeoutMs).then(
         (res) => {
-          const errors = errorDiagnostics(diagnosticsFromPb(res.diagnostics));
+          const errors = errorDiagnostics(this.diagnostics(res.diagnostics));
           if (errors.length > 0) throw new TerraformProviderError(`GetResourceIdentitySchemas failed:\n${formatDiagnostics(errors)}`);
           return identitySchemasFromPb(res);
         },
@@ -452,7 +472,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       version: String(req.version),
       raw_identity: { json },
     });
-    return { upgradedIdentity: identityFromPb(res.upgraded_identity, t) ?? null, diagnostics: diagnosticsFromPb(res.diagnostics) };
+    return { upgradedIdentity: identityFromPb(res.upgraded_identity, t) ?? null, diagnostics: this.diagnostics(res.diagnostics) };
   }
 
   private async identityTypeOf(typeName: string): Promise<CtyType | undefined> {
@@ -477,7 +497,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       type_name: typeName,
       config: toDynamic(config, t),
     });
-    return diagnosticsFromPb(res.diagnostics);
+    return this.diagnostics(res.diagnostics);
   }
 
   async readDataSource(req: ReadDataSourceRequest): Promise<ReadDataSourceResult> {
@@ -492,7 +512,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       },
     );
     const deferred = deferredFromPb(res.deferred);
-    return { state: fromDynamic(res.state, t), diagnostics: diagnosticsFromPb(res.diagnostics), ...(deferred ? { deferred } : {}) };
+    return { state: fromDynamic(res.state, t), diagnostics: this.diagnostics(res.diagnostics), ...(deferred ? { deferred } : {}) };
   }
 
   async callFunction(name: string, args: CtyValue[]): Promise<CallFunctionResult> {
@@ -512,7 +532,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       arguments: encoded,
     });
     const error = functionErrorFromPb(res.error);
-    if (error !== undefined) return { result: null, error };
+    if (error !== undefined) return { result: null, error: { ...error, text: this.secretSink.scrubString(error.text) } };
     return { result: fromDynamic(res.result, fn.returnType) };
   }
 
@@ -522,7 +542,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       type_name: typeName,
       config: toDynamic(config, t),
     });
-    return diagnosticsFromPb(res.diagnostics);
+    return this.diagnostics(res.diagnostics);
   }
 
   async openEphemeralResource(typeName: string, config: CtyValue): Promise<OpenEphemeralResult> {
@@ -533,7 +553,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
     return {
       result: fromDynamic(res.result, t),
       private: res.private ?? Buffer.alloc(0),
-      diagnostics: diagnosticsFromPb(res.diagnostics),
+      diagnostics: this.diagnostics(res.diagnostics),
       ...(renewAt ? { renewAt } : {}),
       ...(deferred ? { deferred } : {}),
     };
@@ -546,13 +566,13 @@ export class GrpcTerraformProvider implements TerraformProvider {
       private: Buffer.from(privateData),
     });
     const renewAt = timestampFromPb(res.renew_at);
-    return { private: res.private ?? Buffer.alloc(0), diagnostics: diagnosticsFromPb(res.diagnostics), ...(renewAt ? { renewAt } : {}) };
+    return { private: res.private ?? Buffer.alloc(0), diagnostics: this.diagnostics(res.diagnostics), ...(renewAt ? { renewAt } : {}) };
   }
 
   async closeEphemeralResource(typeName: string, privateData: Uint8Array): Promise<Diagnostic[]> {
     await this.ephemeralSchema(typeName);
     const res = await this.call("CloseEphemeralResource", { type_name: typeName, private: Buffer.from(privateData) });
-    return diagnosticsFromPb(res.diagnostics);
+    return this.diagnostics(res.diagnostics);
   }
 
   async stopProvider(): Promise<string | undefined> {

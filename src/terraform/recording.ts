@@ -4,6 +4,7 @@ import { performance } from "node:perf_hooks";
 import { BigNum, Dynamic, isRecord, isUnknown, type CtyValue } from "./cty/index.js";
 import { methods } from "./client.js";
 import { TerraformProviderError } from "./errors.js";
+import { KnownSecrets } from "./known-secrets.js";
 import type {
   ApplyRequest,
   ApplyResult,
@@ -40,41 +41,15 @@ export const RECORD_VARIABLE = "PULUMI_TF_DEBUG_GRPC";
 
 export const REDACTED = "<redacted>";
 const UNKNOWN_TEXT = "<unknown>";
-/** Shorter secrets are redacted where they are a whole value, not inside other text, which they would shred. */
-const MIN_SUBSTRING_SECRET = 4;
-
 type Json = null | boolean | number | string | Redacted | Json[] | { [key: string]: Json };
 
 // ---- Secrets known by value ----
 
 /**
- * Values the program marked secret reach Terraform in attributes the schema may not call sensitive, and providers
- * echo values into diagnostics; so every secret seen is remembered by value and scrubbed from every record. One set
- * per recording session (a CallRecorder), filled by the conversion through the recorded provider's `secretSink`.
+ * The provider's known secrets (KnownSecrets) for one recording session (a CallRecorder), with what a record hides:
+ * every secret seen is scrubbed from every record, as `<redacted>`.
  */
-export class RecordedSecrets implements SecretSink {
-  private readonly strings = new Set<string>();
-  private readonly numbers = new Set<number>();
-
-  /** Remembers the strings and numbers inside a secret value (plain data, or wrappers carrying it in `value`). */
-  note(v: unknown): void {
-    if (typeof v === "string") {
-      if (v !== "") this.strings.add(v);
-    } else if (typeof v === "number") {
-      this.numbers.add(v);
-    } else if (v instanceof BigNum) {
-      this.strings.add(v.text);
-    } else if (v instanceof Redacted) {
-      this.note(v.value);
-    } else if (Array.isArray(v)) {
-      for (const x of v) this.note(x);
-    } else if (typeof v === "object" && v !== null) {
-      const proto: unknown = Object.getPrototypeOf(v);
-      if (proto === null || proto === Object.prototype) for (const x of Object.values(v)) this.note(x);
-      else if ("value" in v) this.note((v as { value: unknown }).value);
-    }
-  }
-
+export class RecordedSecrets extends KnownSecrets {
   /** Remembers what a record hides (its Redacted values), and nothing else of it. */
   noteHidden(v: Json): void {
     if (v instanceof Redacted) this.note(v.value);
@@ -82,22 +57,15 @@ export class RecordedSecrets implements SecretSink {
     else if (v !== null && typeof v === "object") for (const x of Object.values(v)) this.noteHidden(x);
   }
 
-  private scrubString(s: string): string {
-    if (this.strings.has(s)) return REDACTED;
-    let out = s;
-    for (const secret of this.strings) if (secret.length >= MIN_SUBSTRING_SECRET && out.includes(secret)) out = out.split(secret).join(REDACTED);
-    return out;
-  }
-
   /** The record with every remembered secret replaced, in values and in keys, and every redacted value hidden. */
   scrub(v: Json): Json {
     if (v instanceof Redacted) return REDACTED;
-    if (typeof v === "string") return this.scrubString(v);
+    if (typeof v === "string") return this.scrubString(v, REDACTED);
     if (typeof v === "number") return this.numbers.has(v) ? REDACTED : v;
     if (Array.isArray(v)) return v.map((x) => this.scrub(x));
     if (v !== null && typeof v === "object") {
       const out: { [key: string]: Json } = {};
-      for (const [k, x] of Object.entries(v)) out[this.scrubString(k)] = this.scrub(x);
+      for (const [k, x] of Object.entries(v)) out[this.scrubString(k, REDACTED)] = this.scrub(x);
       return out;
     }
     return v;
@@ -250,9 +218,17 @@ export class RecordingProvider implements TerraformProvider {
     this.names = methods[inner.protocolVersion];
   }
 
-  /** The program's secrets go to this session, to be scrubbed wherever they turn up in a record. */
+  /** The program's secrets go to this session, to be scrubbed wherever they turn up in a record, and to the provider's own. */
   get secretSink(): SecretSink {
-    return this.recorder.secrets;
+    const recorded = this.recorder.secrets;
+    const inner = this.inner.secretSink;
+    if (inner === undefined) return recorded;
+    return {
+      note: (v) => {
+        recorded.note(v);
+        inner.note(v);
+      },
+    };
   }
 
   get protocolVersion(): 5 | 6 {

@@ -257,14 +257,17 @@ export interface ConfigureOptions {
 }
 
 /** One client over protocol 5 and 6: what the bridge needs from a Terraform provider. */
-/** Where the conversion of program values hands the secrets it unwraps (a recording of the calls scrubs them). */
+/** Where the conversion of program values hands the secrets it unwraps, to be scrubbed from what Terraform says back. */
 export interface SecretSink {
   note(v: unknown): void;
 }
 
 export interface TerraformProvider {
   readonly protocolVersion: 5 | 6;
-  /** Set when the calls are recorded: the program's secrets are handed here before Terraform sees them. */
+  /**
+   * The program's secrets (and sensitive values) are handed here before Terraform sees them, so that what the provider
+   * says back (diagnostics, log lines, crash output) and a recording of the calls can be scrubbed of them.
+   */
   readonly secretSink?: SecretSink;
   /** The schema, fetched once and cached; every value conversion uses it. */
   getProviderSchema(): Promise<ProviderSchema>;

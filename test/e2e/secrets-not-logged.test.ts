@@ -7,22 +7,11 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { e2eSandbox } from "../support/e2e-sandbox.js";
-import { scratch, YamlScenario } from "../support/lifecycle.js";
+import { pulumisOwn, scratch, YamlScenario } from "../support/lifecycle.js";
 
 const sandbox = e2eSandbox();
 
 const mark = (what: string): string => `${what}-${randomBytes(6).toString("hex")}`;
-
-/**
- * The only lines allowed to hold a secret: Pulumi's own tracing of every property it marshals for an RPC, which the
- * engine (rpc.go) and the YAML language host write at -v=9. Our plugin's log messages (the engine's sink.go lines), its
- * stderr and the Terraform provider's forwarded TRACE lines are all in the same output, and none may hold one.
- */
-const PULUMI_RPC_TRACE = [
-  /(?:Marshaling|Unmarshaling) property for RPC\[/, // rpc.go: each property of each RPC, engine and YAML host
-  /Planner decided to (?:create|update|replace|delete|same)/, // step_generator.go: the step with its inputs
-];
-const pulumisOwn = (line: string): boolean => PULUMI_RPC_TRACE.some((re) => re.test(line));
 
 describe("secrets at the most verbose logging", () => {
   it("appear in no line of ours: not in the plugin's logs, not in the provider's forwarded logs, not in the recording", async () => {

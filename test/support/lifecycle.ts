@@ -61,6 +61,18 @@ export function isSecretEnvelope(v: unknown): boolean {
   return typeof v === "object" && v !== null && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
 }
 
+/**
+ * The only lines of `pulumi … -v=9 --logtostderr --logflow` allowed to hold a secret: Pulumi's own tracing of every
+ * property it marshals for an RPC, which the engine (rpc.go) and the YAML language host write at -v=9. Our plugin's
+ * log messages (the engine's sink.go lines), its stderr and the Terraform provider's forwarded TRACE lines are all in
+ * the same output, and none may hold one.
+ */
+const PULUMI_RPC_TRACE = [
+  /(?:Marshaling|Unmarshaling) property for RPC\[/, // rpc.go: each property of each RPC, engine and YAML host
+  /Planner decided (?:not )?to (?:create|update|replace|delete|same)/, // step_generator.go: the step with its inputs
+];
+export const pulumisOwn = (line: string): boolean => PULUMI_RPC_TRACE.some((re) => re.test(line));
+
 /** Every file under `dir` whose bytes contain `needle` (a value that must be stored nowhere). */
 export function filesContaining(dir: string, needle: string): string[] {
   const hits: string[] = [];
