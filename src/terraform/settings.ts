@@ -24,3 +24,26 @@ export function schemaTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
     `${SCHEMA_TIMEOUT_ENV}=${JSON.stringify(env[SCHEMA_TIMEOUT_ENV])} is not a number of seconds above 0; set it to one or unset it (default ${DEFAULT_SCHEMA_TIMEOUT_MS / 1000})`,
   );
 }
+
+/** The largest message a provider's reply may carry, in bytes. */
+export const MAX_PROVIDER_MESSAGE_ENV = "TF_BRIDGE_MAX_PROVIDER_MESSAGE_BYTES";
+
+/**
+ * 256 MiB. The largest reply is GetProviderSchema's: tens of megabytes for the largest providers (aws's schema is about
+ * 40 MB as protobuf), so this leaves a sixfold margin, while a provider that announces gigabytes is refused from the
+ * message's 5-byte length prefix before any of it is buffered. Decoding 256 MiB of protobuf already costs gigabytes.
+ */
+export const DEFAULT_MAX_PROVIDER_MESSAGE_BYTES = 256 * 1024 * 1024;
+
+/** A gRPC message's length prefix holds at most this. */
+const MAX_GRPC_MESSAGE_BYTES = 2 ** 32 - 1;
+
+/** The reply size limit: TF_BRIDGE_MAX_PROVIDER_MESSAGE_BYTES in bytes, or the default. */
+export function maxProviderMessageBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[MAX_PROVIDER_MESSAGE_ENV]?.trim();
+  if (raw === undefined || raw === "") return DEFAULT_MAX_PROVIDER_MESSAGE_BYTES;
+  if (/^\d+$/.test(raw) && Number(raw) > 0) return Math.min(Number(raw), MAX_GRPC_MESSAGE_BYTES);
+  throw new SettingError(
+    `${MAX_PROVIDER_MESSAGE_ENV}=${JSON.stringify(env[MAX_PROVIDER_MESSAGE_ENV])} is not a whole number of bytes above 0; set it to one or unset it (default ${DEFAULT_MAX_PROVIDER_MESSAGE_BYTES}, 256 MiB)`,
+  );
+}

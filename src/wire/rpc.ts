@@ -79,13 +79,21 @@ export interface Method<Req = unknown, Res = unknown> {
 export type Service = Readonly<Record<string, Method>>;
 
 // HTTP/2 error codes (RFC 9113 section 7), as http2.constants names them.
+const NGHTTP2_INTERNAL_ERROR = 0x2;
 const NGHTTP2_REFUSED_STREAM = 0x7;
 const NGHTTP2_CANCEL = 0x8;
 const NGHTTP2_ENHANCE_YOUR_CALM = 0xb;
 const NGHTTP2_INADEQUATE_SECURITY = 0xc;
 
-/** Large providers send schemas of tens of megabytes; a reply's headers carry whole error messages. */
+/** What we let ourselves send in one header block: our status messages are cut far below this (bound.ts). */
 const HEADER_LIST_BYTES = 16 * 1024 * 1024;
+/**
+ * The header list we accept, announced as SETTINGS_MAX_HEADER_LIST_SIZE. nghttp2, under node:http2, cannot decode a
+ * header field over 64 KiB: it ends the connection with COMPRESSION_ERROR, and node:http2 then stops reading and
+ * reports nothing, so every call on it waits forever. Announcing at most that much makes a gRPC server (grpc-go, the
+ * providers' and the engine's) refuse to send a larger reply, e.g. a huge grpc-message: it resets the stream instead.
+ */
+export const RECEIVE_HEADER_LIST_BYTES = 64 * 1024;
 /** Per-stream and per-connection receive windows: a 40 MB schema in a few round trips rather than hundreds. */
 const STREAM_WINDOW = 8 * 1024 * 1024;
 const SESSION_WINDOW = 64 * 1024 * 1024;
@@ -94,7 +102,7 @@ const SESSION_MEMORY_MB = 1024 * 1024;
 const USER_AGENT = "terraform-provider-bridge-ts";
 
 function sessionSettings(): http2.Settings {
-  return { enablePush: false, initialWindowSize: STREAM_WINDOW, maxHeaderListSize: HEADER_LIST_BYTES };
+  return { enablePush: false, initialWindowSize: STREAM_WINDOW, maxHeaderListSize: RECEIVE_HEADER_LIST_BYTES };
 }
 
 // ---- framing ----------------------------------------------------------------------------------------------------
@@ -129,6 +137,8 @@ export class MessageReader {
     private readonly maxBytes: number,
     /** The stream's grpc-encoding; only gzip (and identity) are understood. */
     private readonly encoding: string | undefined,
+    /** The setting that holds maxBytes, named in the error. */
+    private readonly setting?: string,
   ) {}
 
   /** The complete messages `chunk` finishes; throws CallError on an oversized or undecodable message. */
@@ -143,7 +153,8 @@ export class MessageReader {
         this.compressed = head[0] !== 0;
         this.need = head.readUInt32BE(1);
         if (this.need > this.maxBytes) {
-          throw new CallError(Status.RESOURCE_EXHAUSTED, `received a message of ${this.need} bytes, more than the limit of ${this.maxBytes}`);
+          const where = this.setting === undefined ? "" : ` set by ${this.setting}; raise it if such messages are expected`;
+          throw new CallError(Status.RESOURCE_EXHAUSTED, `received a message of ${this.need} bytes, more than the limit of ${this.maxBytes}${where}`);
         }
       }
       if (this.buffered < this.need) break;
@@ -302,6 +313,15 @@ function statusOfReset(code: number): number {
   return Status.INTERNAL;
 }
 
+/** What a reset without a status most likely means, for the codes a server resets a reply with that it will not send. */
+function resetHint(code: number): string {
+  if (code === NGHTTP2_INTERNAL_ERROR) {
+    return `; a gRPC server resets a reply this way when its headers would exceed the ${RECEIVE_HEADER_LIST_BYTES / 1024} KiB this client accepts, e.g. an error message larger than that`;
+  }
+  if (code === NGHTTP2_ENHANCE_YOUR_CALM) return `; the reply's headers were over the ${RECEIVE_HEADER_LIST_BYTES / 1024} KiB (or 128 fields) this client accepts`;
+  return "";
+}
+
 /** grpc-timeout: at most 8 digits and a unit. */
 function encodeTimeout(ms: number): string {
   const whole = Math.max(1, Math.ceil(ms));
@@ -321,6 +341,8 @@ export function parseTimeout(value: string | undefined): number | undefined {
 export interface ChannelOptions {
   /** TLS with the peer's certificate as the only trusted root and ours for client authentication (go-plugin AutoMTLS). */
   tls?: { ca: string; cert: string; key: string; servername: string };
+  /** The largest reply message accepted, and the setting that holds it; a larger one is refused from its length prefix. */
+  maxReceive?: { bytes: number; setting: string };
 }
 
 export interface CallOptions {
@@ -479,6 +501,8 @@ export class Channel {
     let status: CallError | undefined;
     let failure: CallError | undefined;
     let reader: MessageReader | undefined;
+    const limit = this.options.maxReceive;
+    const newReader = (encoding: string | undefined): MessageReader => new MessageReader(limit?.bytes ?? Infinity, encoding, limit?.setting);
     const finish = (err: CallError | undefined): void => {
       if (ended) return;
       clearTimeout(timer);
@@ -498,12 +522,12 @@ export class Channel {
         failure = new CallError(Status.UNKNOWN, `the server answered with content-type ${String(h["content-type"])}`);
       }
       const encoding = h["grpc-encoding"];
-      reader = new MessageReader(Infinity, encoding === undefined || encoding === "identity" ? undefined : String(encoding));
+      reader = newReader(encoding === undefined || encoding === "identity" ? undefined : String(encoding));
     });
     stream.on("data", (chunk: Buffer) => {
       if (ended || failure !== undefined) return;
       try {
-        for (const message of (reader ??= new MessageReader(Infinity, undefined)).push(chunk)) onMessage(message);
+        for (const message of (reader ??= newReader(undefined)).push(chunk)) onMessage(message);
       } catch (e) {
         failure = e instanceof CallError ? e : new CallError(Status.INTERNAL, `${method.path}: cannot decode the response: ${(e as Error).message}`);
         finish(failure);
@@ -525,7 +549,7 @@ export class Channel {
         return finish(new CallError(Status.UNAVAILABLE, `connection lost: ${why}`));
       }
       const code = stream.rstCode;
-      finish(new CallError(statusOfReset(code), `the stream was reset (HTTP/2 error code ${code}) without a status`));
+      finish(new CallError(statusOfReset(code), `the stream was reset (HTTP/2 error code ${code}) without a status${resetHint(code)}`));
     });
     writeMessage(stream, payload, true);
     return { cancel: () => finish(new CallError(Status.CANCELLED, "Cancelled on client")) };
