@@ -47,3 +47,23 @@ export function maxProviderMessageBytes(env: NodeJS.ProcessEnv = process.env): n
     `${MAX_PROVIDER_MESSAGE_ENV}=${JSON.stringify(env[MAX_PROVIDER_MESSAGE_ENV])} is not a whole number of bytes above 0; set it to one or unset it (default ${DEFAULT_MAX_PROVIDER_MESSAGE_BYTES}, 256 MiB)`,
   );
 }
+
+/** Seconds a launched provider may take to acknowledge an HTTP/2 PING while calls wait on its quiet connection. */
+export const PING_TIMEOUT_ENV = "TF_BRIDGE_PROVIDER_PING_TIMEOUT";
+
+/**
+ * Thirty seconds. A live provider acknowledges a PING from its connection's reader at once, even while its handlers
+ * work for an hour; a connection dropped by mistake fails the calls on it, so the margin is wide, and a connection that
+ * cannot carry anything any more is still noticed within about half a minute instead of never.
+ */
+export const DEFAULT_PING_TIMEOUT_MS = 30_000;
+
+/** The PING deadline in milliseconds: TF_BRIDGE_PROVIDER_PING_TIMEOUT in seconds (fractions allowed), or the default. */
+export function pingTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[PING_TIMEOUT_ENV]?.trim();
+  if (raw === undefined || raw === "") return DEFAULT_PING_TIMEOUT_MS;
+  if (/^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0) return Math.round(Number(raw) * 1000);
+  throw new SettingError(
+    `${PING_TIMEOUT_ENV}=${JSON.stringify(env[PING_TIMEOUT_ENV])} is not a number of seconds above 0; set it to one or unset it (default ${DEFAULT_PING_TIMEOUT_MS / 1000})`,
+  );
+}

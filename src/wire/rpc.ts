@@ -343,6 +343,90 @@ export interface ChannelOptions {
   tls?: { ca: string; cert: string; key: string; servername: string };
   /** The largest reply message accepted, and the setting that holds it; a larger one is refused from its length prefix. */
   maxReceive?: { bytes: number; setting: string };
+  /**
+   * While calls wait on a connection that has gone quiet, ask the peer for a PING ack; without one within `timeoutMs`
+   * (held by `setting`) the connection is dropped and its calls fail. Off for a peer that may sit at a breakpoint.
+   */
+  liveness?: { timeoutMs: number; setting: string };
+}
+
+/** Quiet this long, a waiting connection is probed. */
+const PROBE_AFTER_MS = 2_000;
+/**
+ * grpc-go counts a PING that comes less than 5 minutes after the previous one, with nothing sent by the server in
+ * between, as a strike, and closes the connection at the third (its default keepalive enforcement, go-plugin's too).
+ */
+const PROBE_SPACING_MS = 6 * 60_000;
+
+/**
+ * Notices a connection that can no longer carry anything. nghttp2 cannot decode a header field over 64 KiB: it sends
+ * GOAWAY and stops, and node:http2 stops reading and reports nothing (nodejs/node#41582), so the calls on it would
+ * wait forever. A gRPC server heeds the limit we announce; this covers a peer that does not, and one wedged otherwise.
+ */
+class Liveness {
+  private waiting = 0;
+  private heardAt = Date.now();
+  /** When the last probe went out, and whether the peer has sent anything since (which clears grpc-go's strikes). */
+  private probedAt = -Infinity;
+  private heardSinceProbe = true;
+  private probing = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly session: http2.ClientHttp2Session,
+    private readonly options: NonNullable<ChannelOptions["liveness"]>,
+    /** Drops the connection, with the error its calls will report. */
+    private readonly drop: (err: Error) => void,
+  ) {
+    session.once("close", () => clearInterval(this.timer));
+  }
+
+  /** A call started (+1) or ended (-1) on the connection. */
+  busy(delta: 1 | -1): void {
+    this.waiting += delta;
+    if (this.waiting > 0 && this.timer === undefined) {
+      this.heardAt = Date.now();
+      this.timer = setInterval(() => this.check(), PROBE_AFTER_MS / 2).unref();
+    } else if (this.waiting === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** The peer sent headers or data. */
+  heard(): void {
+    this.heardAt = Date.now();
+    this.heardSinceProbe = true;
+  }
+
+  private check(): void {
+    const now = Date.now();
+    if (this.probing || this.session.destroyed || now - this.heardAt < PROBE_AFTER_MS) return;
+    if (!this.heardSinceProbe && now - this.probedAt < PROBE_SPACING_MS) return;
+    this.probing = true;
+    this.probedAt = now;
+    this.heardSinceProbe = false;
+    const { timeoutMs, setting } = this.options;
+    const deadline = setTimeout(() => {
+      this.drop(
+        new Error(
+          `the connection stopped answering: no reply to an HTTP/2 PING within ${timeoutMs / 1000} s (${setting}). ` +
+            `A peer that sends a header field over 64 KiB (e.g. a huge error message), ignoring the ${RECEIVE_HEADER_LIST_BYTES / 1024} KiB limit this client announces, leaves a connection so`,
+        ),
+      );
+    }, timeoutMs).unref();
+    try {
+      this.session.ping((err) => {
+        clearTimeout(deadline);
+        this.probing = false;
+        if (err === null) this.heardAt = Date.now();
+      });
+    } catch {
+      // A connection already closing: its calls end with it.
+      clearTimeout(deadline);
+      this.probing = false;
+    }
+  }
 }
 
 export interface CallOptions {
@@ -370,6 +454,7 @@ function parseTarget(target: string): { path: string } | { host: string; port: n
  */
 export class Channel {
   private session: http2.ClientHttp2Session | undefined;
+  private liveness: Liveness | undefined;
   private sessionError: Error | undefined;
   private active = 0;
   private closed = false;
@@ -454,6 +539,13 @@ export class Channel {
       maxSendHeaderBlockLength: HEADER_LIST_BYTES,
     });
     this.session = session;
+    this.liveness =
+      this.options.liveness === undefined
+        ? undefined
+        : new Liveness(session, this.options.liveness, (err) => {
+            if (this.session === session) this.sessionError = err;
+            session.destroy(err);
+          });
     this.sessionError = undefined;
     session.once("connect", () => session.setLocalWindowSize(SESSION_WINDOW));
     session.on("error", (e: Error) => {
@@ -498,6 +590,8 @@ export class Channel {
     if (options.deadline !== undefined) headers["grpc-timeout"] = encodeTimeout(options.deadline - Date.now());
     const stream = session.request(headers, { endStream: false });
     if (this.active++ === 0) session.ref();
+    const liveness = this.liveness;
+    liveness?.busy(1);
     let status: CallError | undefined;
     let failure: CallError | undefined;
     let reader: MessageReader | undefined;
@@ -507,6 +601,7 @@ export class Channel {
       if (ended) return;
       clearTimeout(timer);
       if (--this.active === 0 && !session.destroyed) session.unref();
+      liveness?.busy(-1);
       if (!stream.closed) stream.close(NGHTTP2_CANCEL);
       end(err);
     };
@@ -514,6 +609,7 @@ export class Channel {
       timer = setTimeout(() => finish(new CallError(Status.DEADLINE_EXCEEDED, "Deadline exceeded")), Math.max(0, options.deadline - Date.now()));
     }
     stream.on("response", (h) => {
+      liveness?.heard();
       const httpStatus = Number(h[":status"]);
       status = statusFrom(h);
       if (status === undefined && httpStatus !== 200) {
@@ -525,6 +621,7 @@ export class Channel {
       reader = newReader(encoding === undefined || encoding === "identity" ? undefined : String(encoding));
     });
     stream.on("data", (chunk: Buffer) => {
+      liveness?.heard();
       if (ended || failure !== undefined) return;
       try {
         for (const message of (reader ??= newReader(undefined)).push(chunk)) onMessage(message);

@@ -11,7 +11,7 @@ import { parameterize } from "../../src/parameterize/index.js";
 import { LaunchError } from "../../src/terraform/errors.js";
 import { launchProvider, type ProviderLogEntry } from "../../src/terraform/launch.js";
 import { MAX_LINE_BYTES, STDERR_QUOTE_CHARS } from "../../src/terraform/output.js";
-import { DEFAULT_MAX_PROVIDER_MESSAGE_BYTES, MAX_PROVIDER_MESSAGE_ENV, SCHEMA_TIMEOUT_ENV } from "../../src/terraform/settings.js";
+import { DEFAULT_MAX_PROVIDER_MESSAGE_BYTES, MAX_PROVIDER_MESSAGE_ENV, PING_TIMEOUT_ENV, SCHEMA_TIMEOUT_ENV } from "../../src/terraform/settings.js";
 import { RECEIVE_HEADER_LIST_BYTES } from "../../src/wire/rpc.js";
 import { repoRoot } from "../support/peers.js";
 import { processAlive, waitGone } from "../support/processes.js";
@@ -152,6 +152,24 @@ describe("a provider whose GetProviderSchema reply has a huge status message", (
     );
     // Not the 60 s schema deadline: the reset ends the call, then the stop's grace periods at most.
     expect(Date.now() - started).toBeLessThan(15_000);
+    expect(await noHostileLeft()).toEqual([]);
+  }, 90_000);
+
+  // node:http2's own server does not heed the limit: nghttp2 on our side then gives up on the connection in silence.
+  it.each([
+    ["trailer", "trailer"],
+    ["trailers-only reply", "trailers-only"],
+    ["initial header field", "header"],
+  ])(`1 MB in the %s, from a server that ignores our header limit: the unanswered PING ends the call within ${PING_TIMEOUT_ENV}`, async (_what, where) => {
+    const started = Date.now();
+    const err = await withEnv({ ...TAG, HOSTILE_MODE: "huge-status", HOSTILE_WHERE: where, HOSTILE_BYTES: String(1024 * 1024), [PING_TIMEOUT_ENV]: "1", [SCHEMA_TIMEOUT_ENV]: "60" }, () =>
+      parameterize({ kind: "args", args: [HOSTILE] }).catch((e: unknown) => e),
+    );
+    expect((err as Error).message).toMatch(
+      new RegExp(`could not read the schema of ${HOSTILE}: GetProviderSchema failed: connection lost: the connection stopped answering: no reply to an HTTP/2 PING within 1 s \\(${PING_TIMEOUT_ENV}\\)\\. A peer that sends a header field over 64 KiB \\(e\\.g\\. a huge error message\\), ignoring the 64 KiB limit this client announces, leaves a connection so$`),
+    );
+    // Quiet for 2 s, probed, 1 s without an ack; then the stop's grace periods at most. Not the 60 s schema deadline.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(await noHostileLeft()).toEqual([]);
   }, 90_000);
 
