@@ -24,6 +24,13 @@ const PROVIDER_PROTO = ["pulumi/provider.proto"] as const;
 
 /** How long in-flight calls get to finish once we are told to stop. */
 const DRAIN_MS = 2_000;
+/**
+ * How long closing the Terraform provider and flushing the engine log may take after that. Closing asks the provider
+ * to shut down and then signals it (3 s in all, src/terraform/launch.ts); a Parameterize still launching one, or an
+ * engine log that cannot be delivered, must not keep us alive: the process then exits, and its exit hook and the
+ * providers' parent-death signal end every provider it started.
+ */
+const CLOSE_MS = 4_000;
 
 /**
  * Loads the Pulumi definitions every start uses, with the codecs of the calls every start answers or makes, for a
@@ -73,8 +80,11 @@ export async function startPlugin(options: StartOptions): Promise<RunningPlugin>
       await Promise.race([drained, service.whenIdle(), new Promise<void>((r) => (timer = setTimeout(r, DRAIN_MS)))]);
       clearTimeout(timer);
       server.forceShutdown();
-      await service.shutdown();
-      await logger().flush();
+      const closed = service.shutdown().then(() => logger().flush());
+      // Past the bound nobody awaits it; its failure then has nowhere to go.
+      closed.catch(() => undefined);
+      await Promise.race([closed, new Promise<void>((r) => (timer = setTimeout(r, CLOSE_MS)))]);
+      clearTimeout(timer);
       engineLogger?.close();
     })());
   return { port, service, stop };

@@ -5,6 +5,7 @@ import { whyNotRunnable } from "./binary.js";
 import { LaunchError } from "./errors.js";
 import { serverCertificatePem, takeClientCertificate } from "./mtls.js";
 import { LineSplitter, LineTail, MAX_LINE_BYTES, MAX_STDOUT_LINE_BYTES } from "./output.js";
+import { MAX_PROVIDER_MESSAGE_ENV, PING_TIMEOUT_ENV, maxProviderMessageBytes, pingTimeoutMs } from "./settings.js";
 import { loadProtos, serviceOf, type Services } from "../wire/proto.js";
 import { Channel, warmChannel, type ClientCall, type Method } from "../wire/rpc.js";
 import { method } from "../wire/shape.js";
@@ -311,6 +312,9 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
   const offered = options.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
   const timeoutMs = options.handshakeTimeoutMs ?? 60_000;
   const onLog = options.onLog ?? (() => undefined);
+  // Read before the provider starts, so that a bad value fails with nothing to stop.
+  const maxReceive = { bytes: maxProviderMessageBytes(), setting: MAX_PROVIDER_MESSAGE_ENV };
+  const liveness = { timeoutMs: pingTimeoutMs(), setting: PING_TIMEOUT_ENV };
   const clientCert = takeClientCertificate();
 
   installExitHook();
@@ -441,9 +445,9 @@ export async function launchProvider(options: LaunchOptions): Promise<LaunchedPr
       return fail(`the provider's handshake carried an unusable TLS certificate: ${(e as Error).message}`);
     }
     // go-plugin's certificate names "localhost", whatever address the provider listens on.
-    channel = new Channel(target, { tls: { ca: serverPem, cert: clientCert.certPem, key: clientCert.keyPem, servername: "localhost" } });
+    channel = new Channel(target, { tls: { ca: serverPem, cert: clientCert.certPem, key: clientCert.keyPem, servername: "localhost" }, maxReceive, liveness });
   } else {
-    channel = new Channel(target);
+    channel = new Channel(target, { maxReceive, liveness });
   }
 
   const provider = new LaunchedProvider(path, child.pid!, handshake, channel, child, exited, stderrTail);

@@ -1,6 +1,7 @@
 // Connects to a Terraform provider that someone else started in debug mode, and leaves its process alone.
 import { existsSync } from "node:fs";
 import { LaunchError } from "./errors.js";
+import { MAX_PROVIDER_MESSAGE_ENV, maxProviderMessageBytes } from "./settings.js";
 import type { ExitInfo } from "./launch.js";
 import { Channel } from "../wire/rpc.js";
 
@@ -79,7 +80,8 @@ export async function attachProvider(name: string, target: ReattachTarget, timeo
   if (target.network === "unix" && !existsSync(target.addr)) {
     throw new LaunchError(`the reattach configuration for ${name} names the socket ${target.addr}, which does not exist; start the provider in debug mode again and use the line it prints`);
   }
-  const channel = new Channel(target.network === "unix" ? `unix://${target.addr}` : target.addr);
+  const maxReceive = { bytes: maxProviderMessageBytes(), setting: MAX_PROVIDER_MESSAGE_ENV };
+  const channel = new Channel(target.network === "unix" ? `unix://${target.addr}` : target.addr, { maxReceive });
   try {
     await channel.waitForReady(timeoutMs);
   } catch (e) {

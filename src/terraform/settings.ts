@@ -24,3 +24,46 @@ export function schemaTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
     `${SCHEMA_TIMEOUT_ENV}=${JSON.stringify(env[SCHEMA_TIMEOUT_ENV])} is not a number of seconds above 0; set it to one or unset it (default ${DEFAULT_SCHEMA_TIMEOUT_MS / 1000})`,
   );
 }
+
+/** The largest message a provider's reply may carry, in bytes. */
+export const MAX_PROVIDER_MESSAGE_ENV = "TF_BRIDGE_MAX_PROVIDER_MESSAGE_BYTES";
+
+/**
+ * 256 MiB. The largest reply is GetProviderSchema's: tens of megabytes for the largest providers (aws's schema is about
+ * 40 MB as protobuf), so this leaves a sixfold margin, while a provider that announces gigabytes is refused from the
+ * message's 5-byte length prefix before any of it is buffered. Decoding 256 MiB of protobuf already costs gigabytes.
+ */
+export const DEFAULT_MAX_PROVIDER_MESSAGE_BYTES = 256 * 1024 * 1024;
+
+/** A gRPC message's length prefix holds at most this. */
+const MAX_GRPC_MESSAGE_BYTES = 2 ** 32 - 1;
+
+/** The reply size limit: TF_BRIDGE_MAX_PROVIDER_MESSAGE_BYTES in bytes, or the default. */
+export function maxProviderMessageBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[MAX_PROVIDER_MESSAGE_ENV]?.trim();
+  if (raw === undefined || raw === "") return DEFAULT_MAX_PROVIDER_MESSAGE_BYTES;
+  if (/^\d+$/.test(raw) && Number(raw) > 0) return Math.min(Number(raw), MAX_GRPC_MESSAGE_BYTES);
+  throw new SettingError(
+    `${MAX_PROVIDER_MESSAGE_ENV}=${JSON.stringify(env[MAX_PROVIDER_MESSAGE_ENV])} is not a whole number of bytes above 0; set it to one or unset it (default ${DEFAULT_MAX_PROVIDER_MESSAGE_BYTES}, 256 MiB)`,
+  );
+}
+
+/** Seconds a launched provider may take to acknowledge an HTTP/2 PING while calls wait on its quiet connection. */
+export const PING_TIMEOUT_ENV = "TF_BRIDGE_PROVIDER_PING_TIMEOUT";
+
+/**
+ * Thirty seconds. A live provider acknowledges a PING from its connection's reader at once, even while its handlers
+ * work for an hour; a connection dropped by mistake fails the calls on it, so the margin is wide, and a connection that
+ * cannot carry anything any more is still noticed within about half a minute instead of never.
+ */
+export const DEFAULT_PING_TIMEOUT_MS = 30_000;
+
+/** The PING deadline in milliseconds: TF_BRIDGE_PROVIDER_PING_TIMEOUT in seconds (fractions allowed), or the default. */
+export function pingTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[PING_TIMEOUT_ENV]?.trim();
+  if (raw === undefined || raw === "") return DEFAULT_PING_TIMEOUT_MS;
+  if (/^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0) return Math.round(Number(raw) * 1000);
+  throw new SettingError(
+    `${PING_TIMEOUT_ENV}=${JSON.stringify(env[PING_TIMEOUT_ENV])} is not a number of seconds above 0; set it to one or unset it (default ${DEFAULT_PING_TIMEOUT_MS / 1000})`,
+  );
+}

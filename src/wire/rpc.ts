@@ -79,13 +79,21 @@ export interface Method<Req = unknown, Res = unknown> {
 export type Service = Readonly<Record<string, Method>>;
 
 // HTTP/2 error codes (RFC 9113 section 7), as http2.constants names them.
+const NGHTTP2_INTERNAL_ERROR = 0x2;
 const NGHTTP2_REFUSED_STREAM = 0x7;
 const NGHTTP2_CANCEL = 0x8;
 const NGHTTP2_ENHANCE_YOUR_CALM = 0xb;
 const NGHTTP2_INADEQUATE_SECURITY = 0xc;
 
-/** Large providers send schemas of tens of megabytes; a reply's headers carry whole error messages. */
+/** What we let ourselves send in one header block: our status messages are cut far below this (bound.ts). */
 const HEADER_LIST_BYTES = 16 * 1024 * 1024;
+/**
+ * The header list we accept, announced as SETTINGS_MAX_HEADER_LIST_SIZE. nghttp2, under node:http2, cannot decode a
+ * header field over 64 KiB: it ends the connection with COMPRESSION_ERROR, and node:http2 then stops reading and
+ * reports nothing, so every call on it waits forever. Announcing at most that much makes a gRPC server (grpc-go, the
+ * providers' and the engine's) refuse to send a larger reply, e.g. a huge grpc-message: it resets the stream instead.
+ */
+export const RECEIVE_HEADER_LIST_BYTES = 64 * 1024;
 /** Per-stream and per-connection receive windows: a 40 MB schema in a few round trips rather than hundreds. */
 const STREAM_WINDOW = 8 * 1024 * 1024;
 const SESSION_WINDOW = 64 * 1024 * 1024;
@@ -94,7 +102,7 @@ const SESSION_MEMORY_MB = 1024 * 1024;
 const USER_AGENT = "terraform-provider-bridge-ts";
 
 function sessionSettings(): http2.Settings {
-  return { enablePush: false, initialWindowSize: STREAM_WINDOW, maxHeaderListSize: HEADER_LIST_BYTES };
+  return { enablePush: false, initialWindowSize: STREAM_WINDOW, maxHeaderListSize: RECEIVE_HEADER_LIST_BYTES };
 }
 
 // ---- framing ----------------------------------------------------------------------------------------------------
@@ -129,6 +137,8 @@ export class MessageReader {
     private readonly maxBytes: number,
     /** The stream's grpc-encoding; only gzip (and identity) are understood. */
     private readonly encoding: string | undefined,
+    /** The setting that holds maxBytes, named in the error. */
+    private readonly setting?: string,
   ) {}
 
   /** The complete messages `chunk` finishes; throws CallError on an oversized or undecodable message. */
@@ -143,7 +153,8 @@ export class MessageReader {
         this.compressed = head[0] !== 0;
         this.need = head.readUInt32BE(1);
         if (this.need > this.maxBytes) {
-          throw new CallError(Status.RESOURCE_EXHAUSTED, `received a message of ${this.need} bytes, more than the limit of ${this.maxBytes}`);
+          const where = this.setting === undefined ? "" : ` set by ${this.setting}; raise it if such messages are expected`;
+          throw new CallError(Status.RESOURCE_EXHAUSTED, `received a message of ${this.need} bytes, more than the limit of ${this.maxBytes}${where}`);
         }
       }
       if (this.buffered < this.need) break;
@@ -302,6 +313,15 @@ function statusOfReset(code: number): number {
   return Status.INTERNAL;
 }
 
+/** What a reset without a status most likely means, for the codes a server resets a reply with that it will not send. */
+function resetHint(code: number): string {
+  if (code === NGHTTP2_INTERNAL_ERROR) {
+    return `; a gRPC server resets a reply this way when its headers would exceed the ${RECEIVE_HEADER_LIST_BYTES / 1024} KiB this client accepts, e.g. an error message larger than that`;
+  }
+  if (code === NGHTTP2_ENHANCE_YOUR_CALM) return `; the reply's headers were over the ${RECEIVE_HEADER_LIST_BYTES / 1024} KiB (or 128 fields) this client accepts`;
+  return "";
+}
+
 /** grpc-timeout: at most 8 digits and a unit. */
 function encodeTimeout(ms: number): string {
   const whole = Math.max(1, Math.ceil(ms));
@@ -321,6 +341,92 @@ export function parseTimeout(value: string | undefined): number | undefined {
 export interface ChannelOptions {
   /** TLS with the peer's certificate as the only trusted root and ours for client authentication (go-plugin AutoMTLS). */
   tls?: { ca: string; cert: string; key: string; servername: string };
+  /** The largest reply message accepted, and the setting that holds it; a larger one is refused from its length prefix. */
+  maxReceive?: { bytes: number; setting: string };
+  /**
+   * While calls wait on a connection that has gone quiet, ask the peer for a PING ack; without one within `timeoutMs`
+   * (held by `setting`) the connection is dropped and its calls fail. Off for a peer that may sit at a breakpoint.
+   */
+  liveness?: { timeoutMs: number; setting: string };
+}
+
+/** Quiet this long, a waiting connection is probed. */
+const PROBE_AFTER_MS = 2_000;
+/**
+ * grpc-go counts a PING that comes less than 5 minutes after the previous one, with nothing sent by the server in
+ * between, as a strike, and closes the connection at the third (its default keepalive enforcement, go-plugin's too).
+ */
+const PROBE_SPACING_MS = 6 * 60_000;
+
+/**
+ * Notices a connection that can no longer carry anything. nghttp2 cannot decode a header field over 64 KiB: it sends
+ * GOAWAY and stops, and node:http2 stops reading and reports nothing (nodejs/node#41582), so the calls on it would
+ * wait forever. A gRPC server heeds the limit we announce; this covers a peer that does not, and one wedged otherwise.
+ */
+class Liveness {
+  private waiting = 0;
+  private heardAt = Date.now();
+  /** When the last probe went out, and whether the peer has sent anything since (which clears grpc-go's strikes). */
+  private probedAt = -Infinity;
+  private heardSinceProbe = true;
+  private probing = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly session: http2.ClientHttp2Session,
+    private readonly options: NonNullable<ChannelOptions["liveness"]>,
+    /** Drops the connection, with the error its calls will report. */
+    private readonly drop: (err: Error) => void,
+  ) {
+    session.once("close", () => clearInterval(this.timer));
+  }
+
+  /** A call started (+1) or ended (-1) on the connection. */
+  busy(delta: 1 | -1): void {
+    this.waiting += delta;
+    if (this.waiting > 0 && this.timer === undefined) {
+      this.heardAt = Date.now();
+      this.timer = setInterval(() => this.check(), PROBE_AFTER_MS / 2).unref();
+    } else if (this.waiting === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** The peer sent headers or data. */
+  heard(): void {
+    this.heardAt = Date.now();
+    this.heardSinceProbe = true;
+  }
+
+  private check(): void {
+    const now = Date.now();
+    if (this.probing || this.session.destroyed || now - this.heardAt < PROBE_AFTER_MS) return;
+    if (!this.heardSinceProbe && now - this.probedAt < PROBE_SPACING_MS) return;
+    this.probing = true;
+    this.probedAt = now;
+    this.heardSinceProbe = false;
+    const { timeoutMs, setting } = this.options;
+    const deadline = setTimeout(() => {
+      this.drop(
+        new Error(
+          `the connection stopped answering: no reply to an HTTP/2 PING within ${timeoutMs / 1000} s (${setting}). ` +
+            `A peer that sends a header field over 64 KiB (e.g. a huge error message), ignoring the ${RECEIVE_HEADER_LIST_BYTES / 1024} KiB limit this client announces, leaves a connection so`,
+        ),
+      );
+    }, timeoutMs).unref();
+    try {
+      this.session.ping((err) => {
+        clearTimeout(deadline);
+        this.probing = false;
+        if (err === null) this.heardAt = Date.now();
+      });
+    } catch {
+      // A connection already closing: its calls end with it.
+      clearTimeout(deadline);
+      this.probing = false;
+    }
+  }
 }
 
 export interface CallOptions {
@@ -348,6 +454,7 @@ function parseTarget(target: string): { path: string } | { host: string; port: n
  */
 export class Channel {
   private session: http2.ClientHttp2Session | undefined;
+  private liveness: Liveness | undefined;
   private sessionError: Error | undefined;
   private active = 0;
   private closed = false;
@@ -432,6 +539,13 @@ export class Channel {
       maxSendHeaderBlockLength: HEADER_LIST_BYTES,
     });
     this.session = session;
+    this.liveness =
+      this.options.liveness === undefined
+        ? undefined
+        : new Liveness(session, this.options.liveness, (err) => {
+            if (this.session === session) this.sessionError = err;
+            session.destroy(err);
+          });
     this.sessionError = undefined;
     session.once("connect", () => session.setLocalWindowSize(SESSION_WINDOW));
     session.on("error", (e: Error) => {
@@ -476,13 +590,18 @@ export class Channel {
     if (options.deadline !== undefined) headers["grpc-timeout"] = encodeTimeout(options.deadline - Date.now());
     const stream = session.request(headers, { endStream: false });
     if (this.active++ === 0) session.ref();
+    const liveness = this.liveness;
+    liveness?.busy(1);
     let status: CallError | undefined;
     let failure: CallError | undefined;
     let reader: MessageReader | undefined;
+    const limit = this.options.maxReceive;
+    const newReader = (encoding: string | undefined): MessageReader => new MessageReader(limit?.bytes ?? Infinity, encoding, limit?.setting);
     const finish = (err: CallError | undefined): void => {
       if (ended) return;
       clearTimeout(timer);
       if (--this.active === 0 && !session.destroyed) session.unref();
+      liveness?.busy(-1);
       if (!stream.closed) stream.close(NGHTTP2_CANCEL);
       end(err);
     };
@@ -490,6 +609,7 @@ export class Channel {
       timer = setTimeout(() => finish(new CallError(Status.DEADLINE_EXCEEDED, "Deadline exceeded")), Math.max(0, options.deadline - Date.now()));
     }
     stream.on("response", (h) => {
+      liveness?.heard();
       const httpStatus = Number(h[":status"]);
       status = statusFrom(h);
       if (status === undefined && httpStatus !== 200) {
@@ -498,12 +618,13 @@ export class Channel {
         failure = new CallError(Status.UNKNOWN, `the server answered with content-type ${String(h["content-type"])}`);
       }
       const encoding = h["grpc-encoding"];
-      reader = new MessageReader(Infinity, encoding === undefined || encoding === "identity" ? undefined : String(encoding));
+      reader = newReader(encoding === undefined || encoding === "identity" ? undefined : String(encoding));
     });
     stream.on("data", (chunk: Buffer) => {
+      liveness?.heard();
       if (ended || failure !== undefined) return;
       try {
-        for (const message of (reader ??= new MessageReader(Infinity, undefined)).push(chunk)) onMessage(message);
+        for (const message of (reader ??= newReader(undefined)).push(chunk)) onMessage(message);
       } catch (e) {
         failure = e instanceof CallError ? e : new CallError(Status.INTERNAL, `${method.path}: cannot decode the response: ${(e as Error).message}`);
         finish(failure);
@@ -525,7 +646,7 @@ export class Channel {
         return finish(new CallError(Status.UNAVAILABLE, `connection lost: ${why}`));
       }
       const code = stream.rstCode;
-      finish(new CallError(statusOfReset(code), `the stream was reset (HTTP/2 error code ${code}) without a status`));
+      finish(new CallError(statusOfReset(code), `the stream was reset (HTTP/2 error code ${code}) without a status${resetHint(code)}`));
     });
     writeMessage(stream, payload, true);
     return { cancel: () => finish(new CallError(Status.CANCELLED, "Cancelled on client")) };

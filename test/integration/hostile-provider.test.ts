@@ -1,6 +1,7 @@
 // Providers that misbehave on purpose (test/peers/hostile, and files built for other machines) against the real launch
 // and Parameterize path: output of any size ends in a bounded error that keeps the provider's first words, within a
-// sane memory; a provider that never answers meets the schema deadline; a file this machine cannot run is named as such.
+// sane memory; a provider that never answers meets the schema deadline; a reply with a huge status message or a huge
+// message ends the call at once; a file this machine cannot run is named as such.
 // The foreign executables are headers written here: no real peer for another machine can be run on this one.
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +11,8 @@ import { parameterize } from "../../src/parameterize/index.js";
 import { LaunchError } from "../../src/terraform/errors.js";
 import { launchProvider, type ProviderLogEntry } from "../../src/terraform/launch.js";
 import { MAX_LINE_BYTES, STDERR_QUOTE_CHARS } from "../../src/terraform/output.js";
-import { SCHEMA_TIMEOUT_ENV } from "../../src/terraform/settings.js";
+import { DEFAULT_MAX_PROVIDER_MESSAGE_BYTES, MAX_PROVIDER_MESSAGE_ENV, PING_TIMEOUT_ENV, SCHEMA_TIMEOUT_ENV } from "../../src/terraform/settings.js";
+import { RECEIVE_HEADER_LIST_BYTES } from "../../src/wire/rpc.js";
 import { repoRoot } from "../support/peers.js";
 import { processAlive, waitGone } from "../support/processes.js";
 
@@ -132,6 +134,81 @@ describe("a provider that completes the handshake and never answers", () => {
     expect((err as Error).message).toMatch(/TF_BRIDGE_SCHEMA_TIMEOUT="soon" is not a number of seconds above 0; set it to one or unset it \(default 300\)/);
     expect(ours()).toEqual([]);
   });
+});
+
+describe("a provider whose GetProviderSchema reply has a huge status message", () => {
+  // What grpc-go, every real provider's server, does: it will not send headers over the client's announced limit.
+  it.each([
+    ["trailer", "trailer"],
+    ["trailers-only reply", "trailers-only"],
+    ["initial header field", "header"],
+  ])("1 MB in the %s, from a server that honours our header limit: Parameterize fails at once, naming the cause; the process is gone", async (_what, where) => {
+    const started = Date.now();
+    const err = await withEnv({ ...TAG, HOSTILE_MODE: "huge-status", HOSTILE_WHERE: where, HOSTILE_BYTES: String(1024 * 1024), HOSTILE_HONOR_SETTINGS: "1", [SCHEMA_TIMEOUT_ENV]: "60" }, () =>
+      parameterize({ kind: "args", args: [HOSTILE] }).catch((e: unknown) => e),
+    );
+    expect((err as Error).message).toMatch(
+      new RegExp(`could not read the schema of ${HOSTILE}: GetProviderSchema failed: the stream was reset \\(HTTP/2 error code 2\\) without a status; a gRPC server resets a reply this way when its headers would exceed the ${RECEIVE_HEADER_LIST_BYTES / 1024} KiB this client accepts, e\\.g\\. an error message larger than that$`),
+    );
+    // Not the 60 s schema deadline: the reset ends the call, then the stop's grace periods at most.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(await noHostileLeft()).toEqual([]);
+  }, 90_000);
+
+  // node:http2's own server does not heed the limit: nghttp2 on our side then gives up on the connection in silence.
+  it.each([
+    ["trailer", "trailer"],
+    ["trailers-only reply", "trailers-only"],
+    ["initial header field", "header"],
+  ])(`1 MB in the %s, from a server that ignores our header limit: the unanswered PING ends the call within ${PING_TIMEOUT_ENV}`, async (_what, where) => {
+    const started = Date.now();
+    const err = await withEnv({ ...TAG, HOSTILE_MODE: "huge-status", HOSTILE_WHERE: where, HOSTILE_BYTES: String(1024 * 1024), [PING_TIMEOUT_ENV]: "1", [SCHEMA_TIMEOUT_ENV]: "60" }, () =>
+      parameterize({ kind: "args", args: [HOSTILE] }).catch((e: unknown) => e),
+    );
+    expect((err as Error).message).toMatch(
+      new RegExp(`could not read the schema of ${HOSTILE}: GetProviderSchema failed: connection lost: the connection stopped answering: no reply to an HTTP/2 PING within 1 s \\(${PING_TIMEOUT_ENV}\\)\\. A peer that sends a header field over 64 KiB \\(e\\.g\\. a huge error message\\), ignoring the 64 KiB limit this client announces, leaves a connection so$`),
+    );
+    // Quiet for 2 s, probed, 1 s without an ack; then the stop's grace periods at most. Not the 60 s schema deadline.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(await noHostileLeft()).toEqual([]);
+  }, 90_000);
+
+  it("40 KB in the trailer, under the limit: the provider's message arrives, cut to the status bound", async () => {
+    const err = await withEnv({ ...TAG, HOSTILE_MODE: "huge-status", HOSTILE_WHERE: "trailer", HOSTILE_BYTES: String(40 * 1024), HOSTILE_HONOR_SETTINGS: "1" }, () =>
+      parameterize({ kind: "args", args: [HOSTILE] }).catch((e: unknown) => e),
+    );
+    expect((err as Error).message).toContain(`GetProviderSchema failed: ${FIRST_WORDS} xxx`);
+    expect((err as Error).message).toMatch(/x … \[\d+ more characters not shown\]/);
+    expect(await noHostileLeft()).toEqual([]);
+  }, 60_000);
+});
+
+describe("a provider whose GetProviderSchema reply announces a 4 GiB message", () => {
+  it(`is refused from the length prefix, naming ${MAX_PROVIDER_MESSAGE_ENV}, in bounded memory; the process is gone`, async () => {
+    const started = Date.now();
+    const { result: err, growthMb } = await peakRssGrowth(() =>
+      withEnv({ ...TAG, HOSTILE_MODE: "giant-reply", [SCHEMA_TIMEOUT_ENV]: "60" }, () => parameterize({ kind: "args", args: [HOSTILE] }).catch((e: unknown) => e)),
+    );
+    expect((err as Error).message).toMatch(
+      new RegExp(`could not read the schema of ${HOSTILE}: GetProviderSchema failed: received a message of 4294967295 bytes, more than the limit of ${DEFAULT_MAX_PROVIDER_MESSAGE_BYTES} set by ${MAX_PROVIDER_MESSAGE_ENV}; raise it if such messages are expected`),
+    );
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(growthMb).toBeLessThan(200);
+    expect(await noHostileLeft()).toEqual([]);
+  }, 90_000);
+
+  it(`${MAX_PROVIDER_MESSAGE_ENV} lowers the limit; a value that is no number of bytes fails before anything starts`, async () => {
+    const err = await withEnv({ ...TAG, HOSTILE_MODE: "giant-reply", [MAX_PROVIDER_MESSAGE_ENV]: "1000" }, () =>
+      parameterize({ kind: "args", args: [HOSTILE] }).catch((e: unknown) => e),
+    );
+    expect((err as Error).message).toContain(`received a message of 4294967295 bytes, more than the limit of 1000 set by ${MAX_PROVIDER_MESSAGE_ENV}`);
+    expect(await noHostileLeft()).toEqual([]);
+    const bad = await withEnv({ ...TAG, HOSTILE_MODE: "giant-reply", [MAX_PROVIDER_MESSAGE_ENV]: "1GB" }, () =>
+      parameterize({ kind: "args", args: [HOSTILE] }).catch((e: unknown) => e),
+    );
+    expect((bad as Error).message).toContain(`${MAX_PROVIDER_MESSAGE_ENV}="1GB" is not a whole number of bytes above 0; set it to one or unset it (default 268435456, 256 MiB)`);
+    expect(ours()).toEqual([]);
+  }, 60_000);
 });
 
 // ---- files this machine cannot run -----------------------------------------------------------------------------

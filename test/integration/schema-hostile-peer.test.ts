@@ -52,6 +52,20 @@ describe("a real provider's schema nested far too deep", () => {
     });
   });
 
+  it("a type nested 500 deep, beyond the default TF_BRIDGE_MAX_SCHEMA_DEPTH, leaves only its resource out, not the whole provider", async () => {
+    let type: unknown = "string";
+    for (let i = 0; i < 500; i++) type = ["list", type];
+    const resources = { deep: { attributes: { v: { type, optional: true } } }, ok: { attributes: { value: { type: "string", optional: true } } } };
+    await withShapes("type500", resources, {}, async (plugin, warnings) => {
+      expect(await plugin.call("Parameterize", argsRequest(peerPath("shapefw")))).toEqual({ name: "shapefw", version: "0.0.0" });
+      await vi.waitFor(() => expect(warnings().length).toBeGreaterThan(0), { timeout: 10_000 });
+      expect(warnings()).toEqual([expect.stringMatching(/^shapefw: resource shapefw_deep is left out of the Pulumi package: v is nested more than 100 levels deep \(TF_BRIDGE_MAX_SCHEMA_DEPTH, default 100\)/)]);
+      const schema = JSON.parse((await plugin.call("GetSchema", { version: 0 }))["schema"] as string) as { resources: Record<string, unknown> };
+      expect(schema.resources).toHaveProperty(["shapefw:index/ok:Ok"]);
+      expect(Object.keys(schema.resources).filter((t) => t.includes("deep"))).toEqual([]);
+    });
+  });
+
   it("a TF_BRIDGE_MAX_SCHEMA_DEPTH that is no number fails Parameterize as INVALID_ARGUMENT naming the setting", async () => {
     await withShapes("badsetting", { ok: { attributes: { value: { type: "string", optional: true } } } }, { TF_BRIDGE_MAX_SCHEMA_DEPTH: "lots" }, async (plugin) => {
       const e = await plugin.call("Parameterize", argsRequest(peerPath("shapefw"))).then(() => undefined, (x: unknown) => x as { code: number; details: string });

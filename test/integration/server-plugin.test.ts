@@ -6,7 +6,7 @@ import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
 import { engineLogSink } from "../support/in-process-plugin.js";
-import { peerPath } from "../support/peers.js";
+import { peerPath, repoRoot } from "../support/peers.js";
 import { parentPid, processesMatching, waitGone } from "../support/processes.js";
 import { argsRequest, callError, startPluginProcess, tempDir, valueRequest, type PluginProcess } from "../support/pulumi.js";
 
@@ -263,6 +263,28 @@ describe("plugin process shutdown", () => {
     expect(await exit).toBe(0);
     for (const pid of pids) expect(await waitGone(pid)).toBe(true);
   });
+
+  it("told to stop in the middle of a Parameterize whose provider never answers, exits within its bound and leaves no provider", async () => {
+    const hostile = join(repoRoot, "test/peers/hostile/terraform-provider-hostile");
+    const plugin = await startPluginProcess({ env: { ...process.env, HOSTILE_MODE: "hang" } });
+    const exit = new Promise<number | null>((r) => plugin.child.once("exit", (code) => r(code)));
+    // The default schema deadline (5 minutes) holds the Parameterize; the stop must not wait for it.
+    void plugin.call("Parameterize", argsRequest(hostile)).catch(() => undefined);
+    let pids: number[] = [];
+    for (let i = 0; i < 200 && pids.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      pids = processesMatching(hostile).filter((p) => parentPid(p) === plugin.child.pid);
+    }
+    expect(pids.length).toBeGreaterThan(0);
+    // Time for the handshake, so that the Parameterize is past launch and waiting on the schema.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const started = Date.now();
+    plugin.child.stdin!.end();
+    expect(await exit).toBe(0);
+    // The drain (2 s) and the close (4 s) at most, with room for a loaded machine; not the 5-minute schema deadline.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    for (const pid of pids) expect(await waitGone(pid)).toBe(true);
+  }, 60_000);
 
   it("closes the Terraform provider on Cancel", async () => {
     const { plugin, pids } = await parameterized();

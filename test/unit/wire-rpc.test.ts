@@ -1,8 +1,10 @@
 // src/wire/rpc.ts: framing, status and timeout encodings as tables, and calls both ways against @grpc/grpc-js as an independent peer.
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CallError, Channel, MessageReader, Server, Status, decodeStatusMessage, encodeStatusMessage, parseTimeout, type Method, type Service } from "../../src/wire/rpc.js";
+import { CallError, Channel, MessageReader, RECEIVE_HEADER_LIST_BYTES, Server, Status, decodeStatusMessage, encodeStatusMessage, parseTimeout, type Method, type Service } from "../../src/wire/rpc.js";
 
 type Msg = { text?: string; wait?: number; fail?: { code: number; details: string }; count?: number };
 
@@ -232,6 +234,105 @@ describe("our Channel, calling a grpc-js server", () => {
       expect(((await dead.unary(ECHO["Echo"]!, {}).catch((e) => e)) as CallError).code).toBe(Status.UNAVAILABLE);
     } finally {
       dead.close();
+    }
+  });
+});
+
+// The peer below is node:http2 made to misbehave on purpose: no gRPC server sends these replies.
+describe("our Channel, against a peer that misbehaves", () => {
+  type Reply = (stream: http2.ServerHttp2Stream) => void;
+  let reply: Reply = () => undefined;
+  let announced: number | undefined;
+  const server = http2.createServer({ maxSendHeaderBlockLength: 64 * 1024 * 1024 });
+  let target = "";
+  beforeAll(async () => {
+    server.on("stream", (stream) => {
+      stream.on("error", () => undefined);
+      announced = stream.session?.remoteSettings.maxHeaderListSize;
+      stream.resume();
+      stream.on("end", () => reply(stream));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    target = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => server.close());
+  const ok = { ":status": 200, "content-type": "application/grpc" };
+  const huge = "x".repeat(1024 * 1024);
+
+  it(`announces a header list limit of ${RECEIVE_HEADER_LIST_BYTES} bytes, which a gRPC server heeds`, async () => {
+    reply = (s) => s.respond({ ...ok, "grpc-status": "0" }, { endStream: true });
+    const channel = new Channel(target);
+    try {
+      await channel.unary(ECHO["Echo"]!, {}).catch(() => undefined);
+      expect(announced).toBe(RECEIVE_HEADER_LIST_BYTES);
+      expect(RECEIVE_HEADER_LIST_BYTES).toBeLessThanOrEqual(64 * 1024);
+    } finally {
+      channel.close();
+    }
+  });
+
+  it.each<[string, Reply]>([
+    ["a 1 MB grpc-message trailer", (s) => {
+      s.respond(ok, { waitForTrailers: true });
+      s.once("wantTrailers", () => s.sendTrailers({ "grpc-status": "2", "grpc-message": huge }));
+      s.end();
+    }],
+    ["a 1 MB trailers-only reply", (s) => s.respond({ ...ok, "grpc-status": "2", "grpc-message": huge }, { endStream: true })],
+    ["a 1 MB initial header", (s) => {
+      s.respond({ ...ok, "x-huge": huge }, { waitForTrailers: true });
+      s.once("wantTrailers", () => s.sendTrailers({ "grpc-status": "0" }));
+      s.end();
+    }],
+  ])("%s ignoring our limit: the unanswered PING ends the call with UNAVAILABLE, naming the setting", async (_what, r) => {
+    reply = r;
+    const channel = new Channel(target, { liveness: { timeoutMs: 500, setting: "PING_SETTING" } });
+    const started = Date.now();
+    try {
+      const err = (await channel.unary(ECHO["Echo"]!, {}).catch((e: unknown) => e)) as CallError;
+      expect(err).toBeInstanceOf(CallError);
+      expect(err.code).toBe(Status.UNAVAILABLE);
+      expect(err.details).toMatch(/^connection lost: the connection stopped answering: no reply to an HTTP\/2 PING within 0\.5 s \(PING_SETTING\)\. A peer that sends a header field over 64 KiB/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      channel.close();
+    }
+  }, 15_000);
+
+  it("a slow but live peer is probed, answers the PING, and its late reply arrives", async () => {
+    reply = (s) => {
+      setTimeout(() => {
+        if (s.closed) return;
+        s.respond(ok, { waitForTrailers: true });
+        s.once("wantTrailers", () => s.sendTrailers({ "grpc-status": "0" }));
+        s.end(frame(Buffer.from(JSON.stringify({ text: "late" }))));
+      }, 4_000);
+    };
+    const channel = new Channel(target, { liveness: { timeoutMs: 500, setting: "PING_SETTING" } });
+    let pings = 0;
+    server.once("session", (session) => session.on("ping", () => pings++));
+    try {
+      expect(await channel.unary(ECHO["Echo"]!, {})).toEqual({ text: "late" });
+      expect(pings).toBe(1);
+    } finally {
+      channel.close();
+    }
+  }, 15_000);
+
+  it("a reply message announced over maxReceive is refused from its length prefix, naming the setting", async () => {
+    reply = (s) => {
+      s.respond(ok);
+      const head = Buffer.alloc(5);
+      head.writeUInt32BE(2 ** 30, 1);
+      // A prefix and a little of the body, then nothing: the refusal must come from the prefix alone.
+      s.write(Buffer.concat([head, Buffer.alloc(1024)]));
+    };
+    const channel = new Channel(target, { maxReceive: { bytes: 1000, setting: "SIZE_SETTING" } });
+    try {
+      const err = (await channel.unary(ECHO["Echo"]!, {}, { deadline: Date.now() + 3_000 }).catch((e: unknown) => e)) as CallError;
+      expect(err.code).toBe(Status.RESOURCE_EXHAUSTED);
+      expect(err.details).toBe("received a message of 1073741824 bytes, more than the limit of 1000 set by SIZE_SETTING; raise it if such messages are expected");
+    } finally {
+      channel.close();
     }
   });
 });

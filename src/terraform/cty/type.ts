@@ -91,7 +91,12 @@ export function objectInfo(t: CtyObjectType): ObjectInfo {
   return info;
 }
 
-const MAX_TYPE_DEPTH = 200;
+/**
+ * Twice TF_BRIDGE_MAX_SCHEMA_DEPTH's highest value (1,000): a type nested deeper than that setting is left out of the
+ * package with its resource by the schema translation; failing here instead would fail the provider's whole schema.
+ * Still far from what the recursion below and JSON.parse can take.
+ */
+const MAX_TYPE_DEPTH = 2_000;
 
 /**
  * A CtyType from the already-parsed JSON form of a cty type: `"string"`,
