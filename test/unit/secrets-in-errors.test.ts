@@ -1,7 +1,8 @@
 // A check failure describes the offending value unless that value is secret (given as one, inside one, or sensitive in the schema).
 import { describe, expect, it } from "vitest";
 import type { CtyType } from "../../src/terraform/cty/index.js";
-import type { Attribute, Block, NestedBlock } from "../../src/terraform/types.js";
+import type { Attribute } from "../../src/terraform/types.js";
+import { block, opt } from "../support/tf-schema.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { failuresShownSafely } from "../../src/bridge/caller.js";
 import { ConversionError, toTfObject } from "../../src/bridge/convert.js";
@@ -13,15 +14,8 @@ const N: CtyType = { kind: "number" };
 const B: CtyType = { kind: "bool" };
 const CANARY = "hunter2-canary";
 
-function attr(name: string, type: CtyType, flags: Partial<Attribute> = {}): Attribute {
-  return {
-    name, type, description: "", descriptionKind: "plain", required: false, optional: true, computed: false,
-    sensitive: false, deprecated: false, deprecationMessage: "", writeOnly: false, ...flags,
-  };
-}
-function block(attributes: Attribute[], blockTypes: NestedBlock[] = []): Block {
-  return { attributes, blockTypes, description: "", descriptionKind: "plain", deprecated: false, deprecationMessage: "" };
-}
+// Attributes here are optional unless told otherwise.
+const attr = (name: string, type: CtyType, flags: Partial<Attribute> = {}): Attribute => opt(name, type, flags);
 
 // A provider whose configuration has a sensitive number (a port kept secret), a sensitive object and a plain number;
 // its resource has plain attributes of every scalar kind, maps, a list block and a sensitive bool.

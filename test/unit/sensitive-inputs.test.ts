@@ -1,22 +1,16 @@
 // markSensitive: what check hands back to the engine (and the engine stores) has every sensitive value secret, at any depth.
 import { describe, expect, it } from "vitest";
 import type { CtyType } from "../../src/terraform/cty/index.js";
-import type { Attribute, Block, NestedBlock } from "../../src/terraform/types.js";
+import type { Attribute } from "../../src/terraform/types.js";
+import { block, opt } from "../support/tf-schema.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { markSensitive } from "../../src/bridge/secrets.js";
 import { COMPUTED, OutputValue, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 
 const S: CtyType = { kind: "string" };
 
-function attr(name: string, type: CtyType, flags: Partial<Attribute> = {}): Attribute {
-  return {
-    name, type, description: "", descriptionKind: "plain", required: false, optional: true, computed: false,
-    sensitive: false, deprecated: false, deprecationMessage: "", writeOnly: false, ...flags,
-  };
-}
-function block(attributes: Attribute[], blockTypes: NestedBlock[] = []): Block {
-  return { attributes, blockTypes, description: "", descriptionKind: "plain", deprecated: false, deprecationMessage: "" };
-}
+// Attributes here are optional unless told otherwise.
+const attr = (name: string, type: CtyType, flags: Partial<Attribute> = {}): Attribute => opt(name, type, flags);
 
 // A sensitive provider setting beside a plain one; a resource with a sensitive attribute, a list block whose elements
 // have a sensitive attribute, and a one-element block (flattened to an object) with one.
