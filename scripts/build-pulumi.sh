@@ -66,6 +66,14 @@ if [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; t
 fi
 
 mkdir -p "$dir"
+# One build per version at a time: concurrent callers (test runs in several worktrees) wait here, then find the bin
+# directory complete or share its slow tools, instead of each compiling pulumi on the same cores.
+exec 9>"$dir/.build.lock"
+flock 9
+if complete "$bin"; then
+  echo "$bin"
+  exit 0
+fi
 tmp="$(mktemp -d "$dir/.tmp-bin-XXXXXX")"
 chmod 0755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT

@@ -10,10 +10,13 @@ version="${TERRAFORM_VERSION:-v1.14.9}"
 cache="${TF_BRIDGE_PEER_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/peers}"
 dir="$cache/terraform/$version-release"
 log() { echo "build-terraform: $*" >&2; }
+mkdir -p "$cache/terraform"
+# One build at a time: concurrent callers (test runs in several worktrees) wait here and then find the binary made.
+exec 9>"$cache/terraform/.build.lock"
+flock 9
 if [ ! -x "$dir/terraform" ]; then
   command -v go >/dev/null || { log "Go is required (https://go.dev/dl)"; exit 1; }
   log "building Terraform $version (first build takes a few minutes)"
-  mkdir -p "$cache/terraform"
   work="$(mktemp -d "$cache/terraform/.tmp-XXXXXX")"
   trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
   src="$(cd "$work" && go mod download -json "github.com/hashicorp/terraform@$version" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);if(j.Error){console.error(j.Error);process.exit(1)}console.log(j.Dir)})')"
