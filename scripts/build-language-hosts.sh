@@ -2,8 +2,8 @@
 # Provides Pulumi's Node.js, Python and Go language hosts (pulumi-language-nodejs, -python with
 # pulumi-language-python-exec, -go) for end-to-end tests, and prints the folder that holds them on its last line.
 #   1. Hosts a user already has on PATH (a normal Pulumi install) are used as they are.
-#   2. Else they are built from ../shared/pulumi-language-hosts (pulumi/pulumi v3.248.0 sources, the CLI's version;
-#      the Go module proxy refuses these modules) into
+#   2. Else they are built from ../shared/pulumi-language-hosts (pulumi/pulumi v3.248.0 sources, the SDKs' version,
+#      older than the CLI, which runs them as it runs any installed host; the Go module proxy refuses these modules) into
 #      ${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}/langhosts-<hash of those sources>/.
 #   3. Else it exits 3, saying what is missing; tests that need the hosts then skip with that message.
 # Idempotent: a complete cached build is reused.

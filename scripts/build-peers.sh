@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the real Terraform providers pinned in test/peers/pins.json, the reference bridge (Pulumi's Go
-# pulumi-terraform-provider, test/peers/reference) and OpenTofu (scripts/build-tofu.sh), into a cache outside the clone.
+# pulumi-terraform-provider, test/peers/reference), OpenTofu (scripts/build-tofu.sh) and Terraform (scripts/build-terraform.sh,
+# a test oracle only), into a cache outside the clone.
 # Idempotent: a binary that already exists for its pinned version is not rebuilt.
 # Prints the directory of links to this checkout's binaries (<repo>/.peers) on its last line; the reference is
-# .peers/reference/pulumi-resource-terraform-provider, OpenTofu .peers/tofu.
+# .peers/reference/pulumi-resource-terraform-provider, OpenTofu .peers/tofu, Terraform .peers/terraform.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${TF_BRIDGE_PEER_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/peers}"
@@ -58,4 +59,6 @@ fi
 ln -sfn "$dir" "$root/.peers/reference"
 # OpenTofu, the oracle of test/crosstest.
 ln -sfn "$(bash "$root/scripts/build-tofu.sh" | tail -n 1)" "$root/.peers/tofu"
+# Terraform, the oracle of Terraform 1.14's actions, list resources and generated configuration, which OpenTofu lacks.
+ln -sfn "$(bash "$root/scripts/build-terraform.sh" | tail -n 1)" "$root/.peers/terraform"
 echo "$root/.peers"

@@ -57,14 +57,23 @@ if complete "$bin"; then
 fi
 
 command -v go >/dev/null 2>&1 || die "Go is required to build the Pulumi CLI (https://go.dev/dl), and it is not on PATH"
-# Both wrapper modules need a recent Go (pulumi v3.248.0 declares go 1.25.11).
-need="$(awk '$1 == "go" { print $2; exit }' "$wrap/go.mod")"
+# Each wrapper module declares the Go its tools need (pulumi v3.274.1: go 1.26.6); the newer of the two is required,
+# checked here because an older go would otherwise try to download a toolchain mid-build.
+need="$(for m in "$wrap/go.mod" "$wrap/yaml/go.mod"; do awk '$1 == "go" { print $2; exit }' "$m"; done | sort -V | tail -n1)"
 have="$(go env GOVERSION | sed 's/^go//')"
 if [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; then
   die "Go $need or newer is required to build pulumi $version (found go$have)"
 fi
 
 mkdir -p "$dir"
+# One build per version at a time: concurrent callers (test runs in several worktrees) wait here, then find the bin
+# directory complete or share its slow tools, instead of each compiling pulumi on the same cores.
+exec 9>"$dir/.build.lock"
+flock 9
+if complete "$bin"; then
+  echo "$bin"
+  exit 0
+fi
 tmp="$(mktemp -d "$dir/.tmp-bin-XXXXXX")"
 chmod 0755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT

@@ -1,7 +1,7 @@
 // Proof by compiling: every upstream example of the real peers (random, tls, time, local, http) that uses only the
 // peer itself, as renderPython writes it, byte-compiles (`python -m py_compile`) and type-checks with `mypy --strict`
 // against the Python SDK `pulumi package gen-sdk --language python` generates from the same full-docs schema, with the
-// pulumi SDK from PyPI (3.248.0, the engine's version) beside it, and is laid out so that black leaves it as it is
+// pulumi SDK from PyPI (3.248.0, the language hosts' version) beside it, and is laid out so that black leaves it as it is
 // (`black --check`: docs read like formatted code); so does the repeated-resources program (LOOP_PROGRAM, count and
 // for_each) the upstream examples have no case of. Prints per peer: examples found, converted, compiling.
 //

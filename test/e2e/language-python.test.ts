@@ -29,7 +29,7 @@ const { timed } = timingReport;
 const PULUMI_YAML = (name: string): string =>
   `name: ${name}\ndescription: A Python program using Terraform providers\nruntime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\n`;
 
-/** The files `pulumi new python` writes (with pulumi pinned to the engine's version, 3.248.0). */
+/** The files `pulumi new python` writes (with pulumi pinned to the language hosts' version, 3.248.0). */
 function layOutProject(dir: string, name: string, program: string): void {
   writeFileSync(join(dir, "Pulumi.yaml"), PULUMI_YAML(name));
   writeFileSync(join(dir, "requirements.txt"), `pulumi==${PULUMI_SDK}\n`);

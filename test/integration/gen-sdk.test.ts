@@ -186,7 +186,7 @@ describe.skipIf(hostsMissing())("pulumi package gen-sdk for every real peer, com
       const pkgFile = join(dir, "package.json");
       const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { name: string; dependencies: Record<string, string> };
       expect(pkg.name).toBe(`@pulumi/${peer}`);
-      // @pulumi/pulumi 3.249+ needs Node 22; the engine and SDK here are 3.248.0.
+      // @pulumi/pulumi 3.249+ needs Node 22, so the SDK stays at 3.248.0 whatever the engine's version.
       pkg.dependencies["@pulumi/pulumi"] = PULUMI_NODE_SDK;
       writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
       symlinkSync(nodeModules, join(dir, "node_modules"));

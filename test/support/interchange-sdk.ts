@@ -21,7 +21,7 @@ function pulumiSync(sandbox: PulumiSandbox, args: string[]): void {
 
 /**
  * Installs the reference's `pulumi-resource-terraform-provider` (stamped v0.1.0, like ours) as the sandbox's
- * `terraform-provider` plugin. Pulumi v3.248's `plugin install --file` takes a bare executable as well as a tarball or
+ * `terraform-provider` plugin. Pulumi's `plugin install --file` (v3.248 and v3.274.1) takes a bare executable as well as a tarball or
  * a folder: it copies the binary into plugins/resource-terraform-provider-v0.1.0/ under its own name, which is how the
  * engine finds and runs it. That is what a user of the reference has; no tarball to build, and unlike a plugin found on
  * PATH, it is the one `pulumi plugin ls` shows and `plugin rm` removes. Checks that the copy is the reference's binary.

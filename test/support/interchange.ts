@@ -3,14 +3,14 @@
 // at the same version (the reference is stamped with ours), so the engine tells them apart only by which binary it
 // finds; this module switches a sandbox between the two.
 //
-// How Pulumi v3.248 finds `pulumi-resource-terraform-provider` (sdk/go/common/workspace/plugins.go,
+// How Pulumi (v3.248 and v3.274.1 alike) finds `pulumi-resource-terraform-provider` (sdk/go/common/workspace/plugins.go,
 // getPluginInfoAndPath): project plugins first, then an "ambient" executable of that name on $PATH, which wins over
 // every installed plugin whatever its version (the engine only warns "using ... from $PATH"), then the installed
 // plugins under $PULUMI_HOME/plugins. Switching through PATH would work, but any such executable already on the
 // developer's PATH (this checkout's bin/, an installed reference) would silently win, and nothing in the state or in
 // `pulumi plugin ls` would show which binary ran. So the sandboxes here set PULUMI_IGNORE_AMBIENT_PLUGINS=true (the
 // bundled pulumi-language-yaml is still found next to `pulumi`) and switch the installed plugin: `plugin rm`, then
-// `plugin install --file` of the reference's bare executable (v3.248 copies it into
+// `plugin install --file` of the reference's bare executable (the CLI copies it into
 // plugins/resource-terraform-provider-v0.1.0/) or of our tarball. `plugin install` alone keeps an installed version
 // (and `--reinstall` would leave our dist/ folder beside the reference's binary), hence the removal first. Each switch
 // checks the installed folder's content against the binary it was meant to install.

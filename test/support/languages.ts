@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { sandboxWithPlugin } from "./e2e.js";
 import { repoRoot } from "./peers.js";
 import { pulumiBinDir, type PulumiSandbox } from "./pulumi.js";
+import { PULUMI_NODE_SDK } from "./pulumi-tools.js";
 
 export type LanguageHosts = { dir: string } | { missing: string };
 
@@ -128,7 +129,7 @@ export function goEnv(): NodeJS.ProcessEnv {
 
 /**
  * Writes the files `pulumi new typescript` writes into `dir` (Pulumi.yaml with `runtime: nodejs`, package.json,
- * tsconfig.json) and `program` as index.ts, with @pulumi/pulumi pinned to the engine's version, 3.248.0, and
+ * tsconfig.json) and `program` as index.ts, with @pulumi/pulumi pinned to PULUMI_NODE_SDK (3.248.0; the engine is newer), and
  * `dependencies` (e.g. `{"@pulumi/random": "file:sdks/random"}`) beside it.
  */
 export function typescriptProject(dir: string, name: string, program: string, dependencies: Record<string, string> = {}): void {
@@ -136,7 +137,7 @@ export function typescriptProject(dir: string, name: string, program: string, de
   writeFileSync(
     join(dir, "package.json"),
     JSON.stringify(
-      { name, main: "index.ts", devDependencies: { "@types/node": "^20", typescript: "^5.9.0" }, dependencies: { "@pulumi/pulumi": "3.248.0", ...dependencies } },
+      { name, main: "index.ts", devDependencies: { "@types/node": "^20", typescript: "^5.9.0" }, dependencies: { "@pulumi/pulumi": PULUMI_NODE_SDK, ...dependencies } },
       null,
       2,
     ),

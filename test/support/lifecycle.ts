@@ -304,7 +304,7 @@ export async function generateNodeSdk(source: string[], dir: string, env: NodeJS
   const sdk = join(out, "nodejs");
   const pkgFile = join(sdk, "package.json");
   const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { dependencies: Record<string, string> };
-  // @pulumi/pulumi 3.249+ needs Node 22; the engine and SDK here are 3.248.0.
+  // @pulumi/pulumi 3.249+ needs Node 22, so the SDK stays at 3.248.0 whatever the engine's version.
   pkg.dependencies["@pulumi/pulumi"] = PULUMI_NODE_SDK;
   writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
   symlinkSync(sdkDeps(), join(sdk, "node_modules"));

@@ -38,3 +38,14 @@ export function referenceBin(): string {
   if (!existsSync(link)) throw new Error(`the reference bridge is not built (${link} is missing); run \`npm run peers\``);
   return realpathSync(link);
 }
+
+/**
+ * Terraform itself (scripts/build-terraform.sh, linked as .peers/terraform): absolute path of its binary. The oracle
+ * for Terraform 1.14's protocol (actions, list resources, generated configuration), which OpenTofu lacks; BUSL-1.1, so
+ * a test tool only.
+ */
+export function terraformBin(): string {
+  const link = join(repoRoot, ".peers", "terraform");
+  if (!existsSync(link)) throw new Error(`Terraform is not built (${link} is missing); run \`npm run peers\``);
+  return realpathSync(link);
+}

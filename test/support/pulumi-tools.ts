@@ -14,7 +14,7 @@ export function pulumiBin(): string {
   return binDir;
 }
 
-/** The @pulumi/pulumi version generated TypeScript SDKs build against (3.249+ needs Node 22). */
+/** The @pulumi/pulumi version generated TypeScript SDKs build against (3.249+ needs Node 22); older than the CLI. */
 export const PULUMI_NODE_SDK = "3.248.0";
 
 /** A node_modules with @pulumi/pulumi, typescript and @types/node, installed once into the cache. */
