@@ -56,12 +56,15 @@ const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * A Terraform attribute, block or parameter name as propertyName can take it: unchanged when it is plain (every name
  * Terraform itself accepts, `^[a-z0-9_]+$`, that does not start with a digit); otherwise each run of other characters
  * becomes `_` (`a.b`, `a-b`, `a b` → `a_b`), a leading digit gets a `_` in front (`1x` → `_1x`), and a name with
- * nothing left is `fallback`. Names the sanitizing makes equal are told apart by distinctPropertyNames.
+ * no letter left is `fallback`, with its digits if any (`_` → `unnamed`, `1` → `unnamed_1`). Names the sanitizing makes equal are told apart by distinctPropertyNames.
  */
 export function plainTfName(tfName: string, fallback: string): string {
-  if (PLAIN_NAME.test(tfName)) return tfName;
-  const s = tfName.replace(/[^A-Za-z0-9_]+/g, "_");
-  if (s === "") return fallback;
+  const s = PLAIN_NAME.test(tfName) ? tfName : tfName.replace(/[^A-Za-z0-9_]+/g, "_");
+  // Pulumi's schema refuses a property name with no ASCII letter (pkg/codegen/schema ReducePropertyName): `_`, `1`.
+  if (!/[A-Za-z]/.test(s)) {
+    const digits = s.replace(/_+/g, "_").replace(/^_|_$/g, "");
+    return digits === "" ? fallback : `${fallback}_${digits}`;
+  }
   return /^[0-9]/.test(s) ? `_${s}` : s;
 }
 

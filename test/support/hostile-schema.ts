@@ -128,6 +128,7 @@ export function packageSchemaProblems(schema: Record<string, any>): string[] {
     const seen = new Map<string, string>();
     for (const n of names) {
       if (!PROPERTY.test(n)) problems.push(`${where}: property ${JSON.stringify(n)} is no identifier`);
+      if (!/[A-Za-z]/.test(n)) problems.push(`${where}: property ${JSON.stringify(n)} has no ASCII letter, which Pulumi's schema refuses`);
       if (n === "pulumi" || reserved.includes(n)) problems.push(`${where}: property ${n} is reserved in Pulumi's schema`);
       const key = pythonName(n).toLowerCase();
       if (seen.has(key)) problems.push(`${where}: properties ${seen.get(key)} and ${n} are one name in some SDK`);

@@ -114,9 +114,15 @@ describe("names no SDK can spell", () => {
     const { model, warnings } = build(provider({ resources: { acme_thing: block([opt("", S), opt("a.b", S), opt("a-b", S), opt("a b", S), opt("1x", S), opt("é", S)]) } }));
     expect(warnings).toEqual([]);
     const props = model.resources.get("acme_thing")!.properties;
-    expect(names(props)).toEqual({ "": "unnamed", "a b": "aB", "a-b": "aBV2", "a.b": "aBV3", "1x": "_1x", "é": "_" });
+    expect(names(props)).toEqual({ "": "unnamed", "a b": "aB", "a-b": "aBV2", "a.b": "aBV3", "1x": "_1x", "é": "unnamedV2" });
     const tf = toTfObject(props, { aB: "space", aBV2: "dash", aBV3: "dot" });
     expect(tf).toMatchObject({ "a.b": "dot", "a-b": "dash", "a b": "space" });
+  });
+
+  it("a name with no ASCII letter (Pulumi's schema refuses one) is the fallback, with its digits", () => {
+    const { model, warnings } = build(provider({ resources: { acme_thing: block([opt("_", S), opt("__", S), opt("1", S), opt("_2_", S), opt("3-4", S)]) } }));
+    expect(warnings).toEqual([]);
+    expect(names(model.resources.get("acme_thing")!.properties)).toEqual({ _: "unnamed", __: "unnamedV2", "1": "unnamed1", _2_: "unnamed2", "3-4": "unnamed34" });
   });
 
   it("an empty block or object attribute name gives a nested type named after its owner, not a TypeError", () => {
