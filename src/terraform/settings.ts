@@ -15,14 +15,24 @@ export const DEFAULT_SCHEMA_TIMEOUT_MS = 300_000;
 /** A setting holds a value that is not what it must be. */
 export class SettingError extends TerraformProviderError {}
 
+/**
+ * A setting's value parsed, the default when it is unset or empty, or a SettingError naming the variable, what it must
+ * be and the default (`shown`, as a user would write it).
+ */
+function read(env: NodeJS.ProcessEnv, name: string, fallback: number, shown: string, what: string, parse: (raw: string) => number | undefined): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  const value = parse(raw);
+  if (value === undefined) throw new SettingError(`${name}=${JSON.stringify(env[name])} is not ${what}; set it to one or unset it (default ${shown})`);
+  return value;
+}
+
+/** Seconds (fractions allowed) above 0, as milliseconds. */
+const seconds = (raw: string): number | undefined => (/^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0 ? Math.round(Number(raw) * 1000) : undefined);
+
 /** The schema deadline in milliseconds: TF_BRIDGE_SCHEMA_TIMEOUT in seconds (fractions allowed), or the default. */
 export function schemaTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env[SCHEMA_TIMEOUT_ENV]?.trim();
-  if (raw === undefined || raw === "") return DEFAULT_SCHEMA_TIMEOUT_MS;
-  if (/^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0) return Math.round(Number(raw) * 1000);
-  throw new SettingError(
-    `${SCHEMA_TIMEOUT_ENV}=${JSON.stringify(env[SCHEMA_TIMEOUT_ENV])} is not a number of seconds above 0; set it to one or unset it (default ${DEFAULT_SCHEMA_TIMEOUT_MS / 1000})`,
-  );
+  return read(env, SCHEMA_TIMEOUT_ENV, DEFAULT_SCHEMA_TIMEOUT_MS, `${DEFAULT_SCHEMA_TIMEOUT_MS / 1000}`, "a number of seconds above 0", seconds);
 }
 
 /** The largest message a provider's reply may carry, in bytes. */
@@ -40,12 +50,8 @@ const MAX_GRPC_MESSAGE_BYTES = 2 ** 32 - 1;
 
 /** The reply size limit: TF_BRIDGE_MAX_PROVIDER_MESSAGE_BYTES in bytes, or the default. */
 export function maxProviderMessageBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env[MAX_PROVIDER_MESSAGE_ENV]?.trim();
-  if (raw === undefined || raw === "") return DEFAULT_MAX_PROVIDER_MESSAGE_BYTES;
-  if (/^\d+$/.test(raw) && Number(raw) > 0) return Math.min(Number(raw), MAX_GRPC_MESSAGE_BYTES);
-  throw new SettingError(
-    `${MAX_PROVIDER_MESSAGE_ENV}=${JSON.stringify(env[MAX_PROVIDER_MESSAGE_ENV])} is not a whole number of bytes above 0; set it to one or unset it (default ${DEFAULT_MAX_PROVIDER_MESSAGE_BYTES}, 256 MiB)`,
-  );
+  const bytes = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) > 0 ? Math.min(Number(raw), MAX_GRPC_MESSAGE_BYTES) : undefined);
+  return read(env, MAX_PROVIDER_MESSAGE_ENV, DEFAULT_MAX_PROVIDER_MESSAGE_BYTES, `${DEFAULT_MAX_PROVIDER_MESSAGE_BYTES}, 256 MiB`, "a whole number of bytes above 0", bytes);
 }
 
 /** Seconds a launched provider may take to acknowledge an HTTP/2 PING while calls wait on its quiet connection. */
@@ -60,10 +66,5 @@ export const DEFAULT_PING_TIMEOUT_MS = 30_000;
 
 /** The PING deadline in milliseconds: TF_BRIDGE_PROVIDER_PING_TIMEOUT in seconds (fractions allowed), or the default. */
 export function pingTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env[PING_TIMEOUT_ENV]?.trim();
-  if (raw === undefined || raw === "") return DEFAULT_PING_TIMEOUT_MS;
-  if (/^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0) return Math.round(Number(raw) * 1000);
-  throw new SettingError(
-    `${PING_TIMEOUT_ENV}=${JSON.stringify(env[PING_TIMEOUT_ENV])} is not a number of seconds above 0; set it to one or unset it (default ${DEFAULT_PING_TIMEOUT_MS / 1000})`,
-  );
+  return read(env, PING_TIMEOUT_ENV, DEFAULT_PING_TIMEOUT_MS, `${DEFAULT_PING_TIMEOUT_MS / 1000}`, "a number of seconds above 0", seconds);
 }
