@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { CtyType } from "../../src/terraform/cty/index.js";
 import type { Attribute } from "../../src/terraform/types.js";
-import { block, opt } from "../support/tf-schema.js";
+import { block, nested, opt, provider } from "../support/tf-schema.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { failuresShownSafely } from "../../src/bridge/caller.js";
 import { ConversionError, toTfObject } from "../../src/bridge/convert.js";
@@ -20,39 +20,25 @@ const attr = (name: string, type: CtyType, flags: Partial<Attribute> = {}): Attr
 // A provider whose configuration has a sensitive number (a port kept secret), a sensitive object and a plain number;
 // its resource has plain attributes of every scalar kind, maps, a list block and a sensitive bool.
 const model = buildProviderModel(
-  {
-    provider: {
-      version: 0,
-      block: block([
-        attr("pin", N, { sensitive: true }),
-        attr("auth", { kind: "object", attributes: { user: S, retries: N } }, { sensitive: true }),
-        attr("timeout", N),
-      ]),
-    },
-    resources: new Map([
-      [
-        "acme_thing",
-        {
-          version: 0,
-          block: block(
-            [
-              attr("count", N),
-              attr("enabled", B),
-              attr("locked", B, { sensitive: true }),
-              attr("tags", { kind: "map", element: N }),
-              attr("limits", { kind: "map", element: { kind: "object", attributes: { max: N } } }),
-                    ],
-            [{ typeName: "rule", nesting: "list", minItems: 0, maxItems: 0, block: block([attr("port", N)]) }],
-          ),
-        },
-      ],
+  provider({
+    config: block([
+      attr("pin", N, { sensitive: true }),
+      attr("auth", { kind: "object", attributes: { user: S, retries: N } }, { sensitive: true }),
+      attr("timeout", N),
     ]),
-    dataSources: new Map(),
-    ephemeralResources: new Map(),
-    functions: new Map(),
-    serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false },
-    diagnostics: [],
-  },
+    resources: {
+      acme_thing: block(
+        [
+          attr("count", N),
+          attr("enabled", B),
+          attr("locked", B, { sensitive: true }),
+          attr("tags", { kind: "map", element: N }),
+          attr("limits", { kind: "map", element: { kind: "object", attributes: { max: N } } }),
+        ],
+        [nested("rule", "list", block([attr("port", N)]))],
+      ),
+    },
+  }),
   { packageName: "acme", packageVersion: "1.0.0" },
 );
 const config = model.config;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { CtyType } from "../../src/terraform/cty/index.js";
 import type { Attribute } from "../../src/terraform/types.js";
-import { block, opt } from "../support/tf-schema.js";
+import { block, nested, opt, provider } from "../support/tf-schema.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { markSensitive } from "../../src/bridge/secrets.js";
 import { COMPUTED, OutputValue, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
@@ -15,29 +15,18 @@ const attr = (name: string, type: CtyType, flags: Partial<Attribute> = {}): Attr
 // A sensitive provider setting beside a plain one; a resource with a sensitive attribute, a list block whose elements
 // have a sensitive attribute, and a one-element block (flattened to an object) with one.
 const model = buildProviderModel(
-  {
-    provider: { version: 0, block: block([attr("token", S, { sensitive: true }), attr("region", S)]) },
-    resources: new Map([
-      [
-        "acme_thing",
-        {
-          version: 0,
-          block: block(
-            [attr("name", S), attr("password", S, { sensitive: true }), attr("tags", { kind: "map", element: S })],
-            [
-              { typeName: "rule", nesting: "list", minItems: 0, maxItems: 0, block: block([attr("port", S), attr("key", S, { sensitive: true })]) },
-              { typeName: "auth", nesting: "list", minItems: 0, maxItems: 1, block: block([attr("user", S), attr("pass", S, { sensitive: true })]) },
-            ],
-          ),
-        },
-      ],
-    ]),
-    dataSources: new Map(),
-    ephemeralResources: new Map(),
-    functions: new Map(),
-    serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false },
-    diagnostics: [],
-  },
+  provider({
+    config: block([attr("token", S, { sensitive: true }), attr("region", S)]),
+    resources: {
+      acme_thing: block(
+        [attr("name", S), attr("password", S, { sensitive: true }), attr("tags", { kind: "map", element: S })],
+        [
+          nested("rule", "list", block([attr("port", S), attr("key", S, { sensitive: true })])),
+          nested("auth", "list", block([attr("user", S), attr("pass", S, { sensitive: true })]), 0, 1),
+        ],
+      ),
+    },
+  }),
   { packageName: "acme", packageVersion: "1.0.0" },
 );
 const thing = model.resources.get("acme_thing")!.properties;
