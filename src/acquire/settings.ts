@@ -1,6 +1,7 @@
 // The environment variables that tune provider acquisition (timeouts, retries, size limits), read and checked in one
 // place so that a bad value fails with the variable's name instead of silently falling back.
 import { invalidArgument } from "./errors.js";
+import { positiveWhole, readSetting, secondsAsMs } from "../setting.js";
 
 /** Seconds a registry or mirror may take to answer a metadata request (and a download its headers); as Terraform. */
 export const CLIENT_TIMEOUT_ENV = "TF_REGISTRY_CLIENT_TIMEOUT";
@@ -52,16 +53,10 @@ export const DEFAULT_SETTINGS: AcquireSettings = {
 
 /** The parsed value, or `fallback` when the variable is unset; `shown` is the default as the user would write it. */
 function read(env: NodeJS.ProcessEnv, name: string, fallback: number, shown: number, what: string, parse: (raw: string) => number | undefined): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === "") return fallback;
-  const value = parse(raw);
-  if (value === undefined) throw invalidArgument(`${name}=${JSON.stringify(env[name])} is not ${what}; set it to ${what} or unset it (default ${shown})`);
-  return value;
+  return readSetting(env, { name, fallback, shown, what, parse, setTo: what }, invalidArgument);
 }
 
-const positiveSeconds = (raw: string): number | undefined => (/^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0 ? Math.round(Number(raw) * 1000) : undefined);
 const count = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) <= 100 ? Number(raw) : undefined);
-const bytes = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined);
 const entries = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) > 0 && Number.isSafeInteger(Number(raw)) ? Number(raw) : undefined);
 
 /**
@@ -78,13 +73,13 @@ export function enforceSignature(env: NodeJS.ProcessEnv): boolean {
 export function acquireSettings(env: NodeJS.ProcessEnv): AcquireSettings {
   const d = DEFAULT_SETTINGS;
   return {
-    timeoutMs: read(env, CLIENT_TIMEOUT_ENV, d.timeoutMs, d.timeoutMs / 1000, "a number of seconds above 0", positiveSeconds),
-    idleTimeoutMs: read(env, DOWNLOAD_IDLE_TIMEOUT_ENV, d.idleTimeoutMs, d.idleTimeoutMs / 1000, "a number of seconds above 0", positiveSeconds),
+    timeoutMs: read(env, CLIENT_TIMEOUT_ENV, d.timeoutMs, d.timeoutMs / 1000, "a number of seconds above 0", secondsAsMs),
+    idleTimeoutMs: read(env, DOWNLOAD_IDLE_TIMEOUT_ENV, d.idleTimeoutMs, d.idleTimeoutMs / 1000, "a number of seconds above 0", secondsAsMs),
     metadataRetries: read(env, DISCOVERY_RETRY_ENV, d.metadataRetries, d.metadataRetries, "a whole number of retries from 0 to 100", count),
     downloadRetries: read(env, DOWNLOAD_RETRY_ENV, d.downloadRetries, d.downloadRetries, "a whole number of retries from 0 to 100", count),
-    maxArchiveBytes: read(env, MAX_ARCHIVE_BYTES_ENV, d.maxArchiveBytes, d.maxArchiveBytes, "a whole number of bytes above 0", bytes),
-    maxUnpackedBytes: read(env, MAX_UNPACKED_BYTES_ENV, d.maxUnpackedBytes, d.maxUnpackedBytes, "a whole number of bytes above 0", bytes),
+    maxArchiveBytes: read(env, MAX_ARCHIVE_BYTES_ENV, d.maxArchiveBytes, d.maxArchiveBytes, "a whole number of bytes above 0", positiveWhole),
+    maxUnpackedBytes: read(env, MAX_UNPACKED_BYTES_ENV, d.maxUnpackedBytes, d.maxUnpackedBytes, "a whole number of bytes above 0", positiveWhole),
     maxArchiveEntries: read(env, MAX_ARCHIVE_ENTRIES_ENV, d.maxArchiveEntries, d.maxArchiveEntries, "a whole number of entries above 0", entries),
-    maxMetadataBytes: read(env, MAX_METADATA_BYTES_ENV, d.maxMetadataBytes, d.maxMetadataBytes, "a whole number of bytes above 0", bytes),
+    maxMetadataBytes: read(env, MAX_METADATA_BYTES_ENV, d.maxMetadataBytes, d.maxMetadataBytes, "a whole number of bytes above 0", positiveWhole),
   };
 }

@@ -2,6 +2,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import { parseDocPage, type EntityDocs } from "./markdown.js";
+import { positiveWhole, readSetting } from "../setting.js";
 
 export type DocKind = "resources" | "data-sources" | "ephemeral-resources" | "functions";
 
@@ -36,12 +37,8 @@ export const DEFAULT_MAX_DOC_PAGE_BYTES = 4 * 1024 * 1024;
 
 /** The page size limit from the environment: a whole number of bytes above 0, or the default when unset. */
 export function maxDocPageBytes(env: NodeJS.ProcessEnv): number {
-  const raw = env[MAX_DOC_PAGE_BYTES_ENV]?.trim();
-  if (raw === undefined || raw === "") return DEFAULT_MAX_DOC_PAGE_BYTES;
-  if (!/^\d+$/.test(raw) || Number(raw) <= 0) {
-    throw new DocsRepoError(`${MAX_DOC_PAGE_BYTES_ENV}=${JSON.stringify(env[MAX_DOC_PAGE_BYTES_ENV])} is not a whole number of bytes above 0; set it to one or unset it (default ${DEFAULT_MAX_DOC_PAGE_BYTES})`);
-  }
-  return Number(raw);
+  const setting = { name: MAX_DOC_PAGE_BYTES_ENV, fallback: DEFAULT_MAX_DOC_PAGE_BYTES, shown: DEFAULT_MAX_DOC_PAGE_BYTES, what: "a whole number of bytes above 0", parse: positiveWhole };
+  return readSetting(env, setting, (message) => new DocsRepoError(message));
 }
 
 function isDir(p: string): boolean {

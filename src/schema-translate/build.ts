@@ -1,4 +1,5 @@
 // Builds the provider model from a Terraform provider schema: names, tokens, types and flags, computed once.
+import { readSetting } from "../setting.js";
 import type { CtyType } from "../terraform/cty/index.js";
 import { attributeType, impliedType } from "../terraform/schema.js";
 import type { Attribute, Block, FunctionParameter, NestedBlock, ProviderSchema, Schema } from "../terraform/types.js";
@@ -44,14 +45,9 @@ export const DEFAULT_MAX_SCHEMA_DEPTH = 100;
 
 /** The depth limit from the environment: a whole number from 1 to 1000, or the default when unset. */
 export function maxSchemaDepth(env: NodeJS.ProcessEnv): number {
-  const raw = env[MAX_SCHEMA_DEPTH_ENV]?.trim();
-  if (raw === undefined || raw === "") return DEFAULT_MAX_SCHEMA_DEPTH;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1000) {
-    throw new SchemaTranslationError(
-      `${MAX_SCHEMA_DEPTH_ENV}=${JSON.stringify(env[MAX_SCHEMA_DEPTH_ENV])} is not a whole number from 1 to 1000; set it to one or unset it (default ${DEFAULT_MAX_SCHEMA_DEPTH})`,
-    );
-  }
-  return Number(raw);
+  const parse = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 1000 ? Number(raw) : undefined);
+  const setting = { name: MAX_SCHEMA_DEPTH_ENV, fallback: DEFAULT_MAX_SCHEMA_DEPTH, shown: DEFAULT_MAX_SCHEMA_DEPTH, what: "a whole number from 1 to 1000", parse };
+  return readSetting(env, setting, (message) => new SchemaTranslationError(message));
 }
 
 /** Where a nested type's name comes from: the owner's name plus the property path. */

@@ -1,6 +1,7 @@
 // The environment variables that bound how long a launched provider may take to answer, read and checked in one place
 // so that a bad value fails with the variable's name instead of silently falling back.
 import { TerraformProviderError } from "./errors.js";
+import { positiveWhole, readSetting, secondsAsMs } from "../setting.js";
 
 /** Seconds a launched provider may take to answer GetProviderSchema (and GetResourceIdentitySchemas). */
 export const SCHEMA_TIMEOUT_ENV = "TF_BRIDGE_SCHEMA_TIMEOUT";
@@ -14,25 +15,11 @@ export const DEFAULT_SCHEMA_TIMEOUT_MS = 300_000;
 
 /** A setting holds a value that is not what it must be. */
 export class SettingError extends TerraformProviderError {}
-
-/**
- * A setting's value parsed, the default when it is unset or empty, or a SettingError naming the variable, what it must
- * be and the default (`shown`, as a user would write it).
- */
-function read(env: NodeJS.ProcessEnv, name: string, fallback: number, shown: string, what: string, parse: (raw: string) => number | undefined): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === "") return fallback;
-  const value = parse(raw);
-  if (value === undefined) throw new SettingError(`${name}=${JSON.stringify(env[name])} is not ${what}; set it to one or unset it (default ${shown})`);
-  return value;
-}
-
-/** Seconds (fractions allowed) above 0, as milliseconds. */
-const seconds = (raw: string): number | undefined => (/^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0 ? Math.round(Number(raw) * 1000) : undefined);
+const refuse = (message: string): SettingError => new SettingError(message);
 
 /** The schema deadline in milliseconds: TF_BRIDGE_SCHEMA_TIMEOUT in seconds (fractions allowed), or the default. */
 export function schemaTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return read(env, SCHEMA_TIMEOUT_ENV, DEFAULT_SCHEMA_TIMEOUT_MS, `${DEFAULT_SCHEMA_TIMEOUT_MS / 1000}`, "a number of seconds above 0", seconds);
+  return readSetting(env, { name: SCHEMA_TIMEOUT_ENV, fallback: DEFAULT_SCHEMA_TIMEOUT_MS, shown: DEFAULT_SCHEMA_TIMEOUT_MS / 1000, what: "a number of seconds above 0", parse: secondsAsMs }, refuse);
 }
 
 /** The largest message a provider's reply may carry, in bytes. */
@@ -50,8 +37,12 @@ const MAX_GRPC_MESSAGE_BYTES = 2 ** 32 - 1;
 
 /** The reply size limit: TF_BRIDGE_MAX_PROVIDER_MESSAGE_BYTES in bytes, or the default. */
 export function maxProviderMessageBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const bytes = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) > 0 ? Math.min(Number(raw), MAX_GRPC_MESSAGE_BYTES) : undefined);
-  return read(env, MAX_PROVIDER_MESSAGE_ENV, DEFAULT_MAX_PROVIDER_MESSAGE_BYTES, `${DEFAULT_MAX_PROVIDER_MESSAGE_BYTES}, 256 MiB`, "a whole number of bytes above 0", bytes);
+  const parse = (raw: string): number | undefined => {
+    const n = positiveWhole(raw);
+    return n === undefined ? undefined : Math.min(n, MAX_GRPC_MESSAGE_BYTES);
+  };
+  const shown = `${DEFAULT_MAX_PROVIDER_MESSAGE_BYTES}, 256 MiB`;
+  return readSetting(env, { name: MAX_PROVIDER_MESSAGE_ENV, fallback: DEFAULT_MAX_PROVIDER_MESSAGE_BYTES, shown, what: "a whole number of bytes above 0", parse }, refuse);
 }
 
 /** Seconds a launched provider may take to acknowledge an HTTP/2 PING while calls wait on its quiet connection. */
@@ -66,5 +57,5 @@ export const DEFAULT_PING_TIMEOUT_MS = 30_000;
 
 /** The PING deadline in milliseconds: TF_BRIDGE_PROVIDER_PING_TIMEOUT in seconds (fractions allowed), or the default. */
 export function pingTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return read(env, PING_TIMEOUT_ENV, DEFAULT_PING_TIMEOUT_MS, `${DEFAULT_PING_TIMEOUT_MS / 1000}`, "a number of seconds above 0", seconds);
+  return readSetting(env, { name: PING_TIMEOUT_ENV, fallback: DEFAULT_PING_TIMEOUT_MS, shown: DEFAULT_PING_TIMEOUT_MS / 1000, what: "a number of seconds above 0", parse: secondsAsMs }, refuse);
 }
