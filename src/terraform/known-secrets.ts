@@ -43,8 +43,14 @@ export class KnownSecrets implements SecretSink {
     return out;
   }
 
+  /** Whether scrubData shows `v` as `mark` whole, whatever it holds (a subclass's own wrappers of hidden values). */
+  protected hidden(_v: unknown): boolean {
+    return false;
+  }
+
   /** Plain data (a log line's fields) with every remembered secret replaced by `mark`, in strings and whole numbers. */
   scrubData(v: unknown, mark = SECRET_MARK): unknown {
+    if (this.hidden(v)) return mark;
     if (typeof v === "string") return this.scrubString(v, mark);
     if (typeof v === "number") return this.numbers.has(v) ? mark : v;
     if (Array.isArray(v)) return v.map((x) => this.scrubData(x, mark));

@@ -57,18 +57,13 @@ export class RecordedSecrets extends KnownSecrets {
     else if (v !== null && typeof v === "object") for (const x of Object.values(v)) this.noteHidden(x);
   }
 
+  protected override hidden(v: unknown): boolean {
+    return v instanceof Redacted;
+  }
+
   /** The record with every remembered secret replaced, in values and in keys, and every redacted value hidden. */
   scrub(v: Json): Json {
-    if (v instanceof Redacted) return REDACTED;
-    if (typeof v === "string") return this.scrubString(v, REDACTED);
-    if (typeof v === "number") return this.numbers.has(v) ? REDACTED : v;
-    if (Array.isArray(v)) return v.map((x) => this.scrub(x));
-    if (v !== null && typeof v === "object") {
-      const out: { [key: string]: Json } = {};
-      for (const [k, x] of Object.entries(v)) out[this.scrubString(k, REDACTED)] = this.scrub(x);
-      return out;
-    }
-    return v;
+    return this.scrubData(v, REDACTED) as Json;
   }
 }
 
