@@ -99,21 +99,15 @@ export function distinctPropertyNames(entries: readonly { tfName: string; spelli
   if (groups.size === entries.length) return out;
   const taken = new Set(groups.keys());
   const byTfName = (a: number, b: number): number => (entries[a]!.tfName < entries[b]!.tfName ? -1 : entries[a]!.tfName > entries[b]!.tfName ? 1 : 0);
-  for (const [key, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (group.length === 1) continue;
     const sorted = [...group].sort(byTfName);
     const keeper = sorted.find((i) => formerTfName(entries[i]!.name) === entries[i]!.spelling) ?? sorted[0]!;
-    taken.add(key);
     for (const i of sorted) {
       if (i === keeper) continue;
-      for (let n = 2; ; n++) {
-        const candidate = `${entries[i]!.name}V${n}`;
-        if (!taken.has(sdkKey(candidate))) {
-          taken.add(sdkKey(candidate));
-          out[i] = candidate;
-          break;
-        }
-      }
+      const candidate = firstFreeName(entries[i]!.name, (c) => taken.has(sdkKey(c)), 2);
+      taken.add(sdkKey(candidate));
+      out[i] = candidate;
     }
   }
   return out;
@@ -245,14 +239,18 @@ export class TokenAllocator {
   private readonly used = new Set<string>();
 
   allocate(make: (name: string) => string, name: string): { token: string; name: string } {
-    for (let n = 1; ; n++) {
-      const candidate = n === 1 ? name : `${name}V${n}`;
-      const token = make(candidate);
-      if (!this.used.has(token.toLowerCase())) {
-        this.used.add(token.toLowerCase());
-        return { token, name: candidate };
-      }
-    }
+    const free = firstFreeName(name, (c) => this.used.has(make(c).toLowerCase()));
+    const token = make(free);
+    this.used.add(token.toLowerCase());
+    return { token, name: free };
+  }
+}
+
+/** `name` (from `first` = 1), else the first of `nameV2`, `nameV3`… that is not `taken`: how tokens and properties are told apart. */
+export function firstFreeName(name: string, taken: (candidate: string) => boolean, first = 1): string {
+  for (let n = first; ; n++) {
+    const candidate = n === 1 ? name : `${name}V${n}`;
+    if (!taken(candidate)) return candidate;
   }
 }
 
