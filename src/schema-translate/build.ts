@@ -20,6 +20,8 @@ import { applyDocs } from "./docs.js";
 import {
   EPHEMERAL_MODULE,
   TokenAllocator,
+  TypeRegistry,
+  sameOwners,
   ephemeralFunctionName,
   ephemeralFunctionToken,
   inferPrefix,
@@ -53,7 +55,7 @@ export function maxSchemaDepth(env: NodeJS.ProcessEnv): number {
 /** Where a nested type's name comes from: the owner's name plus the property path. */
 interface TypeContext {
   pkg: string;
-  types: Map<string, ObjectTypeModel>;
+  types: TypeRegistry;
   /** `String` for random_string, `getFile` for a data source, `Provider` for the configuration. */
   prefix: string;
   /** Where named types go: `index`, `config` for the types of configuration variables, `ephemeral` for ephemeral resources'. */
@@ -72,22 +74,26 @@ function isCollection(t: CtyType): boolean {
 }
 
 /**
- * Registers an object type under its token; a second, different shape under the same name gets a suffix. Building a
- * candidate registers its nested types (named after the candidate), so a candidate that is not kept takes them back out.
+ * Registers an object type under its token; a second, different shape under the same name gets a suffix, and the plain
+ * name goes to the declaration the reference's type describes (`TypeRegistry`). Building a candidate registers its
+ * nested types (named after the candidate), so a candidate that is not kept takes them back out.
  */
 function registerType(ctx: TypeContext, name: string, build: (token: string, name: string) => ObjectTypeModel): ObjectTypeModel {
+  const types = ctx.types;
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? name : `${name}V${n}`;
     const token = typeToken(ctx.pkg, candidate, ctx.module);
-    const registered = ctx.types.size;
+    const registered = types.size;
+    const mark = types.mark();
     const built = build(token, candidate);
-    const existing = ctx.types.get(token);
-    if (existing === undefined) {
-      ctx.types.set(token, built);
+    const existing = types.get(token);
+    if ((n > 1 || types.mayTakePlain(token, built)) && existing === undefined) {
+      types.set(token, built);
       return built;
     }
-    dropTypesAfter(ctx.types, registered);
-    if (sameShape(existing, built)) return existing;
+    dropTypesAfter(types, registered);
+    if (existing !== undefined && sameShape(existing, built)) return types.share(existing, built);
+    types.undo(mark);
   }
 }
 
@@ -97,9 +103,10 @@ function dropTypesAfter(types: Map<string, ObjectTypeModel>, count: number): voi
   for (const token of [...types.keys()]) if (i++ >= count) types.delete(token);
 }
 
+/** Alike as the reference shares types (`typeShapeKey`), with nested types the very same ones. */
 function sameShape(a: ObjectTypeModel, b: ObjectTypeModel): boolean {
   const shape = (o: ObjectTypeModel): string =>
-    JSON.stringify(o.properties.map((p) => [p.tfName, p.name, p.required, p.input, p.computed, p.secret, typeShape(p.type)]));
+    JSON.stringify(o.properties.map((p) => [p.tfName, p.name, p.tfType.kind, p.required, p.secret, p.writeOnly, p.maxItemsOne, typeShape(p.type)]));
   return shape(a) === shape(b);
 }
 
@@ -322,7 +329,7 @@ function markAutonamed(props: PropertyModel[]): PropertyModel[] {
  * Configuration variables: the provider's properties again, with their object types in the `config` module, named
  * after the variable itself (`proxies`), and nested types below it as elsewhere (`proxiesAuth`).
  */
-function configVariableProperties(pkg: string, types: Map<string, ObjectTypeModel>, attributes: readonly Attribute[], blocks: readonly NestedBlock[]): PropertyModel[] {
+function configVariableProperties(pkg: string, types: TypeRegistry, attributes: readonly Attribute[], blocks: readonly NestedBlock[]): PropertyModel[] {
   return blockLikeProperties({ pkg, types, prefix: "", module: "config" }, attributes, blocks);
 }
 
@@ -427,10 +434,29 @@ function blockFunction(ctx: TypeContext, tfName: string, token: string, s: Schem
   };
 }
 
+/**
+ * The provider model. A provider declaring one nested type name with different shapes is built again knowing which
+ * declaration each such name belongs to (`TypeRegistry`); its warnings are the last build's, given once.
+ */
 export function buildProviderModel(schema: ProviderSchema, options: ModelOptions): ProviderModel {
+  let owners = new Map<string, string>();
+  for (let build = 1; ; build++) {
+    const warnings: string[] = [];
+    const types = new TypeRegistry(owners);
+    const model = buildProviderModelWith(schema, { ...options, warn: (m) => warnings.push(m) }, types);
+    const contested = types.contested();
+    // Owning a name can rename an owner's parent's nested types, which may contest new names: a third build settles them.
+    if (build === 3 || sameOwners(contested, owners)) {
+      for (const w of warnings) options.warn?.(w);
+      return model;
+    }
+    owners = contested;
+  }
+}
+
+function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, types: TypeRegistry): ProviderModel {
   const pkg = options.packageName;
   const { keep } = checkFilters(schema, options);
-  const types = new Map<string, ObjectTypeModel>();
   const prefix = inferPrefix([...schema.resources.keys(), ...schema.dataSources.keys()], pkg);
   const tokens = new TokenAllocator();
   const maxDepth = options.maxSchemaDepth ?? maxSchemaDepth(process.env);

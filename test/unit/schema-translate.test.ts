@@ -81,8 +81,8 @@ describe("tokens", () => {
     expect(tokens).toEqual(["acme:index/fooBar:FooBar", "acme:index/foobarV2:FoobarV2"]);
   });
 
-  it("a type name taken by another shape gets V2, and the rejected candidate leaves no nested type behind", () => {
-    // `bar` { baz { a } } makes FooBar and FooBarBaz; `bar_baz` { q, qux { z } } then wants FooBarBaz too.
+  it("a type name declared with two shapes is the last declaration's, as the reference's type is; the other gets V2 and the rejected candidate leaves no nested type behind", () => {
+    // `bar` { baz { a } } makes FooBar and FooBarBaz; `bar_baz` { q, qux { z } }, declared after it, wants FooBarBaz too.
     const c = model(provider({
       resources: {
         acme_foo: block([idAttr], [
@@ -92,9 +92,41 @@ describe("tokens", () => {
       },
     }));
     const names = [...c.types.keys()].map((t) => t.split(":")[2]).sort();
-    expect(names).toEqual(["FooBar", "FooBarBaz", "FooBarBazV2", "FooBarBazV2Qux"]);
-    const barBaz = resource(c, "acme_foo").properties.find((p) => p.tfName === "bar_baz")!;
-    expect(barBaz.type.kind === "object" && barBaz.type.ref.token).toBe("acme:index/FooBarBazV2:FooBarBazV2");
+    expect(names).toEqual(["FooBar", "FooBarBaz", "FooBarBazQux", "FooBarBazV2"]);
+    const ref = (tfName: string, props = resource(c, "acme_foo").properties) => {
+      const t = props.find((p) => p.tfName === tfName)!.type;
+      return t.kind === "object" ? t.ref : undefined;
+    };
+    expect(ref("bar_baz")!.token).toBe("acme:index/FooBarBaz:FooBarBaz");
+    expect(ref("baz", ref("bar")!.properties)!.token).toBe("acme:index/FooBarBazV2:FooBarBazV2");
+    expect(ref("baz", ref("bar")!.properties)!.properties.map((p) => p.name)).toEqual(["a"]);
+  });
+
+  it("declarations of one type name alike but for input and computed flags share it, with the last one's definition", () => {
+    // acme_list's items.redirect and acme_list_item's redirect are both ListItemRedirect, as in cloudflare's list and list_item.
+    const redirect = (computed: boolean) => nested("redirect", "single", block([req("url", S), attr("code", N, { optional: true, computed })]));
+    const c = model(provider({
+      resources: {
+        acme_list: block([idAttr], [nested("items", "set", block([opt("ip", S)], [redirect(false)]))]),
+        acme_list_item: block([idAttr], [redirect(true)]),
+      },
+    }));
+    const tokens = [...c.types.keys()].map((t) => t.split(":")[2]).sort();
+    expect(tokens).toEqual(["ListItem", "ListItemRedirect"]);
+    const shared = c.types.get("acme:index/ListItemRedirect:ListItemRedirect")!;
+    expect(shared.properties.find((p) => p.name === "code")!.computed).toBe(true);
+  });
+
+  it("a secret or write-only difference keeps two declarations apart: sharing would drop a secret mark", () => {
+    const c = model(provider({
+      resources: {
+        acme_a: block([idAttr], [nested("b_c", "single", block([opt("x", S)]))]),
+        acme_a_b: block([idAttr], [nested("c", "single", block([attr("x", S, { optional: true, sensitive: true })]))]),
+      },
+    }));
+    expect([...c.types.keys()].map((t) => t.split(":")[2]).sort()).toEqual(["ABC", "ABCV2"]);
+    // The plain name is the last declaration's (acme_a_b's), and its x stays secret.
+    expect(c.types.get("acme:index/ABC:ABC")!.properties[0]!.secret).toBe(true);
   });
 
   it("a resource whose class name is reserved in the SDK languages gets a Resource suffix", () => {
