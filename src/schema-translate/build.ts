@@ -21,6 +21,7 @@ import {
   EPHEMERAL_MODULE,
   TokenAllocator,
   TypeRegistry,
+  pulumiShape,
   sameOwners,
   ephemeralFunctionName,
   ephemeralFunctionToken,
@@ -87,40 +88,20 @@ function registerType(ctx: TypeContext, name: string, build: (token: string, nam
     const mark = types.mark();
     const built = build(token, candidate);
     const existing = types.get(token);
-    if ((n > 1 || types.mayTakePlain(token, built)) && existing === undefined) {
-      types.set(token, built);
-      return built;
-    }
+    // Alike declarations share the token (nested types compared by token: they were shared the same way).
+    const allowed = n > 1 || types.mayTakePlain(token, built);
+    if (allowed && (existing === undefined || pulumiShape(existing, byToken) === pulumiShape(built, byToken))) return types.share(built);
     dropTypesAfter(types, registered);
-    if (existing !== undefined && sameShape(existing, built)) return types.share(existing, built);
     types.undo(mark);
   }
 }
+
+const byToken = (t: ObjectTypeModel): string => t.token;
 
 /** Removes the types registered after the first `count` (a Map iterates in insertion order, so they are its tail). */
 function dropTypesAfter(types: Map<string, ObjectTypeModel>, count: number): void {
   let i = 0;
   for (const token of [...types.keys()]) if (i++ >= count) types.delete(token);
-}
-
-/** Alike as the reference shares types (`typeShapeKey`), with nested types the very same ones. */
-function sameShape(a: ObjectTypeModel, b: ObjectTypeModel): boolean {
-  const shape = (o: ObjectTypeModel): string =>
-    JSON.stringify(o.properties.map((p) => [p.tfName, p.name, p.tfType.kind, p.required, p.secret, p.writeOnly, p.maxItemsOne, typeShape(p.type)]));
-  return shape(a) === shape(b);
-}
-
-function typeShape(t: TypeModel): unknown {
-  switch (t.kind) {
-    case "array":
-      return [t.set === true ? "set" : "array", typeShape(t.items)];
-    case "map":
-      return ["map", typeShape(t.values)];
-    case "object":
-      return ["object", t.ref.token];
-    default:
-      return t.kind;
-  }
 }
 
 /**

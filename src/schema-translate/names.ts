@@ -2,7 +2,7 @@
 // only place such a rule is written.
 import { createHash } from "node:crypto";
 import { Pluralize, Singularize } from "./inflector.js";
-import type { ObjectTypeModel, PropertyModel, TypeModel } from "./model.js";
+import type { ObjectTypeModel, TypeModel } from "./model.js";
 
 const digitWords = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"];
 
@@ -260,17 +260,19 @@ export function firstFreeName(name: string, taken: (candidate: string) => boolea
  * Nested object types by token, with the reference's rule for two declarations of one type name (pkg/tfgen
  * `schemaNestedTypes.declareType`): the reference keeps one type per name, and each later declaration of it replaces
  * the earlier's definition, so the type is the LAST declaration's (resources in name order, properties in name order).
- * Declarations whose shapes are alike (`typeShapeKey`: same property names, required sets, secrets and types; input and
- * computed flags may differ) share that one type, as there. Where shapes differ the reference still shares it, so an
- * earlier property points at a type with the last one's fields; we keep them apart, and give the plain name to the
- * one the reference's type describes, the last, and `V2`, `V3`… to the others: the last declaration of a contested name
- * is only known once every declaration is made, so a provider with such names is built again knowing them (`owners`).
+ * Declarations alike in what a Pulumi schema shows (`pulumiShape`: property names, required inputs and Pulumi types)
+ * are one type there, as in the reference, and the schema shows the last one's definition; each declaration keeps its
+ * own model, so values still convert by their own Terraform types (a set here, a list there), secrets and write-only
+ * flags. Where the shapes differ the reference still makes them one, so an earlier property points at a type with the
+ * last one's fields; we keep them apart, give the plain name to the one the reference's type describes, the last, and
+ * `V2`, `V3`… to the others. The last declaration of a contested name is only known once every declaration is made, so
+ * a provider with such names is built again knowing them (`owners`).
  */
 export class TypeRegistry extends Map<string, ObjectTypeModel> {
   /** Per plain token, the shapes its declarations had, in order, without repeats. */
   private readonly seen = new Map<string, string[]>();
-  /** Definitions replaced by a later alike declaration, to restore when that declaration is taken back. */
-  private readonly journal: { type: ObjectTypeModel; properties: PropertyModel[]; description: string }[] = [];
+  /** Definitions a later alike declaration took the token from, to restore when that declaration is taken back. */
+  private readonly journal: { token: string; previous: ObjectTypeModel }[] = [];
 
   /** `owners`: per contested plain token, the shape of its last declaration in an earlier build. */
   constructor(private readonly owners: ReadonlyMap<string, string> = new Map()) {
@@ -279,7 +281,7 @@ export class TypeRegistry extends Map<string, ObjectTypeModel> {
 
   /** Whether a declaration of this shape may take the plain token; records the shape either way. */
   mayTakePlain(token: string, type: ObjectTypeModel): boolean {
-    const shape = typeShapeKey(type);
+    const shape = deepShapeKey(type);
     const shapes = this.seen.get(token) ?? [];
     if (shapes[shapes.length - 1] !== shape) this.seen.set(token, [...shapes.filter((s) => s !== shape), shape]);
     const owner = this.owners.get(token);
@@ -291,24 +293,23 @@ export class TypeRegistry extends Map<string, ObjectTypeModel> {
     return new Map([...this.seen].filter(([, shapes]) => shapes.length > 1).map(([token, shapes]) => [token, shapes[shapes.length - 1]!]));
   }
 
-  /** An alike later declaration: the shared type takes its definition, as the reference's does. */
-  share(existing: ObjectTypeModel, later: ObjectTypeModel): ObjectTypeModel {
-    this.journal.push({ type: existing, properties: existing.properties, description: existing.description });
-    existing.properties = later.properties;
-    existing.description = later.description;
-    return existing;
+  /** An alike later declaration: the token's definition becomes its, as the reference's does. */
+  share(later: ObjectTypeModel): ObjectTypeModel {
+    const previous = this.get(later.token);
+    if (previous !== undefined && previous !== later) this.journal.push({ token: later.token, previous });
+    this.set(later.token, later);
+    return later;
   }
 
   mark(): number {
     return this.journal.length;
   }
 
-  /** Restores the definitions replaced since `mark`, newest first. */
+  /** Restores the definitions taken since `mark`, newest first. */
   undo(mark: number): void {
     while (this.journal.length > mark) {
       const e = this.journal.pop()!;
-      e.type.properties = e.properties;
-      e.type.description = e.description;
+      this.set(e.token, e.previous);
     }
   }
 }
@@ -318,32 +319,35 @@ export function sameOwners(a: ReadonlyMap<string, string>, b: ReadonlyMap<string
   return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 }
 
-const shapeKeys = new WeakMap<ObjectTypeModel, string>();
-
 /**
- * What makes two object types one for the reference (pkg/tfgen `propertyType.equals`: names, optionality, types), with
- * nested types by their own shape, never their names; plus what our values need alike in both: the Terraform name and
- * value kind, secrets and write-only (the bridge marks and drops values by them).
+ * What a Pulumi schema shows of an object type, as pkg/tfgen `propertyType.equals` compares two: property names, which
+ * are required inputs, and their types, with nested object types as `nested` tells them (by token, or by shape).
  */
-export function typeShapeKey(t: ObjectTypeModel): string {
-  const known = shapeKeys.get(t);
-  if (known !== undefined) return known;
-  const inner = (x: TypeModel): unknown => {
+export function pulumiShape(t: ObjectTypeModel, nested: (ref: ObjectTypeModel) => string): string {
+  const shape = (x: TypeModel): unknown => {
     switch (x.kind) {
       case "array":
-        return [x.set === true ? "set" : "array", inner(x.items)];
+        return ["array", shape(x.items)];
       case "map":
-        return ["map", inner(x.values)];
+        return ["map", shape(x.values)];
       case "object":
-        return ["object", typeShapeKey(x.ref)];
+        return ["object", nested(x.ref)];
       default:
         return x.kind;
     }
   };
+  return JSON.stringify(t.properties.map((p) => [p.name, p.required, shape(p.type)]));
+}
+
+const deepShapes = new WeakMap<ObjectTypeModel, string>();
+
+/** `pulumiShape` with nested types by their own shape, never their names: which declaration a name belongs to. */
+function deepShapeKey(t: ObjectTypeModel): string {
+  const known = deepShapes.get(t);
+  if (known !== undefined) return known;
   // A digest, not the text: nested types' keys inside their owner's would grow with every level.
-  const text = JSON.stringify(t.properties.map((p) => [p.tfName, p.name, p.tfType.kind, p.required, p.secret, p.writeOnly, p.maxItemsOne, inner(p.type)]));
-  const key = createHash("sha256").update(text).digest("base64");
-  shapeKeys.set(t, key);
+  const key = createHash("sha256").update(pulumiShape(t, deepShapeKey)).digest("base64");
+  deepShapes.set(t, key);
   return key;
 }
 

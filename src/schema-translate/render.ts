@@ -67,6 +67,11 @@ function reachableTypes(props: readonly PropertyModel[], into = new Set<string>(
 interface TypePositions {
   outputLast: ReadonlySet<string>;
   inputs: ReadonlySet<string>;
+  /**
+   * Types of the provider's configuration alone. The reference meets a config variable's types only as outputs and the
+   * Provider's only as inputs, and writes the other position's list empty (`[]`) when the type requires anything.
+   */
+  configOnly?: ReadonlySet<string>;
 }
 
 const NO_POSITIONS: TypePositions = { outputLast: new Set(), inputs: new Set() };
@@ -92,6 +97,10 @@ function objectType(t: ObjectTypeModel, positions: TypePositions): JsonObject {
     return spec;
   }
   withList(spec, "required", requiredInputs);
+  if (positions.configOnly?.has(t.token) === true) {
+    if (requiredInputs.length > 0) spec["language"] = { nodejs: t.token.includes(":config/") ? { requiredInputs: [] } : { requiredOutputs: [] } };
+    return spec;
+  }
   if (requiredOutputs.join() !== requiredInputs.join()) {
     spec["language"] = { nodejs: { requiredOutputs } };
   }
@@ -266,7 +275,9 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
 
   const types: JsonObject = {};
   const dataSources = [...model.dataSources.values()];
+  const elsewhere = reachableTypes([...dataSources, ...model.resources.values(), ...model.ephemeralResources.values()].flatMap((e) => e.properties));
   const positions: TypePositions = {
+    configOnly: new Set([...reachableTypes([...model.config, ...model.configVariables])].filter((t) => !elsewhere.has(t))),
     outputLast: reachableTypes(dataSources.flatMap((d) => d.properties)),
     inputs: reachableTypes(
       dataSources.flatMap((d) => d.properties.filter((p) => p.input)),

@@ -115,18 +115,29 @@ describe("tokens", () => {
     expect(tokens).toEqual(["ListItem", "ListItemRedirect"]);
     const shared = c.types.get("acme:index/ListItemRedirect:ListItemRedirect")!;
     expect(shared.properties.find((p) => p.name === "code")!.computed).toBe(true);
+    expect(resource(c, "acme_list_item").properties.find((p) => p.tfName === "redirect")!.type).toEqual({ kind: "object", ref: shared });
   });
 
-  it("a secret or write-only difference keeps two declarations apart: sharing would drop a secret mark", () => {
+  it("declarations alike in the Pulumi schema but not in Terraform (a set and a list, a secret) are one schema type, each converting by its own", () => {
+    // As google's compute_security_policy.rule.preconfigured_waf_config (target_rule_ids a set) and
+    // compute_security_policy_rule's (a list): the reference shares ComputeSecurityPolicyRulePreconfiguredWafConfig.
     const c = model(provider({
       resources: {
-        acme_a: block([idAttr], [nested("b_c", "single", block([opt("x", S)]))]),
-        acme_a_b: block([idAttr], [nested("c", "single", block([attr("x", S, { optional: true, sensitive: true })]))]),
+        acme_a: block([idAttr], [nested("b_c", "single", block([opt("ids", set(S)), opt("x", S)]))]),
+        acme_a_b: block([idAttr], [nested("c", "single", block([opt("ids", list(S)), attr("x", S, { optional: true, sensitive: true })]))]),
       },
     }));
-    expect([...c.types.keys()].map((t) => t.split(":")[2]).sort()).toEqual(["ABC", "ABCV2"]);
-    // The plain name is the last declaration's (acme_a_b's), and its x stays secret.
-    expect(c.types.get("acme:index/ABC:ABC")!.properties[0]!.secret).toBe(true);
+    expect([...c.types.keys()].map((t) => t.split(":")[2])).toEqual(["ABC"]);
+    const own = (tf: string, prop: string) => {
+      const t = resource(c, tf).properties.find((p) => p.tfName === prop)!.type;
+      return t.kind === "object" ? t.ref : undefined;
+    };
+    const [early, late] = [own("acme_a", "b_c")!, own("acme_a_b", "c")!];
+    expect([early.token, late.token]).toEqual(["acme:index/ABC:ABC", "acme:index/ABC:ABC"]);
+    // The schema shows the last declaration's definition, as the reference's; each keeps its own Terraform types and secrets.
+    expect(c.types.get("acme:index/ABC:ABC")).toBe(late);
+    expect(early.properties.map((p) => [p.tfType.kind, p.secret])).toEqual([["set", false], ["string", false]]);
+    expect(late.properties.map((p) => [p.tfType.kind, p.secret])).toEqual([["list", false], ["string", true]]);
   });
 
   it("a resource whose class name is reserved in the SDK languages gets a Resource suffix", () => {
@@ -400,6 +411,16 @@ describe("data sources, functions and configuration", () => {
     expect(c.config.variables.proxies).toMatchObject({ type: "array", items: { $ref: "#/types/acme:config%2Fproxies:proxies" } });
     expect(c.types["acme:config/proxies:proxies"].properties.auth).toEqual({ $ref: "#/types/acme:config%2FproxiesAuth:proxiesAuth" });
     expect(c.provider.inputProperties.proxies).toMatchObject({ items: { $ref: "#/types/acme:index%2FProviderProxy:ProviderProxy" } });
+  });
+
+  it("types of the configuration alone that require something carry the reference's empty list for the position it never meets them in", () => {
+    // As google's external_credentials and azurerm's features.template_deployment: config types are met as outputs only
+    // (requiredInputs []), the Provider's as inputs only (requiredOutputs []); a type requiring nothing carries neither.
+    const c = render(model(provider({ config: block([], [nested("cred", "list", block([req("token", S)])), nested("opt", "list", block([opt("x", S)]))]) })));
+    expect(c.types["acme:config/creds:creds"]).toMatchObject({ required: ["token"], language: { nodejs: { requiredInputs: [] } } });
+    expect(c.types["acme:index/ProviderCred:ProviderCred"]).toMatchObject({ required: ["token"], language: { nodejs: { requiredOutputs: [] } } });
+    expect(c.types["acme:config/opts:opts"].language).toBeUndefined();
+    expect(c.types["acme:index/ProviderOpt:ProviderOpt"].language).toBeUndefined();
   });
 
   it("provider configuration: config variables and provider inputs, secrets kept", () => {
