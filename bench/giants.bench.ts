@@ -1,0 +1,88 @@
+// The largest real providers at full size (schema dumps served by test/peers/replay): start-up (spawn → Parameterize →
+// GetSchema answered) and peak RSS, ours beside the reference's and the replay peer's own start (handshake → schema),
+// medians of BENCH_RUNS (default 3). BENCH_GIANTS=aws,google runs a subset.
+import { readFileSync } from "node:fs";
+import { GrpcTerraformProvider } from "../src/terraform/client.js";
+import { giants, giantsDir, giantsPresent, serveGiant, type Giant } from "../test/support/giants.js";
+import { childPids } from "../test/support/processes.js";
+import { referenceBin } from "../test/support/peers.js";
+import { argsRequest, startPluginProcess } from "../test/support/pulumi.js";
+import { median, range, report } from "./report.js";
+
+const RUNS = Number(process.env["BENCH_RUNS"] ?? 3);
+const wanted = process.env["BENCH_GIANTS"]?.split(",");
+
+/** A process's peak resident set (VmHWM), in MiB; 0 once it is gone. */
+function peakMiB(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m === null ? 0 : Number(m[1]) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+interface Sample {
+  ms: number;
+  /** Peak RSS in MiB: the plugin's own (not its Terraform provider's), or the replay peer's when it runs alone. */
+  rss: number;
+}
+
+async function plugin(g: Giant, bin?: string): Promise<Sample> {
+  const served = serveGiant(g);
+  const t0 = performance.now();
+  const p = await startPluginProcess({ env: served.env, startTimeoutMs: 60_000, ...(bin === undefined ? {} : { bin, reapChildren: true }) });
+  try {
+    const r = await p.call("Parameterize", argsRequest(served.binary));
+    await p.call("GetSchema", { version: 0, subpackage_name: r["name"], subpackage_version: r["version"] });
+    const ms = performance.now() - t0;
+    return { ms, rss: peakMiB(p.child.pid) };
+  } finally {
+    await p.stop();
+    served.cleanup();
+  }
+}
+
+/** The replay peer alone: spawn, handshake, schema received, as Parameterize needs it from any provider. */
+async function alone(g: Giant): Promise<Sample> {
+  const served = serveGiant(g);
+  const before = new Set(childPids(process.pid));
+  const t0 = performance.now();
+  const tf = await GrpcTerraformProvider.launch({ path: served.binary, env: { REPLAY_SCHEMA: served.env["REPLAY_SCHEMA"]!, REPLAY_STORE: served.env["REPLAY_STORE"]! } });
+  try {
+    await tf.getProviderSchema();
+    const ms = performance.now() - t0;
+    const pids = childPids(process.pid).filter((pid) => !before.has(pid));
+    return { ms, rss: Math.max(0, ...pids.map(peakMiB)) };
+  } finally {
+    await tf.close();
+    served.cleanup();
+  }
+}
+
+if (!giantsPresent) {
+  console.log(`giants benchmark: the schema dumps are not in ${giantsDir} (TF_BRIDGE_GIANT_SCHEMAS names another directory); nothing measured`);
+} else {
+  const fmt = (n: number): string => n.toFixed(0).padStart(6);
+  console.log(`giants benchmark: medians of ${RUNS} runs; start-up in ms; peak RSS in MiB of the plugin process (its Terraform provider apart) and of the replay peer alone`);
+  console.log(`  ${"provider".padEnd(11)} ${"ours".padStart(6)} ${"ref".padStart(6)} ${"replay".padStart(6)}  ${"÷ ref".padStart(6)}   ${"RSS ours".padStart(8)} ${"RSS ref".padStart(8)} ${"replay".padStart(6)}  ${"÷ ref".padStart(6)}`);
+  for (const g of giants.filter((x) => wanted === undefined || wanted.includes(x.name))) {
+    const ours: Sample[] = [];
+    const ref: Sample[] = [];
+    const direct: Sample[] = [];
+    // Interleaved, one process at a time: the machine's load drifts, and two giants at once would share its memory.
+    for (let i = 0; i < RUNS; i++) {
+      ours.push(await plugin(g));
+      ref.push(await plugin(g, referenceBin()));
+      direct.push(await alone(g));
+    }
+    const ms = (xs: Sample[]): number[] => xs.map((x) => x.ms);
+    const rss = (xs: Sample[]): number[] => xs.map((x) => x.rss);
+    const [o, r, d] = [median(ms(ours)), median(ms(ref)), median(ms(direct))];
+    const [ro, rr, rd] = [median(rss(ours)), median(rss(ref)), median(rss(direct))];
+    console.log(`  ${g.name.padEnd(11)} ${fmt(o)} ${fmt(r)} ${fmt(d)}  ${(o / r).toFixed(2).padStart(6)}   ${fmt(ro).padStart(8)} ${fmt(rr).padStart(8)} ${fmt(rd)}  ${(ro / rr).toFixed(2).padStart(6)}`);
+    report({ scenario: `${g.name} (schema dump) start-up to GetSchema`, bridge: o, reference: r, direct: d, unit: "ms", bridgeRange: range(ms(ours)), referenceRange: range(ms(ref)), directRange: range(ms(direct)) });
+    report({ scenario: `${g.name} (schema dump) plugin peak RSS`, bridge: ro, reference: rr, direct: rd, unit: "MiB", bridgeRange: range(rss(ours)), referenceRange: range(rss(ref)) });
+  }
+}
