@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { giants, giantsPresent, serveGiant, type ServedGiant } from "../support/giants.js";
+import { giants, giantsDir, giantsPresent, serveGiant, type ServedGiant } from "../support/giants.js";
 import { referenceBin, repoRoot } from "../support/peers.js";
 import { argsRequest, startPluginProcess } from "../support/pulumi.js";
 import { diffFacts, schemaFacts, type FactDifference, type Facts } from "../support/schema-facts.js";
@@ -41,6 +41,11 @@ function splitEphemeral(facts: Facts, pkg: string): { rest: Facts; ephemeral: st
 }
 
 const byFact = (a: FactDifference, b: FactDifference): number => (a.fact < b.fact ? -1 : a.fact > b.fact ? 1 : 0);
+
+it("finds the five giant schema dumps", () => {
+  // Missing dumps fail here, once, rather than leaving the comparison silently skipped.
+  expect(giantsPresent, `the schema dumps are not all in ${giantsDir}; set TF_BRIDGE_GIANT_SCHEMAS to their directory`).toBe(true);
+});
 
 describe.skipIf(!giantsPresent)("schemas of the largest real providers against the reference", () => {
   it.each(giants.map((g) => [g.name, g] as const))("%s: every fact equals the reference's but the listed ones", async (name, g) => {

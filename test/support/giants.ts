@@ -3,10 +3,13 @@
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { peerPath } from "./peers.js";
+import { peerPath, repoRoot } from "./peers.js";
 
-/** Where the dumps live; TF_BRIDGE_GIANT_SCHEMAS overrides. They are read in place, never copied into the repo. */
-export const giantsDir = process.env["TF_BRIDGE_GIANT_SCHEMAS"] ?? "/work/shared/schemas";
+/**
+ * Where the dumps live: `shared/schemas` beside the checkout (the workspace's), or TF_BRIDGE_GIANT_SCHEMAS. They are read
+ * in place, never copied into the repo.
+ */
+export const giantsDir = process.env["TF_BRIDGE_GIANT_SCHEMAS"] ?? join(repoRoot, "..", "shared", "schemas");
 
 export interface Giant {
   /** The provider's name, which is the package's. */

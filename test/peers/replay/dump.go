@@ -7,8 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -95,11 +96,7 @@ func loadDump(path, want string) (*replaySchemas, error) {
 	if err := json.Unmarshal(raw, &d); err != nil {
 		return nil, fmt.Errorf("%s is not a `terraform providers schema -json` dump: %w", path, err)
 	}
-	addrs := make([]string, 0, len(d.ProviderSchemas))
-	for a := range d.ProviderSchemas {
-		addrs = append(addrs, a)
-	}
-	sort.Strings(addrs)
+	addrs := slices.Sorted(maps.Keys(d.ProviderSchemas))
 	var addr string
 	switch {
 	case want != "":
@@ -157,22 +154,13 @@ func kind(k string) tfprotov6.StringKind {
 	return tfprotov6.StringKindPlain
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 func (c *converter) block(at string, b *blockJSON) (*tfprotov6.SchemaBlock, error) {
 	attrs, err := c.attributes(at, b.Attributes)
 	if err != nil {
 		return nil, err
 	}
 	out := &tfprotov6.SchemaBlock{Attributes: attrs, Description: b.Description, DescriptionKind: kind(b.DescriptionKind), Deprecated: b.Deprecated}
-	for _, name := range sortedKeys(b.BlockTypes) {
+	for _, name := range slices.Sorted(maps.Keys(b.BlockTypes)) {
 		bt := b.BlockTypes[name]
 		mode, ok := map[string]tfprotov6.SchemaNestedBlockNestingMode{
 			"single": tfprotov6.SchemaNestedBlockNestingModeSingle, "list": tfprotov6.SchemaNestedBlockNestingModeList,
@@ -193,7 +181,7 @@ func (c *converter) block(at string, b *blockJSON) (*tfprotov6.SchemaBlock, erro
 
 func (c *converter) attributes(at string, in map[string]*attributeJSON) ([]*tfprotov6.SchemaAttribute, error) {
 	var out []*tfprotov6.SchemaAttribute
-	for _, name := range sortedKeys(in) {
+	for _, name := range slices.Sorted(maps.Keys(in)) {
 		a := in[name]
 		sa := &tfprotov6.SchemaAttribute{
 			Name: name, Description: a.Description, DescriptionKind: kind(a.DescriptionKind), Deprecated: a.Deprecated,

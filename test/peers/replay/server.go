@@ -8,8 +8,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -34,13 +36,13 @@ func capabilities() *tfprotov6.ServerCapabilities {
 
 func (p *server) GetMetadata(context.Context, *tfprotov6.GetMetadataRequest) (*tfprotov6.GetMetadataResponse, error) {
 	r := &tfprotov6.GetMetadataResponse{ServerCapabilities: capabilities()}
-	for _, n := range sortedKeys(p.s.resources) {
+	for _, n := range slices.Sorted(maps.Keys(p.s.resources)) {
 		r.Resources = append(r.Resources, tfprotov6.ResourceMetadata{TypeName: n})
 	}
-	for _, n := range sortedKeys(p.s.data) {
+	for _, n := range slices.Sorted(maps.Keys(p.s.data)) {
 		r.DataSources = append(r.DataSources, tfprotov6.DataSourceMetadata{TypeName: n})
 	}
-	for _, n := range sortedKeys(p.s.ephemeral) {
+	for _, n := range slices.Sorted(maps.Keys(p.s.ephemeral)) {
 		r.EphemeralResources = append(r.EphemeralResources, tfprotov6.EphemeralResourceMetadata{TypeName: n})
 	}
 	return r, nil
