@@ -1,9 +1,12 @@
 // The largest real providers at full size (schema dumps served by test/peers/replay): start-up (spawn → Parameterize →
-// GetSchema answered) and peak RSS, ours beside the reference's and the replay peer's own start (handshake → schema),
-// medians of BENCH_RUNS (default 3). BENCH_GIANTS=aws,google runs a subset.
+// GetSchema answered) and peak RSS, ours (the packaged plugin) beside the reference's and the replay peer's own start
+// (handshake → schema), medians of BENCH_RUNS (default 3). `BENCHES=giants npm run bench`; BENCH_GIANTS=aws,google
+// runs a subset.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
 import { giants, giantsDir, giantsPresent, serveGiant, type Giant } from "../test/support/giants.js";
+import { extractPlugin } from "../test/support/e2e.js";
 import { childPids } from "../test/support/processes.js";
 import { referenceBin } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess } from "../test/support/pulumi.js";
@@ -29,10 +32,10 @@ interface Sample {
   rss: number;
 }
 
-async function plugin(g: Giant, bin?: string): Promise<Sample> {
+async function plugin(g: Giant, bin: string): Promise<Sample> {
   const served = serveGiant(g);
   const t0 = performance.now();
-  const p = await startPluginProcess({ env: served.env, startTimeoutMs: 60_000, ...(bin === undefined ? {} : { bin, reapChildren: true }) });
+  const p = await startPluginProcess({ bin, env: served.env, startTimeoutMs: 60_000, reapChildren: bin === referenceBin() });
   try {
     const r = await p.call("Parameterize", argsRequest(served.binary));
     await p.call("GetSchema", { version: 0, subpackage_name: r["name"], subpackage_version: r["version"] });
@@ -64,6 +67,8 @@ async function alone(g: Giant): Promise<Sample> {
 if (!giantsPresent) {
   console.log(`giants benchmark: the schema dumps are not in ${giantsDir} (TF_BRIDGE_GIANT_SCHEMAS names another directory); nothing measured`);
 } else {
+  // Ours as users run it: the packaged single executable, laid out as `pulumi plugin install` does.
+  const packaged = join(extractPlugin(), "pulumi-resource-terraform-provider");
   const fmt = (n: number): string => n.toFixed(0).padStart(6);
   console.log(`giants benchmark: medians of ${RUNS} runs; start-up in ms; peak RSS in MiB of the plugin process (its Terraform provider apart) and of the replay peer alone`);
   console.log(`  ${"provider".padEnd(11)} ${"ours".padStart(6)} ${"ref".padStart(6)} ${"replay".padStart(6)}  ${"÷ ref".padStart(6)}   ${"RSS ours".padStart(8)} ${"RSS ref".padStart(8)} ${"replay".padStart(6)}  ${"÷ ref".padStart(6)}`);
@@ -73,7 +78,7 @@ if (!giantsPresent) {
     const direct: Sample[] = [];
     // Interleaved, one process at a time: the machine's load drifts, and two giants at once would share its memory.
     for (let i = 0; i < RUNS; i++) {
-      ours.push(await plugin(g));
+      ours.push(await plugin(g, packaged));
       ref.push(await plugin(g, referenceBin()));
       direct.push(await alone(g));
     }
