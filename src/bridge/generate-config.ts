@@ -123,7 +123,7 @@ function plainNumber(n: number): string {
  * The configuration Terraform 1.14 would generate for `state`: the provider's own (GenerateResourceConfig) where it
  * advertises the capability, core's legacy rules otherwise; then what the writer keeps of it.
  */
-export async function generatedConfig(
+export async function terraformGeneratedConfig(
   tf: TerraformProvider,
   providerGenerates: boolean,
   typeName: string,
@@ -133,6 +133,38 @@ export async function generatedConfig(
   if (!providerGenerates) return { config: writtenConfig(block, legacyConfigFromState(block, state)), diagnostics: [] };
   const generated = await tf.generateResourceConfig(typeName, state);
   return { config: writtenConfig(block, generated.config), diagnostics: generated.diagnostics };
+}
+
+/**
+ * Terraform's generated configuration, made valid where it is invalid only because the provider read back both
+ * halves of a ConflictsWith/ExactlyOneOf pair (which no schema flag shows, so Terraform writes both and its plan then
+ * fails): while the provider's validation names top-level optional+computed attributes the configuration sets, the
+ * one that sorts last is left out (the provider computes it again). Any other error is left for the plan to report.
+ */
+export async function generatedConfig(
+  tf: TerraformProvider,
+  providerGenerates: boolean,
+  typeName: string,
+  block: Block,
+  state: CtyValue,
+): Promise<{ config: CtyValue; diagnostics: Diagnostic[]; dropped: string[] }> {
+  const generated = await terraformGeneratedConfig(tf, providerGenerates, typeName, block, state);
+  const dropped: string[] = [];
+  let config = generated.config;
+  if (!isRecord(config) || generated.diagnostics.some((d) => d.severity === "error")) return { ...generated, dropped };
+  const droppable = new Set(block.attributes.filter((a) => a.optional && a.computed).map((a) => a.name));
+  for (let round = 0; round < droppable.size; round++) {
+    const current: Record<string, CtyValue> = config as Record<string, CtyValue>;
+    const named = (await tf.validateResourceConfig(typeName, current))
+      .filter((d) => d.severity === "error")
+      .map((d) => d.attribute?.[0])
+      .flatMap((step) => (step !== undefined && "attribute" in step && droppable.has(step.attribute) && current[step.attribute] !== null ? [step.attribute] : []));
+    if (named.length === 0) break;
+    const drop = [...new Set(named)].sort().at(-1)!;
+    dropped.push(drop);
+    config = { ...current, [drop]: null };
+  }
+  return { config, diagnostics: generated.diagnostics, dropped };
 }
 
 /**
