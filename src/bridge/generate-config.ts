@@ -1,5 +1,5 @@
 // The configuration Terraform 1.14's `plan -generate-config-out` writes for an imported state, as a cty value, and the Pulumi inputs it makes.
-import { isRecord, type CtyValue } from "../terraform/cty/index.js";
+import { Dynamic, isRecord, type CtyValue } from "../terraform/cty/index.js";
 import type { Attribute, Block, Diagnostic, NestedAttributeObject, TerraformProvider } from "../terraform/types.js";
 import type { ObjectTypeModel, PropertyModel, TypeModel } from "../schema-translate/model.js";
 import { fromTfObject } from "./convert.js";
@@ -32,7 +32,8 @@ function legacyAttribute(a: Attribute, v: CtyValue, top: boolean): CtyValue {
   if (a.computed && !a.optional) return null;
   if (top && a.name === "id" && a.computed && a.optional) return null;
   if (a.nestedType !== undefined) return eachElement(v, a.nestedType.nesting === "single", (e) => legacyObject(a.nestedType!, e));
-  if (a.type?.kind === "string" && a.optional && v === "") return null;
+  // Terraform looks at the value's own type, so a dynamic attribute holding "" is null too.
+  if (a.optional && (v === "" || (v instanceof Dynamic && v.type.kind === "string" && v.value === ""))) return null;
   return v;
 }
 
@@ -78,6 +79,7 @@ function writtenAttribute(a: Attribute, v: CtyValue): CtyValue {
   }
   if (a.sensitive) return null;
   if (typeof v === "string") return jsonEncoded(v);
+  if (v instanceof Dynamic && typeof v.value === "string") return new Dynamic(v.type, jsonEncoded(v.value));
   return v;
 }
 

@@ -1,6 +1,6 @@
 // Import inputs against Terraform 1.14.9's `plan -generate-config-out` on the real peers: the configuration we derive
 // for each imported state is the one Terraform writes, and the inputs made of it plan no change.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,13 +9,12 @@ import { generatedConfig, terraformGeneratedConfig } from "../../src/bridge/gene
 import { Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
-import { BigNum, isRecord, type CtyValue } from "../../src/terraform/cty/index.js";
+import type { CtyValue } from "../../src/terraform/cty/index.js";
 import type { Block } from "../../src/terraform/types.js";
 import type { ProviderModel } from "../../src/schema-translate/model.js";
-import { JsonEncode, parseGeneratedConfig, type Body } from "../support/generated-hcl.js";
+import { asBody, normalized, terraformGenerate, type Body } from "../support/generated-config.js";
 import { startHttpApi, type HttpApiServer } from "../support/httpapi.js";
-import { peerPath, terraformBin } from "../support/peers.js";
-import { spawnAsync } from "../support/processes.js";
+import { peerPath } from "../support/peers.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "tfbridge-generate-config-"));
 const stateDir = join(scratch, "bridgetest-state");
@@ -91,44 +90,6 @@ async function importedState(c: Case): Promise<CtyValue> {
   return (await tf.readResource({ typeName: c.type, currentState: one.state, private: one.private })).newState;
 }
 
-/** A configuration value as the generated file shows it: set attributes only, blocks as lists of bodies. */
-function asBody(block: Block, v: CtyValue): Body {
-  const out: Body = {};
-  if (!isRecord(v)) return out;
-  for (const a of block.attributes) if (v[a.name] !== null && v[a.name] !== undefined) out[a.name] = plain(v[a.name]!);
-  for (const b of block.blockTypes) {
-    const value = v[b.typeName] ?? null;
-    if (value === null) continue;
-    const bodies = b.nesting === "single" || b.nesting === "group" ? [asBody(b.block, value)] : Array.isArray(value) ? value.map((e) => asBody(b.block, e)) : [];
-    if (bodies.length > 0) out[b.typeName] = bodies;
-  }
-  return out;
-}
-
-function plain(v: CtyValue): unknown {
-  if (v instanceof BigNum) return v.toNumber();
-  if (typeof v === "string") {
-    try {
-      const parsed: unknown = JSON.parse(v);
-      if (parsed !== null && typeof parsed === "object") return parsed;
-    } catch {
-      // not JSON: the string itself
-    }
-    return v;
-  }
-  if (Array.isArray(v)) return v.map(plain);
-  if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, plain(e)]));
-  return v;
-}
-
-/** Terraform's parsed body with `x = null` left out (as our values leave null attributes out) and jsonencode evaluated. */
-function normalized(v: unknown): unknown {
-  if (v instanceof JsonEncode) return normalized(v.value);
-  if (Array.isArray(v)) return v.map(normalized);
-  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).filter(([, e]) => e !== null).map(([k, e]) => [k, normalized(e)]));
-  return v;
-}
-
 beforeAll(async () => {
   api = await startHttpApi();
   mkdirSync(stateDir);
@@ -161,23 +122,15 @@ beforeAll(async () => {
   await made("httpapi", "httpapi_record", { name: "rec", sizeKb: 2, fast: true, secret: new Secret("hush"), label: "", legacyLabel: "old", ports: [{ number: 443, cidr: "10.0.0.0/8" }] });
 
   // One Terraform run imports every case and writes the configuration it generates.
-  const providers = join(scratch, "providers");
-  mkdirSync(providers);
-  for (const name of peers.keys()) symlinkSync(peerPath(name), join(providers, `terraform-provider-${name}`));
-  const rc = join(scratch, "terraformrc");
-  const overrides = [...peers.values()].map((p) => `    "${p.source}" = "${providers}"`).join("\n");
-  writeFileSync(rc, `provider_installation {\n  dev_overrides {\n${overrides}\n  }\n  direct {}\n}\n`);
   const dir = join(scratch, "config");
   mkdirSync(dir);
   const required = [...peers.entries()].map(([n, p]) => `    ${n} = { source = "${p.source}" }`).join("\n");
   const imports = cases.map((c) => `import {\n  to = ${addressOf(c)}\n  id = ${JSON.stringify(c.id)}\n}\n`).join("\n");
   const providerBlocks = [...peers.values()].map((p) => p.hcl).join("\n");
   writeFileSync(join(dir, "main.tf"), `terraform {\n  required_providers {\n${required}\n  }\n}\n\n${providerBlocks}\n${imports}`);
-  const env = { ...process.env, TF_CLI_CONFIG_FILE: rc, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
-  // The plan fails where Terraform's generated configuration is invalid; the file is written all the same.
-  const r = await spawnAsync(terraformBin(), ["plan", "-generate-config-out=generated.tf", "-no-color"], { cwd: dir, env });
-  terraformOutput = `${r.stdout}\n${r.stderr}`;
-  generated = parseGeneratedConfig(readFileSync(join(dir, "generated.tf"), "utf8"));
+  const ran = await terraformGenerate(dir, Object.fromEntries([...peers.entries()].map(([n, p]) => [p.source, peerPath(n)])));
+  terraformOutput = ran.output;
+  generated = ran.resources;
 }, 120_000);
 
 afterAll(async () => {

@@ -1,4 +1,10 @@
-// Reads the file `terraform plan -generate-config-out` writes (hclwrite-formatted literals, blocks, `jsonencode(…)`) into plain values, resource by resource, without Terraform validating it.
+// Terraform 1.14.9's `plan -generate-config-out` run over imports, and its file read back (hclwrite-formatted literals, blocks, `jsonencode(…)`) into plain values without Terraform validating it, in the form our configuration values are compared in.
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BigNum, Dynamic, isRecord, type CtyValue } from "../../src/terraform/cty/index.js";
+import type { Block } from "../../src/terraform/types.js";
+import { terraformBin } from "./peers.js";
+import { spawnAsync } from "./processes.js";
 
 /** A `jsonencode(…)` call: the value it encodes. */
 export class JsonEncode {
@@ -183,4 +189,92 @@ class Parser {
 /** The resources of a generated configuration file, by `type.name`. */
 export function parseGeneratedConfig(text: string): Map<string, Body> {
   return new Parser(tokenize(text)).file();
+}
+
+/** A configuration value as the generated file shows it: set attributes only, blocks as lists of bodies. */
+export function asBody(block: Block, v: CtyValue): Body {
+  const out: Body = {};
+  if (!isRecord(v)) return out;
+  for (const a of block.attributes) if (v[a.name] !== null && v[a.name] !== undefined) out[a.name] = plain(v[a.name]!);
+  for (const b of block.blockTypes) {
+    const value = v[b.typeName] ?? null;
+    if (value === null) continue;
+    const bodies = b.nesting === "single" || b.nesting === "group" ? [asBody(b.block, value)] : Array.isArray(value) ? value.map((e) => asBody(b.block, e)) : [];
+    if (bodies.length > 0) out[b.typeName] = bodies;
+  }
+  return out;
+}
+
+function plain(v: CtyValue): unknown {
+  if (v instanceof BigNum) return v.toNumber();
+  if (v instanceof Dynamic) return plain(v.value);
+  if (typeof v === "string") {
+    try {
+      const parsed: unknown = JSON.parse(v);
+      if (parsed !== null && typeof parsed === "object") return parsed;
+    } catch {
+      // not JSON: the string itself
+    }
+    return v;
+  }
+  if (Array.isArray(v)) return v.map(plain);
+  if (isRecord(v)) return Object.fromEntries(Object.entries(v).filter(([, e]) => e !== null).map(([k, e]) => [k, plain(e)]));
+  return v;
+}
+
+/** The body with the elements of set blocks and set-typed attributes in one order (JSON text), for either side. */
+export function setsSorted(block: Block, body: unknown): unknown {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  const byText = (a: unknown, b: unknown): number => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0);
+  for (const a of block.attributes) {
+    const v = out[a.name];
+    if (Array.isArray(v) && (a.type?.kind === "set" || a.nestedType?.nesting === "set")) out[a.name] = [...v].sort(byText);
+  }
+  for (const b of block.blockTypes) {
+    const v = out[b.typeName];
+    if (!Array.isArray(v)) continue;
+    const inner = v.map((e) => setsSorted(b.block, e));
+    out[b.typeName] = b.nesting === "set" ? inner.sort(byText) : inner;
+  }
+  return out;
+}
+
+/** Terraform's parsed body with `x = null` left out (as asBody leaves null attributes out) and jsonencode evaluated. */
+export function normalized(v: unknown): unknown {
+  if (v instanceof JsonEncode) return normalized(v.value);
+  if (Array.isArray(v)) return v.map(normalized);
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).filter(([, e]) => e !== null).map(([k, e]) => [k, normalized(e)]));
+  return v;
+}
+
+/**
+ * Runs `terraform plan -generate-config-out` in `dir` (holding the configuration with its import blocks), the providers
+ * given by source address → binary through dev_overrides. The plan fails where a generated configuration is invalid;
+ * the file is written all the same, so its output is returned for the test to read.
+ */
+export async function terraformGenerate(dir: string, providers: Record<string, string>, env: Record<string, string> = {}): Promise<{ output: string; resources: Map<string, Body> }> {
+  const bin = join(dir, ".providers");
+  mkdirSync(bin);
+  const overrides: string[] = [];
+  for (const [source, path] of Object.entries(providers)) {
+    const sub = join(bin, source.replace(/\//g, "_"));
+    mkdirSync(sub);
+    symlinkSync(path, join(sub, `terraform-provider-${source.split("/").at(-1)!}`));
+    overrides.push(`    "${source}" = "${sub}"`);
+  }
+  const rc = join(dir, ".terraformrc");
+  writeFileSync(rc, `provider_installation {\n  dev_overrides {\n${overrides.join("\n")}\n  }\n  direct {}\n}\n`);
+  const r = await spawnAsync(terraformBin(), ["plan", "-generate-config-out=generated.tf", "-no-color"], {
+    cwd: dir,
+    env: { ...process.env, ...env, TF_CLI_CONFIG_FILE: rc, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" },
+  });
+  const output = `${r.stdout}\n${r.stderr}`;
+  let text: string;
+  try {
+    text = readFileSync(join(dir, "generated.tf"), "utf8");
+  } catch {
+    throw new Error(`terraform wrote no generated.tf:\n${output.slice(-4000)}`);
+  }
+  return { output, resources: parseGeneratedConfig(text) };
 }
