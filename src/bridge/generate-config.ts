@@ -58,14 +58,17 @@ function eachElement(v: CtyValue, single: boolean, f: (e: CtyValue) => CtyValue)
  * value: computed attributes left null and deprecated ones are left out; a sensitive attribute is written
  * `null # sensitive` (a sensitive nested attribute `{}` or `[]`), so its value never reaches the file; a string
  * holding a JSON object or array is written `jsonencode(…)`, which Terraform re-encodes compactly with sorted keys;
- * a null block is left out.
+ * a null block, or a block list with no element, is left out.
  */
 export function writtenConfig(block: Block, config: CtyValue): CtyValue {
   if (!isRecord(config)) return config;
   const out: Record<string, CtyValue> = {};
   for (const a of block.attributes) out[a.name] = writtenAttribute(a, config[a.name] ?? null);
   for (const b of block.blockTypes) {
-    out[b.typeName] = eachElement(config[b.typeName] ?? null, b.nesting === "single" || b.nesting === "group", (e) => writtenConfig(b.block, e));
+    const v = config[b.typeName] ?? null;
+    // No element, no block written: as left out of the configuration.
+    const none = Array.isArray(v) ? v.length === 0 : isRecord(v) && b.nesting === "map" && Object.keys(v).length === 0;
+    out[b.typeName] = none ? null : eachElement(v, b.nesting === "single" || b.nesting === "group", (e) => writtenConfig(b.block, e));
   }
   return out;
 }
