@@ -449,7 +449,7 @@ export class TerraformBridge extends ProviderCaller {
 
   /**
    * An imported resource's inputs: the configuration Terraform 1.14's `plan -generate-config-out` writes for its state
-   * (see generate-config.ts), so `pulumi import` prints no output-only, deprecated or sensitive values.
+   * (see generate-config.ts for where they part), so `pulumi import` prints no output-only or conflicting values.
    */
   private async importedInputs(model: ResourceModel, schema: Schema, state: CtyValue): Promise<PropertyMap> {
     const generated = await generatedConfig(this.tf, this.schema.serverCapabilities.generateResourceConfig, model.tfName, schema.block, state);

@@ -141,10 +141,36 @@ export async function terraformGeneratedConfig(
 }
 
 /**
- * Terraform's generated configuration, made valid where it is invalid only because the provider read back both
- * halves of a ConflictsWith/ExactlyOneOf pair (which no schema flag shows, so Terraform writes both and its plan then
- * fails): while the provider's validation names top-level optional+computed attributes the configuration sets, the
- * one that sorts last is left out (the provider computes it again). Any other error is left for the plan to report.
+ * Where Pulumi's inputs part from Terraform's file: a sensitive or deprecated value that no default fills in again
+ * (the attribute is not computed) is kept from the state, a sensitive one as a Pulumi secret, since leaving it out
+ * would make the program plan its removal (Terraform writes `null # sensitive` and leaves deprecated ones out, and its
+ * next plan removes them, or fails for a required one). An optional string holding "" stays out.
+ */
+export function keptForPulumi(block: Block, written: CtyValue, state: CtyValue): CtyValue {
+  if (!isRecord(written) || !isRecord(state)) return written;
+  const out: Record<string, CtyValue> = { ...written };
+  for (const a of block.attributes) {
+    const v = state[a.name] ?? null;
+    if (a.computed || !(a.sensitive || a.deprecated) || v === null || (a.optional && v === "")) continue;
+    const nested = a.nestedType;
+    out[a.name] = nested === undefined ? v : eachElement(v, nested.nesting === "single", (e) => legacyObject(nested, e));
+  }
+  for (const b of block.blockTypes) {
+    const w = written[b.typeName] ?? null;
+    const v = state[b.typeName] ?? null;
+    if (b.nesting === "single" || b.nesting === "group") out[b.typeName] = keptForPulumi(b.block, w, v);
+    else if (Array.isArray(w) && Array.isArray(v)) out[b.typeName] = w.map((e, i) => keptForPulumi(b.block, e, v[i] ?? null));
+    else if (isRecord(w) && isRecord(v)) out[b.typeName] = Object.fromEntries(Object.entries(w).map(([k, e]) => [k, keptForPulumi(b.block, e, v[k] ?? null)]));
+  }
+  return out;
+}
+
+/**
+ * Terraform's generated configuration with the values keptForPulumi, made valid where it is invalid only because the
+ * provider read back both halves of a ConflictsWith/ExactlyOneOf pair (which no schema flag shows, so Terraform writes
+ * both and its plan then fails): while the provider's validation names top-level optional+computed attributes the
+ * configuration sets, the one that sorts last is left out (the provider computes it again). Any other error is left
+ * for the plan to report.
  */
 export async function generatedConfig(
   tf: TerraformProvider,
@@ -155,7 +181,7 @@ export async function generatedConfig(
 ): Promise<{ config: CtyValue; diagnostics: Diagnostic[]; dropped: string[] }> {
   const generated = await terraformGeneratedConfig(tf, providerGenerates, typeName, block, state);
   const dropped: string[] = [];
-  let config = generated.config;
+  let config = keptForPulumi(block, generated.config, state);
   if (!isRecord(config) || generated.diagnostics.some((d) => d.severity === "error")) return { ...generated, dropped };
   const droppable = new Set(block.attributes.filter((a) => a.optional && a.computed).map((a) => a.name));
   for (let round = 0; round < droppable.size; round++) {

@@ -1,7 +1,7 @@
 // Terraform 1.14's rules for the configuration it generates on import (genconfig), rule by rule on hand-built schemas;
 // test/integration/{generate-config,crosstest-generate-config}.test.ts hold them against Terraform 1.14.9 itself.
 import { describe, expect, it } from "vitest";
-import { inputsFromConfig, legacyConfigFromState, writtenConfig } from "../../src/bridge/generate-config.js";
+import { inputsFromConfig, keptForPulumi, legacyConfigFromState, writtenConfig } from "../../src/bridge/generate-config.js";
 import { Secret } from "../../src/bridge/property-value.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { Dynamic } from "../../src/terraform/cty/index.js";
@@ -121,5 +121,21 @@ describe("inputsFromConfig", () => {
       rules: [{ port: 80 }],
       settings: { mode: "fast", enabled: true },
     });
+  });
+});
+
+describe("keptForPulumi", () => {
+  const written = writtenConfig(schema, legacyConfigFromState(schema, state));
+
+  it("keeps a non-computed sensitive or deprecated value from the state (nested ones without their computed fields), so the program does not plan its removal", () => {
+    const kept = keptForPulumi(schema, written, state) as Record<string, unknown>;
+    expect(kept).toMatchObject({ password: "hunter2", old: "was", creds: { user: "u", token: null } });
+    expect(kept["legacy"]).toBeNull(); // a deprecated block: left out, as Terraform does
+  });
+
+  it("leaves out what a default fills in again (computed) and an optional \"\"", () => {
+    const s2 = block([opt("pw", S, { sensitive: true, computed: true }), opt("old", S, { deprecated: true }), req("key", S, { sensitive: true })]);
+    const st = { pw: "p", old: "", key: "k" };
+    expect(keptForPulumi(s2, writtenConfig(s2, legacyConfigFromState(s2, st)), st)).toEqual({ pw: null, old: null, key: "k" });
   });
 });
