@@ -19,7 +19,7 @@ func resourceRecord() *schema.Resource {
 	return &schema.Resource{
 		Description:   "An item of the httpapi service, with size and mode each settable one way or another.",
 		CreateContext: createRecord,
-		ReadContext:   readRecord,
+		ReadContext:   readWith(flattenRecord),
 		UpdateContext: updateRecord,
 		DeleteContext: deleteItem,
 		Importer:      &schema.ResourceImporter{StateContext: schema.ImportStatePassthroughContext},
@@ -153,18 +153,6 @@ func createRecord(ctx context.Context, d *schema.ResourceData, meta any) diag.Di
 		return diag.Errorf("creating record %q: %s", d.Get("name").(string), err)
 	}
 	d.SetId(it.ID)
-	return flattenRecord(d, it)
-}
-
-func readRecord(ctx context.Context, d *schema.ResourceData, meta any) diag.Diagnostics {
-	it, err := meta.(*apiClient).get(ctx, d.Id())
-	if isNotFound(err) {
-		d.SetId("")
-		return nil
-	}
-	if err != nil {
-		return diag.FromErr(err)
-	}
 	return flattenRecord(d, it)
 }
 
