@@ -39,7 +39,7 @@ const big: ProviderSchema = {
   dataSources: new Map(Array.from({ length: DATA_SOURCES }, (_, i) => [`big_data_${i}`, merged(i + 7)])),
   ephemeralResources: new Map(),
   functions: new Map(),
-  serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false },
+  serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false, generateResourceConfig: false },
   diagnostics: [],
 };
 const attrs = [...big.resources.values()].reduce((n, s) => n + s.block.attributes.length + s.block.blockTypes.length, 0);

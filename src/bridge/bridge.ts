@@ -11,6 +11,7 @@ import { failuresFromDiagnostics, failuresShownSafely, ProviderCaller } from "./
 import { ConversionError, formerAttributesJson, fromTfObject, restoreWriteOnly, toTfObject, withoutWriteOnly } from "./convert.js";
 import { changedReplacePaths, computeDiff } from "./diff.js";
 import { Functions } from "./functions.js";
+import { generatedConfig, inputsFromConfig } from "./generate-config.js";
 import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdentity } from "./identity.js";
 import { META_KEY, readMeta, withoutMeta, writeMeta, type Meta } from "./meta.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
@@ -402,7 +403,7 @@ export class TerraformBridge extends ProviderCaller {
   /**
    * Refresh (state given) or import (no state: the provider imports by id first). Returns undefined when the
    * resource is gone. Inputs are derived from the new state: for a refresh, the inputs the program had set; for an
-   * import, every input property the provider reports a value for.
+   * import, the configuration Terraform would generate for it.
    */
   async read({ token, id, state, inputs }: ReadRequest): Promise<ReadResult | undefined> {
     const { model, schema } = this.resource(token);
@@ -435,14 +436,25 @@ export class TerraformBridge extends ProviderCaller {
     const newMeta: Meta = { schemaVersion: schema.version, privateState: read.private, ...this.keepIdentity(identity, read.newIdentity) };
     const properties = carrySecrets(model.properties, carrySecrets(model.properties, this.outputs(model, read.newState, newMeta), state), inputs);
     const newId = this.idOf(model, read.newState, id);
+    if (importing) return { id: newId, properties, inputs: await this.importedInputs(model, schema, read.newState) };
     const derived: PropertyMap = {};
     for (const p of model.properties) {
       if (!p.input) continue;
       const v = properties[p.name];
-      const keep = importing || inputs === undefined ? v !== null && v !== undefined : p.name in inputs;
+      const keep = inputs === undefined ? v !== null && v !== undefined : p.name in inputs;
       if (keep) derived[p.name] = v ?? null;
     }
     return { id: newId, properties, inputs: derived };
+  }
+
+  /**
+   * An imported resource's inputs: the configuration Terraform 1.14's `plan -generate-config-out` writes for its state
+   * (see generate-config.ts for where they part), so `pulumi import` prints no output-only or conflicting values.
+   */
+  private async importedInputs(model: ResourceModel, schema: Schema, state: CtyValue): Promise<PropertyMap> {
+    const generated = await generatedConfig(this.tf, this.schema.serverCapabilities.generateResourceConfig, model.tfName, schema.block, state);
+    this.warnThenThrow(generated.diagnostics, model.tfName, `generating the configuration of the imported ${model.tfName} failed`);
+    return inputsFromConfig(model.properties, generated.config);
   }
 
   /**

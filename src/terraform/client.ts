@@ -13,6 +13,7 @@ import type {
   CallFunctionResult,
   ConfigureOptions,
   Diagnostic,
+  GenerateConfigResult,
   IdentitySchema,
   ImportResult,
   PlanRequest,
@@ -428,6 +429,12 @@ export class GrpcTerraformProvider implements TerraformProvider {
     }
     const deferred = deferredFromPb(res.deferred);
     return { imported, diagnostics: this.diagnostics(res.diagnostics), ...(deferred ? { deferred } : {}) };
+  }
+
+  async generateResourceConfig(typeName: string, state: CtyValue): Promise<GenerateConfigResult> {
+    const t = impliedType((await this.resourceSchema(typeName)).block);
+    const res = await this.call("GenerateResourceConfig", { type_name: typeName, state: toDynamic(state, t) });
+    return { config: fromDynamic(res.config, t), diagnostics: this.diagnostics(res.diagnostics) };
   }
 
   async upgradeResourceState(req: UpgradeRequest): Promise<UpgradeResult> {

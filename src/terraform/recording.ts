@@ -13,6 +13,7 @@ import type {
   CallFunctionResult,
   ConfigureOptions,
   Diagnostic,
+  GenerateConfigResult,
   IdentitySchema,
   ImportResult,
   NestedAttributeObject,
@@ -369,6 +370,16 @@ export class RecordingProvider implements TerraformProvider {
         imported: r.imported.map((i) => ({ typeName: i.typeName, state: byBlock(this.resource(i.typeName), i.state), private: bytes(i.private), ...identity("identity", i.identity) })),
         diagnostics: diagnostics(r.diagnostics),
       }),
+    );
+  }
+
+  generateResourceConfig(typeName: string, state: CtyValue): Promise<GenerateConfigResult> {
+    const block = (): Block | undefined => this.resource(typeName);
+    return this.recorded(
+      "GenerateResourceConfig",
+      () => ({ typeName, state: byBlock(block(), state) }),
+      () => this.inner.generateResourceConfig(typeName, state),
+      (r) => ({ config: byBlock(block(), r.config), diagnostics: diagnostics(r.diagnostics) }),
     );
   }
 

@@ -73,6 +73,8 @@ export interface ServerCapabilities {
   planDestroy: boolean;
   getProviderSchemaOptional: boolean;
   moveResourceState: boolean;
+  /** Protocol 5.10+/6.10+: the provider writes the configuration for an imported state itself (GenerateResourceConfig). */
+  generateResourceConfig: boolean;
 }
 
 export interface ProviderSchema {
@@ -187,6 +189,11 @@ export interface ImportedResource {
   identity?: CtyValue;
 }
 
+export interface GenerateConfigResult {
+  config: CtyValue;
+  diagnostics: Diagnostic[];
+}
+
 export interface ImportResult {
   imported: ImportedResource[];
   diagnostics: Diagnostic[];
@@ -280,6 +287,8 @@ export interface TerraformProvider {
   /** By id, or by identity (then `id` is empty), as Terraform's import block allows either. */
   importResourceState(typeName: string, id: string, identity?: CtyValue): Promise<ImportResult>;
   upgradeResourceState(request: UpgradeRequest): Promise<UpgradeResult>;
+  /** The configuration the provider would write for a state (only when serverCapabilities.generateResourceConfig). */
+  generateResourceConfig(typeName: string, state: CtyValue): Promise<GenerateConfigResult>;
   /** Identity schemas by resource type, fetched once; empty when the provider predates them (protocol < 5.9/6.9). */
   getResourceIdentitySchemas(): Promise<Map<string, IdentitySchema>>;
   upgradeResourceIdentity(request: UpgradeIdentityRequest): Promise<UpgradeIdentityResult>;

@@ -157,6 +157,7 @@ export function providerSchemaFromPb(r: PbGetProviderSchemaResponse): ProviderSc
       planDestroy: caps.plan_destroy ?? false,
       getProviderSchemaOptional: caps.get_provider_schema_optional ?? false,
       moveResourceState: caps.move_resource_state ?? false,
+      generateResourceConfig: caps.generate_resource_config ?? false,
     },
     diagnostics: diagnosticsFromPb(r.diagnostics),
   };

@@ -43,7 +43,7 @@ export function provider(parts: {
     dataSources: schemas(parts.dataSources),
     ephemeralResources: schemas(parts.ephemeralResources),
     functions: new Map(Object.entries(parts.functions ?? {})),
-    serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false },
+    serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false, generateResourceConfig: false },
     diagnostics: [],
   };
 }

@@ -46,7 +46,7 @@ const model = buildProviderModel(
     dataSources: new Map(),
     ephemeralResources: new Map(),
     functions: new Map(),
-    serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false },
+    serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false, generateResourceConfig: false },
     diagnostics: [],
   },
   { packageName: "acme", packageVersion: "1.0.0" },

@@ -38,7 +38,7 @@ const schema: ProviderSchema = {
   dataSources: new Map(),
   ephemeralResources: new Map(),
   functions: new Map(),
-  serverCapabilities: { planDestroy: true, getProviderSchemaOptional: false, moveResourceState: false },
+  serverCapabilities: { planDestroy: true, getProviderSchemaOptional: false, moveResourceState: false, generateResourceConfig: false },
   diagnostics: [],
 };
 
@@ -62,6 +62,7 @@ function fakeProvider(): TerraformProvider {
     readResource: async () => { throw new Error("unused"); },
     importResourceState: async () => { throw new Error("unused"); },
     upgradeResourceState: async () => { throw new Error("unused"); },
+    generateResourceConfig: async () => { throw new Error("unused"); },
     getResourceIdentitySchemas: async () => new Map(),
     upgradeResourceIdentity: async () => { throw new Error("unused"); },
     validateDataSourceConfig: async () => [],

@@ -230,7 +230,7 @@ describe("providerSchemaFromPb", () => {
     const s = providerSchemaFromPb(tf6Msg<tf6.GetProviderSchema_Response>("GetProviderSchema.Response", {}, true));
     expect(s.providerMeta).toBeUndefined();
     expect([s.resources.size, s.dataSources.size, s.ephemeralResources.size, s.functions.size, s.diagnostics.length]).toEqual([0, 0, 0, 0, 0]);
-    expect(s.serverCapabilities).toEqual({ planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false });
+    expect(s.serverCapabilities).toEqual({ planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false, generateResourceConfig: false });
   });
   it("every field", () => {
     const s = providerSchemaFromPb(
@@ -244,7 +244,7 @@ describe("providerSchemaFromPb", () => {
           ephemeral_resource_schemas: { e: {} },
           functions: { f: { return: { type: str } } },
           diagnostics: [{ severity: "WARNING", summary: "w" }],
-          server_capabilities: { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: true },
+          server_capabilities: { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: true, generate_resource_config: true },
         },
         true,
       ),
@@ -255,7 +255,7 @@ describe("providerSchemaFromPb", () => {
     expect(s.resources.get("b_res")?.version).toBe(3);
     expect([...s.dataSources.keys(), ...s.ephemeralResources.keys(), ...s.functions.keys()]).toEqual(["d", "e", "f"]);
     expect(s.diagnostics).toEqual([{ severity: "warning", summary: "w", detail: "" }]);
-    expect(s.serverCapabilities).toEqual({ planDestroy: true, getProviderSchemaOptional: true, moveResourceState: true });
+    expect(s.serverCapabilities).toEqual({ planDestroy: true, getProviderSchemaOptional: true, moveResourceState: true, generateResourceConfig: true });
   });
   it("reads a tfplugin5 response the same way", () => {
     const r = wire<tf5.GetProviderSchema_Response>(tf5Root, "tfplugin5.GetProviderSchema.Response", { resource_schemas: { r: { version: 4 } } }, true);

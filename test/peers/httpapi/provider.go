@@ -27,7 +27,7 @@ func New() *schema.Provider {
 				Description: "Bearer token sent with every request. Defaults to $HTTPAPI_TOKEN.",
 			},
 		},
-		ResourcesMap:         map[string]*schema.Resource{"httpapi_item": resourceItem()},
+		ResourcesMap:         map[string]*schema.Resource{"httpapi_item": resourceItem(), "httpapi_record": resourceRecord()},
 		DataSourcesMap:       map[string]*schema.Resource{"httpapi_items": dataSourceItems()},
 		ConfigureContextFunc: configure,
 	}

@@ -66,7 +66,7 @@ func resourceItem() *schema.Resource {
 	return &schema.Resource{
 		Description:   "An item stored by the httpapi service.",
 		CreateContext: createItem,
-		ReadContext:   readItem,
+		ReadContext:   readWith(flattenItem),
 		UpdateContext: updateItem,
 		DeleteContext: deleteItem,
 		Importer:      &schema.ResourceImporter{StateContext: schema.ImportStatePassthroughContext},
@@ -198,16 +198,19 @@ func createItem(ctx context.Context, d *schema.ResourceData, meta any) diag.Diag
 	return flattenItem(d, configured)
 }
 
-func readItem(ctx context.Context, d *schema.ResourceData, meta any) diag.Diagnostics {
-	it, err := meta.(*apiClient).get(ctx, d.Id())
-	if isNotFound(err) {
-		d.SetId("")
-		return nil
+// readWith reads the item by id and sets the state with flatten; a 404 means it is gone.
+func readWith(flatten func(*schema.ResourceData, *api.Item) diag.Diagnostics) schema.ReadContextFunc {
+	return func(ctx context.Context, d *schema.ResourceData, meta any) diag.Diagnostics {
+		it, err := meta.(*apiClient).get(ctx, d.Id())
+		if isNotFound(err) {
+			d.SetId("")
+			return nil
+		}
+		if err != nil {
+			return diag.FromErr(err)
+		}
+		return flatten(d, it)
 	}
-	if err != nil {
-		return diag.FromErr(err)
-	}
-	return flattenItem(d, it)
 }
 
 // updateItem writes the whole desired item (the service's PUT replaces every field), so an update also finishes an
