@@ -1,6 +1,6 @@
 // Renders the provider model as a Pulumi package schema (JSON-ready); prints only, every decision is in the model.
 import { requiredIn, terraformConfigToken } from "./names.js";
-import type { DataSourceModel, EphemeralResourceModel, FunctionModel, ObjectTypeModel, PackageMetadata, PropertyModel, ProviderModel, TypeModel } from "./model.js";
+import type { ActionModel, DataSourceModel, EphemeralResourceModel, FunctionModel, ObjectTypeModel, PackageMetadata, PropertyModel, ProviderModel, TypeModel } from "./model.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
@@ -120,6 +120,12 @@ function dataSourceFunction(ds: DataSourceModel | EphemeralResourceModel, secret
     names(ds.properties, outputRequired),
   );
   if (ds.deprecationMessage !== undefined) spec["deprecationMessage"] = ds.deprecationMessage;
+  return spec;
+}
+
+/** An action: its configuration as inputs and no outputs, so SDKs declare a call that returns nothing. */
+function actionFunction(a: ActionModel): JsonObject {
+  const { outputs: _none, ...spec } = dataSourceFunction(a);
   return spec;
 }
 
@@ -261,6 +267,7 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
   for (const ds of model.dataSources.values()) functions[ds.token] = dataSourceFunction(ds);
   for (const fn of model.functions.values()) functions[fn.token] = providerFunction(fn);
   for (const e of model.ephemeralResources.values()) functions[e.token] = dataSourceFunction(e, true);
+  for (const a of model.actions.values()) functions[a.token] = actionFunction(a);
   functions[terraformConfig] = terraformConfigFunction();
   schema["functions"] = functions;
 
