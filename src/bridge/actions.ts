@@ -2,9 +2,11 @@
 import { wholeContainsUnknown } from "../terraform/cty/index.js";
 import type { TerraformProvider } from "../terraform/types.js";
 import type { ActionModel, ProviderModel } from "../schema-translate/model.js";
+import { ACTION_PROGRESS_OUTPUT } from "../schema-translate/names.js";
 import { failuresFromDiagnostics, failuresShownSafely, ProviderCaller } from "./caller.js";
 import { ConversionError, toTfObject } from "./convert.js";
 import { Secret, type PropertyMap } from "./property-value.js";
+import { containsSecret } from "./secrets.js";
 import { BridgeError, type InvokeResult, type LogFn } from "./types.js";
 
 export class Actions extends ProviderCaller {
@@ -23,7 +25,7 @@ export class Actions extends ProviderCaller {
    * As Terraform treats an action: ValidateActionConfig, then PlanAction (all a preview does, so a preview runs
    * nothing), then InvokeAction, whose progress messages become info lines of the engine's log as they arrive.
    * Write-only arguments are handed to the provider's secret sink, so that no diagnostic, progress line or record
-   * repeats them; an action returns nothing, so no argument can come back.
+   * repeats them; the result is only the progress, so no argument can come back.
    */
   async run(token: string, args: PropertyMap, preview: boolean): Promise<InvokeResult> {
     const a = this.byToken.get(token)!;
@@ -51,8 +53,13 @@ export class Actions extends ProviderCaller {
     }
     if (preview) return { result: {}, failures: [] };
     if (wholeContainsUnknown(config)) throw new BridgeError(`Terraform action ${a.tfName} (${a.token}) cannot run with arguments still unknown`);
-    const diags = await this.tf.invokeAction(a.tfName, config, (message) => this.log("info", `${a.tfName}: ${message}`));
+    const progress: string[] = [];
+    const diags = await this.tf.invokeAction(a.tfName, config, (message) => {
+      progress.push(message);
+      this.log("info", `${a.tfName}: ${message}`);
+    });
     this.warnThenThrow(diags, `action ${a.tfName}`, `Terraform action ${a.tfName} (${a.token}) failed`);
-    return { result: {}, failures: [] };
+    // The messages are scrubbed of every secret handed over; from a run given secrets they stay secret all the same.
+    return { result: { [ACTION_PROGRESS_OUTPUT]: containsSecret(hidden) ? new Secret(progress) : progress }, failures: [] };
   }
 }

@@ -209,6 +209,13 @@ export function actionFunctionName(shortTfName: string): string {
   return lowerFirst(pascalName(shortTfName));
 }
 
+/**
+ * The one output of an action's function: the progress messages InvokeAction streamed, in order (absent in a preview,
+ * which runs nothing). A result with a property is what every SDK can declare: Pulumi's Go generator writes a
+ * function without outputs that does not compile (`return nil, err` in a function returning only `error`).
+ */
+export const ACTION_PROGRESS_OUTPUT = "progress";
+
 /** The modules whose named object types live apart from `index`. */
 export type TypeModule = "index" | "config" | typeof EPHEMERAL_MODULE | typeof ACTIONS_MODULE;
 

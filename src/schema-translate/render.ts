@@ -1,5 +1,5 @@
 // Renders the provider model as a Pulumi package schema (JSON-ready); prints only, every decision is in the model.
-import { requiredIn, terraformConfigToken } from "./names.js";
+import { ACTION_PROGRESS_OUTPUT, requiredIn, terraformConfigToken } from "./names.js";
 import type { ActionModel, DataSourceModel, EphemeralResourceModel, FunctionModel, ObjectTypeModel, PackageMetadata, PropertyModel, ProviderModel, TypeModel } from "./model.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -123,10 +123,11 @@ function dataSourceFunction(ds: DataSourceModel | EphemeralResourceModel, secret
   return spec;
 }
 
-/** An action: its configuration as inputs and no outputs, so SDKs declare a call that returns nothing. */
+/** An action: its configuration as inputs; its one output the progress it reported (none in a preview). */
 function actionFunction(a: ActionModel): JsonObject {
-  const { outputs: _none, ...spec } = dataSourceFunction(a);
-  return spec;
+  const fnName = a.token.split(":")[2]!;
+  const progress = { type: "array", items: { type: "string" }, description: "The progress messages the action sent while it ran, in order; absent in a preview, which only plans the action." };
+  return { ...dataSourceFunction(a), outputs: { description: `What ${fnName} reported.`, type: "object", properties: { [ACTION_PROGRESS_OUTPUT]: progress } } };
 }
 
 function providerFunction(fn: FunctionModel): JsonObject {

@@ -46,20 +46,21 @@ async function bridgeFor(name: string, wrap?: (tf: TerraformProvider) => Terrafo
 }
 
 describe("actions in the schema", () => {
-  it("become functions of their own module, with their configuration as inputs and no outputs", async () => {
+  it("become functions of their own module, with their configuration as inputs and the progress as their output", async () => {
     const tf = await GrpcTerraformProvider.launch({ path: peerPath("bridgetest") });
     launched.push(tf);
     const schema = await tf.getProviderSchema();
     expect([...schema.actions.keys()]).toEqual(["bridgetest_progress", "bridgetest_refuse"]);
     const model = buildProviderModel(schema, { packageName: "bridgetest", packageVersion: "1.0.0" });
     const rendered = renderPackageSchema(model, { bridgeVersion: "0.0.0", parameter: new Uint8Array(), source: { kind: "local", path: "/x", type: "bridgetest" } }) as {
-      functions: Record<string, { inputs?: { properties: Record<string, { secret?: boolean }>; required?: string[] }; outputs?: unknown }>;
+      functions: Record<string, { inputs?: { properties: Record<string, { secret?: boolean }>; required?: string[] }; outputs?: { properties: Record<string, unknown>; required?: string[] } }>;
     };
     const progress = rendered.functions["bridgetest:actions/progress:progress"]!;
     expect(Object.keys(progress.inputs!.properties).sort()).toEqual(["message", "recordFile", "steps", "token"]);
     expect(progress.inputs!.required).toEqual(["steps"]);
     expect(progress.inputs!.properties["token"]!.secret).toBe(true);
-    expect(progress.outputs).toBeUndefined();
+    expect(Object.keys(progress.outputs!.properties)).toEqual(["progress"]);
+    expect(progress.outputs!.required).toBeUndefined();
     expect(rendered.functions["bridgetest:actions/refuse:refuse"]).toBeDefined();
   });
 
@@ -79,7 +80,7 @@ describe("invoking an action", () => {
     expect(await b.invoke("bridgetest:actions/progress:progress", args, true)).toEqual({ result: {}, failures: [] });
     expect(recorded(file).map((r) => r["rpc"])).toEqual(["ValidateActionConfig", "PlanAction"]);
     expect(logs).toEqual([]);
-    expect(await b.invoke("bridgetest:actions/progress:progress", args, false)).toEqual({ result: {}, failures: [] });
+    expect(await b.invoke("bridgetest:actions/progress:progress", args, false)).toEqual({ result: { progress: ["hello 1/3", "hello 2/3", "hello 3/3"] }, failures: [] });
     expect(recorded(file).map((r) => r["rpc"])).toEqual(["ValidateActionConfig", "PlanAction", "ValidateActionConfig", "PlanAction", "InvokeAction"]);
     expect(logs).toEqual(["info: bridgetest_progress: hello 1/3", "info: bridgetest_progress: hello 2/3", "info: bridgetest_progress: hello 3/3"]);
   });
@@ -167,7 +168,8 @@ describe("the same action run by Terraform v1.14.9", () => {
     expect(t.code).toBe(0);
     const { b, logs } = await bridgeFor("bridgetest");
     const ourFile = recordFile();
-    await b.invoke("bridgetest:actions/progress:progress", { steps: 3, message: "hello", recordFile: ourFile }, false);
+    const ran = await b.invoke("bridgetest:actions/progress:progress", { steps: 3, message: "hello", recordFile: ourFile }, false);
+    expect(ran.result).toEqual({ progress: t.progress });
     expect(recorded(tfFile)).toHaveLength(3);
     expect(recorded(ourFile)).toEqual(recorded(tfFile));
     expect(logs.map((l) => l.replace("info: bridgetest_progress: ", ""))).toEqual(t.progress);
