@@ -56,7 +56,8 @@ export class Actions extends ProviderCaller {
     const progress: string[] = [];
     const diags = await this.tf.invokeAction(a.tfName, config, (message) => {
       progress.push(message);
-      this.log("info", `${a.tfName}: ${message}`);
+      // local_command's progress is the command's output between blank lines; the log line needs none of them.
+      this.log("info", `${a.tfName}: ${message.trim()}`);
     });
     this.warnThenThrow(diags, `action ${a.tfName}`, `Terraform action ${a.tfName} (${a.token}) failed`);
     // The messages are scrubbed of every secret handed over; from a run given secrets they stay secret all the same.
