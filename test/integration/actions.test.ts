@@ -1,9 +1,9 @@
 // Terraform 1.14 actions served as functions, against the real bridgetest and local providers, and checked against
 // Terraform v1.14.9 itself: the RPCs the provider receives (recorded by bridgetest's actions), progress, failures.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TerraformBridge } from "../../src/bridge/bridge.js";
 import { BridgeError } from "../../src/bridge/types.js";
 import { Secret, type PropertyMap } from "../../src/bridge/property-value.js";
@@ -12,16 +12,13 @@ import { CallRecorder, RecordingProvider } from "../../src/terraform/recording.j
 import type { TerraformProvider } from "../../src/terraform/types.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { renderPackageSchema } from "../../src/schema-translate/render.js";
+import { closedAfterEach } from "../support/launched.js";
 import { peerPath, terraformBin } from "../support/peers.js";
-import { spawnAsync, waitGone } from "../support/processes.js";
+import { spawnAsync } from "../support/processes.js";
+import { devOverridesEnv } from "../support/terraform-cli.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "tfbridge-actions-"));
-const launched: GrpcTerraformProvider[] = [];
-afterEach(async () => {
-  const pids = launched.map((p) => p.process.pid);
-  await Promise.all(launched.splice(0).map((p) => p.close()));
-  for (const pid of pids) expect(await waitGone(pid)).toBe(true);
-});
+const launched = closedAfterEach();
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 let fileNo = 0;
@@ -139,12 +136,7 @@ describe("invoking an action", () => {
 describe("the same action run by Terraform v1.14.9", () => {
   let env: NodeJS.ProcessEnv;
   beforeAll(() => {
-    const providers = join(scratch, "providers");
-    mkdirSync(providers);
-    symlinkSync(peerPath("bridgetest"), join(providers, "terraform-provider-bridgetest"));
-    const rc = join(scratch, "terraformrc");
-    writeFileSync(rc, `provider_installation {\n  dev_overrides {\n    "bridge/bridgetest" = "${providers}"\n  }\n  direct {}\n}\n`);
-    env = { ...process.env, TF_CLI_CONFIG_FILE: rc, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
+    env = devOverridesEnv(scratch, { "bridge/bridgetest": "bridgetest" });
   });
 
   /** Runs `terraform apply` with `args` over a configuration of `hcl`; its progress lines, stderr and exit code. */

@@ -15,10 +15,8 @@ import (
 )
 
 var (
-	_ action.ActionWithValidateConfig = (*progressAction)(nil)
-	_ action.ActionWithModifyPlan     = (*progressAction)(nil)
-	_ action.ActionWithValidateConfig = (*refuseAction)(nil)
-	_ action.ActionWithModifyPlan     = (*refuseAction)(nil)
+	_ action.ActionWithValidateConfig = stepsAction{}
+	_ action.ActionWithModifyPlan     = stepsAction{}
 )
 
 type progressModel struct {
@@ -78,18 +76,31 @@ func sendSteps(ctx context.Context, req action.InvokeRequest, resp *action.Invok
 	}
 }
 
-type progressAction struct{}
-
-func (progressAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_progress"
+// stepsAction is both actions: `fail` makes it bridgetest_refuse, which fails after its progress events.
+type stepsAction struct {
+	suffix string
+	fail   bool
 }
 
-func (progressAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
-	resp.Schema = progressSchema("Sends `steps` progress events, then completes.")
+func (a stepsAction) typeName() string { return "bridgetest_" + a.suffix }
+
+func (a stepsAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + a.suffix
 }
 
-func (progressAction) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
-	recordCall(ctx, req.Config, "bridgetest_progress", "ValidateActionConfig")
+func (a stepsAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	if a.fail {
+		resp.Schema = progressSchema("Sends `steps` progress events, then fails with an error diagnostic.")
+	} else {
+		resp.Schema = progressSchema("Sends `steps` progress events, then completes.")
+	}
+}
+
+func (a stepsAction) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
+	recordCall(ctx, req.Config, a.typeName(), "ValidateActionConfig")
+	if a.fail {
+		return
+	}
 	var steps types.Int64
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, pathRoot("steps"), &steps)...)
 	if !steps.IsNull() && !steps.IsUnknown() && steps.ValueInt64() < 0 {
@@ -97,35 +108,14 @@ func (progressAction) ValidateConfig(ctx context.Context, req action.ValidateCon
 	}
 }
 
-func (progressAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, _ *action.ModifyPlanResponse) {
-	recordCall(ctx, req.Config, "bridgetest_progress", "PlanAction")
+func (a stepsAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, _ *action.ModifyPlanResponse) {
+	recordCall(ctx, req.Config, a.typeName(), "PlanAction")
 }
 
-func (progressAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
-	recordCall(ctx, req.Config, "bridgetest_progress", "InvokeAction")
+func (a stepsAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	recordCall(ctx, req.Config, a.typeName(), "InvokeAction")
 	sendSteps(ctx, req, resp)
-}
-
-type refuseAction struct{}
-
-func (refuseAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_refuse"
-}
-
-func (refuseAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
-	resp.Schema = progressSchema("Sends `steps` progress events, then fails with an error diagnostic.")
-}
-
-func (refuseAction) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, _ *action.ValidateConfigResponse) {
-	recordCall(ctx, req.Config, "bridgetest_refuse", "ValidateActionConfig")
-}
-
-func (refuseAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, _ *action.ModifyPlanResponse) {
-	recordCall(ctx, req.Config, "bridgetest_refuse", "PlanAction")
-}
-
-func (refuseAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
-	recordCall(ctx, req.Config, "bridgetest_refuse", "InvokeAction")
-	sendSteps(ctx, req, resp)
-	resp.Diagnostics.AddError("Refused", "bridgetest_refuse always fails after its progress events")
+	if a.fail {
+		resp.Diagnostics.AddError("Refused", "bridgetest_refuse always fails after its progress events")
+	}
 }

@@ -130,8 +130,8 @@ func (p *bridgetestProvider) Functions(_ context.Context) []func() function.Func
 // Actions are in progress_action.go.
 func (p *bridgetestProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
-		func() action.Action { return progressAction{} },
-		func() action.Action { return refuseAction{} },
+		func() action.Action { return stepsAction{suffix: "progress"} },
+		func() action.Action { return stepsAction{suffix: "refuse", fail: true} },
 	}
 }
 
