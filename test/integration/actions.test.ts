@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TerraformBridge } from "../../src/bridge/bridge.js";
 import { BridgeError } from "../../src/bridge/types.js";
-import { Secret, type PropertyMap } from "../../src/bridge/property-value.js";
+import { COMPUTED, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import { CallRecorder, RecordingProvider } from "../../src/terraform/recording.js";
 import type { TerraformProvider } from "../../src/terraform/types.js";
@@ -29,6 +29,8 @@ function recorded(file: string): Record<string, unknown>[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+const rpcs = (file: string): unknown[] => recorded(file).map((r) => r["rpc"]);
 
 async function bridgeFor(name: string, wrap?: (tf: TerraformProvider) => TerraformProvider): Promise<{ b: TerraformBridge; logs: string[] }> {
   const tf = await GrpcTerraformProvider.launch({ path: peerPath(name) });
@@ -91,6 +93,19 @@ describe("invoking an action", () => {
     expect(logs).toEqual(["info: bridgetest_refuse: step 1/2", "info: bridgetest_refuse: step 2/2"]);
     // In a preview the same action plans fine: nothing has run yet.
     expect(await b.invoke("bridgetest:actions/refuse:refuse", { steps: 2 }, true)).toEqual({ result: {}, failures: [] });
+  });
+
+  it("plans with unknown arguments in a preview; refuses to run with them", async () => {
+    const { b, logs } = await bridgeFor("bridgetest");
+    const file = recordFile();
+    const args: PropertyMap = { steps: COMPUTED, message: "later", recordFile: file };
+    expect(await b.invoke("bridgetest:actions/progress:progress", args, true)).toEqual({ result: {}, failures: [] });
+    await expect(b.invoke("bridgetest:actions/progress:progress", args, false)).rejects.toThrow(
+      "Terraform action bridgetest_progress (bridgetest:actions/progress:progress) cannot run with arguments still unknown",
+    );
+    // The second call validated and planned too, then stopped short of InvokeAction.
+    expect(rpcs(file)).toEqual(["ValidateActionConfig", "PlanAction", "ValidateActionConfig", "PlanAction"]);
+    expect(logs).toEqual([]);
   });
 
   it("answers bad arguments with failures naming the property, and runs nothing", async () => {
