@@ -29,7 +29,7 @@ export class Actions extends ProviderCaller {
    */
   async run(token: string, args: PropertyMap, preview: boolean): Promise<InvokeResult> {
     const a = this.byToken.get(token)!;
-    const unknownArgs = Object.keys(args).filter((k) => !a.properties.some((p) => p.name === k));
+    const unknownArgs = Object.keys(args).filter((k) => !a.properties.some((p) => p.name === k && p.input));
     if (unknownArgs.length > 0) return { result: {}, failures: unknownArgs.map((k) => ({ property: k, reason: `${a.token} (Terraform action ${a.tfName}) has no argument ${k}` })) };
     const hidden: PropertyMap = { ...args };
     for (const p of a.properties) {
