@@ -8,6 +8,7 @@ import { TerraformBridge } from "../../src/bridge/bridge.js";
 import { BridgeError } from "../../src/bridge/types.js";
 import { COMPUTED, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
+import { ProviderCrashedError } from "../../src/terraform/errors.js";
 import { CallRecorder, RecordingProvider } from "../../src/terraform/recording.js";
 import type { TerraformProvider } from "../../src/terraform/types.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
@@ -32,8 +33,8 @@ function recorded(file: string): Record<string, unknown>[] {
 
 const rpcs = (file: string): unknown[] => recorded(file).map((r) => r["rpc"]);
 
-async function bridgeFor(name: string, wrap?: (tf: TerraformProvider) => TerraformProvider): Promise<{ b: TerraformBridge; logs: string[] }> {
-  const tf = await GrpcTerraformProvider.launch({ path: peerPath(name) });
+async function bridgeFor(name: string, wrap?: (tf: TerraformProvider) => TerraformProvider, env?: Record<string, string>): Promise<{ b: TerraformBridge; logs: string[] }> {
+  const tf = await GrpcTerraformProvider.launch({ path: peerPath(name), ...(env ? { env } : {}) });
   launched.push(tf);
   const provider = wrap === undefined ? tf : wrap(tf);
   const schema = await provider.getProviderSchema();
@@ -93,6 +94,15 @@ describe("invoking an action", () => {
     expect(logs).toEqual(["info: bridgetest_refuse: step 1/2", "info: bridgetest_refuse: step 2/2"]);
     // In a preview the same action plans fine: nothing has run yet.
     expect(await b.invoke("bridgetest:actions/refuse:refuse", { steps: 2 }, true)).toEqual({ result: {}, failures: [] });
+  });
+
+  it("a provider that dies mid-stream: the crash with its panic", async () => {
+    const { b, logs } = await bridgeFor("bridgetest", undefined, { BRIDGETEST_PANIC: "action" });
+    const err = await b.invoke("bridgetest:actions/progress:progress", { steps: 3 }, false).then(() => new Error("no error"), (e: unknown) => e as Error);
+    expect(err).toBeInstanceOf(ProviderCrashedError);
+    expect(err.message).toMatch(/during InvokeAction; it printed:\n[^]*bridgetest: deliberate panic in action/);
+    // The first event may or may not leave the provider before the panic ends it (plugin-go sends from a goroutine).
+    expect(["[]", '["info: bridgetest_progress: step 1/3"]']).toContain(JSON.stringify(logs));
   });
 
   it("plans with unknown arguments in a preview; refuses to run with them", async () => {

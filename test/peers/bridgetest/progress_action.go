@@ -73,6 +73,9 @@ func sendSteps(ctx context.Context, req action.InvokeRequest, resp *action.Invok
 	}
 	for i := int64(1); i <= m.Steps.ValueInt64(); i++ {
 		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("%s %d/%d", msg, i, m.Steps.ValueInt64())})
+		if i == 1 {
+			crashAt("action") // mid-stream: one progress event sent, no completion
+		}
 	}
 }
 
