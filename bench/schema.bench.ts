@@ -38,6 +38,7 @@ const big: ProviderSchema = {
   resources: new Map(Array.from({ length: RESOURCES }, (_, i) => [`big_resource_${i}`, merged(i)])),
   dataSources: new Map(Array.from({ length: DATA_SOURCES }, (_, i) => [`big_data_${i}`, merged(i + 7)])),
   ephemeralResources: new Map(),
+  actions: new Map(),
   functions: new Map(),
   serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false, generateResourceConfig: false },
   diagnostics: [],

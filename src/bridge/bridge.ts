@@ -482,8 +482,8 @@ export class TerraformBridge extends ProviderCaller {
 
   // ---- data sources, functions and ephemeral resources -----------------------------------------------------
 
-  invoke(token: string, args: PropertyMap): Promise<InvokeResult> {
-    return this.functions.invoke(token, args);
+  invoke(token: string, args: PropertyMap, preview = false): Promise<InvokeResult> {
+    return this.functions.invoke(token, args, preview);
   }
 
   /**

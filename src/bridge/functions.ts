@@ -1,8 +1,9 @@
-// Invoke: data sources, provider functions and ephemeral resources, each read, called or opened within one call.
+// Invoke: data sources, provider functions and ephemeral resources, each read, called or opened within one call (and actions, actions.ts).
 import { errorDiagnostics, failureMessage } from "../terraform/diagnostics.js";
 import { wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
 import type { TerraformProvider } from "../terraform/types.js";
 import { propertyModel, type DataSourceModel, type EphemeralResourceModel, type FunctionModel, type ProviderModel } from "../schema-translate/model.js";
+import { Actions } from "./actions.js";
 import { failuresFromDiagnostics, ProviderCaller } from "./caller.js";
 import { ConversionError, fromTfObject, toTfObject } from "./convert.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
@@ -18,21 +19,25 @@ export class Functions extends ProviderCaller {
   private readonly dataSourcesByToken = new Map<string, DataSourceModel>();
   private readonly functionsByToken = new Map<string, FunctionModel>();
   private readonly ephemeralByToken = new Map<string, EphemeralResourceModel>();
+  private readonly actions: Actions;
 
   constructor(tf: TerraformProvider, model: ProviderModel, log?: LogFn) {
     super(tf, log);
     for (const d of model.dataSources.values()) this.dataSourcesByToken.set(d.token, d);
     for (const f of model.functions.values()) this.functionsByToken.set(f.token, f);
     for (const e of model.ephemeralResources.values()) this.ephemeralByToken.set(e.token, e);
+    this.actions = new Actions(tf, model, log);
   }
 
-  async invoke(token: string, args: PropertyMap): Promise<InvokeResult> {
+  /** `preview`: the engine is previewing; only actions heed it (a data source is read in a preview, as Terraform plans do). */
+  async invoke(token: string, args: PropertyMap, preview = false): Promise<InvokeResult> {
     const ds = this.dataSourcesByToken.get(token);
     if (ds !== undefined) return this.readDataSource(ds, args);
     const fn = this.functionsByToken.get(token);
     if (fn !== undefined) return this.callFunction(fn, args);
     const eph = this.ephemeralByToken.get(token);
     if (eph !== undefined) return this.openEphemeral(eph, args);
+    if (this.actions.has(token)) return this.actions.run(token, args, preview);
     throw new BridgeError(`unknown function ${token}`);
   }
 

@@ -7,6 +7,7 @@ import {
   propertyModel,
   type DataSourceModel,
   type EphemeralResourceModel,
+  type ActionModel,
   type FunctionModel,
   type FunctionParameterModel,
   type ModelOptions,
@@ -18,6 +19,10 @@ import {
 } from "./model.js";
 import { applyDocs } from "./docs.js";
 import {
+  ACTIONS_MODULE,
+  actionFunctionName,
+  actionFunctionToken,
+  type TypeModule,
   EPHEMERAL_MODULE,
   TokenAllocator,
   TypeRegistry,
@@ -59,8 +64,8 @@ interface TypeContext {
   types: TypeRegistry;
   /** `String` for random_string, `getFile` for a data source, `Provider` for the configuration. */
   prefix: string;
-  /** Where named types go: `index`, `config` for the types of configuration variables, `ephemeral` for ephemeral resources'. */
-  module?: "index" | "config" | typeof EPHEMERAL_MODULE;
+  /** Where named types go: `index`, `config` for the types of configuration variables, `ephemeral` for ephemeral resources', `actions` for actions'. */
+  module?: TypeModule;
 }
 
 const DEFAULT_DEPRECATION = "Deprecated";
@@ -381,7 +386,7 @@ function checkFilters(schema: ProviderSchema, options: ModelOptions): { keep: (t
   const excludes = new Set(options.excludes ?? []);
   const both = [...includes].filter((n) => excludes.has(n));
   if (both.length > 0) throw new SchemaTranslationError(`--include and --exclude both name ${both.join(", ")}; name each token in one of them only`);
-  const known = new Set([...schema.resources.keys(), ...schema.dataSources.keys(), ...schema.ephemeralResources.keys(), ...schema.functions.keys()]);
+  const known = new Set([...schema.resources.keys(), ...schema.dataSources.keys(), ...schema.ephemeralResources.keys(), ...schema.functions.keys(), ...schema.actions.keys()]);
   const unknown = [...includes, ...excludes].filter((n) => !known.has(n));
   if (unknown.length > 0) {
     throw new SchemaTranslationError(
@@ -530,11 +535,19 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
     ephemeralResources.set(tfName, blockFunction({ pkg, types, prefix: name, module: EPHEMERAL_MODULE }, tfName, token, s));
   }
 
+  // After the ephemeral resources, for the same reason: a provider gaining actions renames nothing it had.
+  const actions = new Map<string, ActionModel>();
+  for (const [tfName, s] of schema.actions) {
+    if (!keep(tfName) || !usable("action", tfName, [{ path: "", depth: 0, block: s.block }])) continue;
+    const { token, name } = tokens.allocate((n) => actionFunctionToken(pkg, n), actionFunctionName(stripPrefix(tfName, prefix)));
+    actions.set(tfName, blockFunction({ pkg, types, prefix: name, module: ACTIONS_MODULE }, tfName, token, s));
+  }
+
   const configCtx: TypeContext = { pkg, types, prefix: "Provider" };
   const config = blockLikeProperties(configCtx, schema.provider.block.attributes, schema.provider.block.blockTypes);
   const configVariables = configVariableProperties(pkg, types, schema.provider.block.attributes, schema.provider.block.blockTypes);
 
-  const model: ProviderModel = { name: pkg, version: options.packageVersion, config, configVariables, resources, dataSources, functions, ephemeralResources, types };
+  const model: ProviderModel = { name: pkg, version: options.packageVersion, config, configVariables, resources, dataSources, functions, ephemeralResources, actions, types };
   if (options.docs !== undefined) applyDocs(model, options.docs, options.exampleLog);
   return model;
 }

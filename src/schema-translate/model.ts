@@ -107,6 +107,12 @@ export interface DataSourceModel {
  */
 export type EphemeralResourceModel = DataSourceModel;
 
+/**
+ * A Terraform 1.14 action, shaped as a function of its configuration with no result: Invoke validates and plans it in
+ * a preview, and runs it otherwise. Its properties are all inputs (an action's schema has nothing computed).
+ */
+export type ActionModel = DataSourceModel;
+
 export interface FunctionParameterModel {
   tfName: string;
   name: string;
@@ -142,6 +148,7 @@ export interface ProviderModel {
   dataSources: Map<string, DataSourceModel>;
   functions: Map<string, FunctionModel>;
   ephemeralResources: Map<string, EphemeralResourceModel>;
+  actions: Map<string, ActionModel>;
   /** Named object types by token. */
   types: Map<string, ObjectTypeModel>;
   /** The provider's own doc page (`docs/index.md`), when full docs were read: for the registry's `_index.md`. */

@@ -195,11 +195,39 @@ export function ephemeralFunctionName(shortTfName: string): string {
 }
 
 /**
+ * The module of Terraform actions' functions (and of their object types). An action runs rather than reads, so it is
+ * named by the action itself, not `get…`; its own module keeps it from ever sharing a token with a data source or
+ * provider function of the same name, and SDKs group the actions apart (`local.actions.command`).
+ */
+export const ACTIONS_MODULE = "actions";
+
+/** An action's function: `local_command` → `local:actions/command:command` (`name` is from actionFunctionName). */
+export function actionFunctionToken(pkg: string, name: string): string {
+  return `${pkg}:${ACTIONS_MODULE}/${name}:${name}`;
+}
+
+/** The function name part of an action's token, lower camel case like every function: `run_script` → `runScript`. */
+export function actionFunctionName(shortTfName: string): string {
+  return lowerFirst(pascalName(shortTfName));
+}
+
+/**
+ * The one output of an action's function: the progress messages InvokeAction streamed, in order (absent in a preview,
+ * which runs nothing). A result with a property is what every SDK can declare: Pulumi's Go generator writes a
+ * function without outputs that does not compile (`return nil, err` in a function returning only `error`).
+ */
+export const ACTION_PROGRESS_OUTPUT = "progress";
+
+/** The modules whose named object types live apart from `index`. */
+export type TypeModule = "index" | "config" | typeof EPHEMERAL_MODULE | typeof ACTIONS_MODULE;
+
+/**
  * Object types keep their name as it is in both halves: `<pkg>:index/<Name>:<Name>`; configuration variables' types
  * live in the `config` module under the variable's own name (`tls:config/proxies:proxies`), as the reference has them;
- * ephemeral resources' types in the ephemeral module (`<pkg>:ephemeral/getXxxRule:getXxxRule`).
+ * ephemeral resources' types in the ephemeral module (`<pkg>:ephemeral/getXxxRule:getXxxRule`), actions' in the
+ * actions module.
  */
-export function typeToken(pkg: string, name: string, module: "index" | "config" | typeof EPHEMERAL_MODULE = "index"): string {
+export function typeToken(pkg: string, name: string, module: TypeModule = "index"): string {
   return `${pkg}:${module}/${name}:${name}`;
 }
 

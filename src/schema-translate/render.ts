@@ -1,6 +1,6 @@
 // Renders the provider model as a Pulumi package schema (JSON-ready); prints only, every decision is in the model.
-import { requiredIn, terraformConfigToken } from "./names.js";
-import type { DataSourceModel, EphemeralResourceModel, FunctionModel, ObjectTypeModel, PackageMetadata, PropertyModel, ProviderModel, TypeModel } from "./model.js";
+import { ACTION_PROGRESS_OUTPUT, requiredIn, terraformConfigToken } from "./names.js";
+import type { ActionModel, DataSourceModel, EphemeralResourceModel, FunctionModel, ObjectTypeModel, PackageMetadata, PropertyModel, ProviderModel, TypeModel } from "./model.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
@@ -130,6 +130,13 @@ function dataSourceFunction(ds: DataSourceModel | EphemeralResourceModel, secret
   );
   if (ds.deprecationMessage !== undefined) spec["deprecationMessage"] = ds.deprecationMessage;
   return spec;
+}
+
+/** An action: its configuration as inputs; its one output the progress it reported (none in a preview). */
+function actionFunction(a: ActionModel): JsonObject {
+  const fnName = a.token.split(":")[2]!;
+  const progress = { type: "array", items: { type: "string" }, description: "The progress messages the action sent while it ran, in order; absent in a preview, which only plans the action." };
+  return { ...dataSourceFunction(a), outputs: { description: `What ${fnName} reported.`, type: "object", properties: { [ACTION_PROGRESS_OUTPUT]: progress } } };
 }
 
 function providerFunction(fn: FunctionModel): JsonObject {
@@ -270,6 +277,7 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
   for (const ds of model.dataSources.values()) functions[ds.token] = dataSourceFunction(ds);
   for (const fn of model.functions.values()) functions[fn.token] = providerFunction(fn);
   for (const e of model.ephemeralResources.values()) functions[e.token] = dataSourceFunction(e, true);
+  for (const a of model.actions.values()) functions[a.token] = actionFunction(a);
   functions[terraformConfig] = terraformConfigFunction();
   schema["functions"] = functions;
 

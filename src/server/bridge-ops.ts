@@ -55,7 +55,7 @@ export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log }):
       (await partial(() => bridge.read({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, state: r.properties, inputs: r.inputs }))) ?? { id: "", properties: {}, inputs: {} },
     delete: (r) => bridge.delete({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, olds: r.properties, timeoutSeconds: r.timeout }),
     invoke: async (r) => {
-      const { result, failures } = await bridge.invoke(r.token, r.args);
+      const { result, failures } = await bridge.invoke(r.token, r.args, r.preview);
       return failures.length > 0 ? { failures } : { return: result, failures: [] };
     },
     // The Provider resource's one method; the engine sends it here with the provider instance as `__self__`.

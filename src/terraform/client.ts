@@ -19,6 +19,7 @@ import type {
   PlanRequest,
   PlanResult,
   OpenEphemeralResult,
+  PlanActionResult,
   ProviderSchema,
   ReadDataSourceRequest,
   ReadDataSourceResult,
@@ -47,7 +48,8 @@ import {
   type PbResourceIdentityData,
 } from "./wire.js";
 import { loadProtos, prepareCodecs, serviceOf, type Services } from "../wire/proto.js";
-import { CallError, Status, type ClientCall, type Service } from "../wire/rpc.js";
+import { CallError, Status, type ClientCall, type Method, type Service } from "../wire/rpc.js";
+import { boundText, MAX_DIAGNOSTIC_CHARS } from "../wire/bound.js";
 import { method as typedMethod, type Lean } from "../wire/shape.js";
 import type * as tf6 from "../wire/tfplugin6.gen.js";
 
@@ -140,6 +142,8 @@ const AFTER_STOP_REFUSED: ReadonlySet<string> = new Set([
   "OpenEphemeralResource",
   "RenewEphemeralResource",
   "CallFunction",
+  "PlanAction",
+  "InvokeAction",
 ]);
 
 /** A provider's log line with the secrets handed to it replaced: SDKs log the diagnostics they return, quotes and all. */
@@ -215,7 +219,23 @@ export class GrpcTerraformProvider implements TerraformProvider {
   private stopped = false;
 
   /** Calls an RPC by its tfplugin6 name (the tfplugin5 name when the provider speaks 5), typed by the generated types. */
-  private async call<M extends keyof Tf>(rpc: M, request: Tf[M]["requestIn"], timeoutMs?: number): Promise<Lean<Tf[M]["response"]>> {
+  private call<M extends keyof Tf>(rpc: M, request: Tf[M]["requestIn"], timeoutMs?: number): Promise<Lean<Tf[M]["response"]>> {
+    return this.send(rpc, (m: Method<unknown, Lean<Tf[M]["response"]>>) => this.process.channel.unary(m, request, timeoutMs === undefined ? {} : { deadline: Date.now() + timeoutMs }), timeoutMs);
+  }
+
+  /** Calls a server-streaming RPC, handing each message to `onMessage`; resolves when the stream ends OK. */
+  private stream<M extends keyof Tf>(rpc: M, request: Tf[M]["requestIn"], onMessage: (message: Lean<Tf[M]["response"]>) => void): Promise<void> {
+    return this.send(rpc, (m: Method<unknown, Lean<Tf[M]["response"]>>) => {
+      let call: ClientCall | undefined;
+      const ended = new Promise<void>((resolve, reject) => {
+        call = this.process.channel.serverStream(m, request, onMessage, (err) => (err === undefined ? resolve() : reject(err)));
+      });
+      return Object.assign(ended, { cancel: () => call!.cancel() });
+    });
+  }
+
+  /** One call of either kind: refused after a stop or a crash, tracked while open, its failure explained. */
+  private async send<M extends keyof Tf, T>(rpc: M, start: (m: Method<unknown, Lean<Tf[M]["response"]>>) => Promise<T> & ClientCall, timeoutMs?: number): Promise<T> {
     const method = this.protocolVersion === 5 ? (TF5_NAMES[rpc] ?? rpc) : rpc;
     const rpcMethod = typedMethod<Lean<Tf[M]["response"]>>(this.service, method);
     if (rpcMethod === undefined) throw new TerraformProviderError(`protocol ${this.protocolVersion} has no RPC ${method}`);
@@ -224,7 +244,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       throw new ProviderCallError(`${method} was not sent: the operation was cancelled (the provider was asked to stop)`, method, Status.CANCELLED);
     }
     try {
-      const c = this.process.channel.unary(rpcMethod, request, timeoutMs === undefined ? {} : { deadline: Date.now() + timeoutMs });
+      const c = start(rpcMethod);
       this.open.add(c);
       return await c.finally(() => this.open.delete(c));
     } catch (e) {
@@ -580,6 +600,36 @@ export class GrpcTerraformProvider implements TerraformProvider {
     await this.ephemeralSchema(typeName);
     const res = await this.call("CloseEphemeralResource", { type_name: typeName, private: Buffer.from(privateData) });
     return this.diagnostics(res.diagnostics);
+  }
+
+  private async actionType(actionType: string): Promise<CtyType> {
+    const schema = (await this.getProviderSchema()).actions.get(actionType);
+    if (schema === undefined) throw new TerraformProviderError(`the provider has no action ${actionType}`);
+    return impliedType(schema.block);
+  }
+
+  async validateActionConfig(actionType: string, config: CtyValue): Promise<Diagnostic[]> {
+    const t = await this.actionType(actionType);
+    const res = await this.call("ValidateActionConfig", { action_type: actionType, config: toDynamic(config, t) });
+    return this.diagnostics(res.diagnostics);
+  }
+
+  async planAction(actionType: string, config: CtyValue): Promise<PlanActionResult> {
+    const t = await this.actionType(actionType);
+    const res = await this.call("PlanAction", { action_type: actionType, config: toDynamic(config, t), client_capabilities: clientCapabilities });
+    const deferred = deferredFromPb(res.deferred);
+    return { diagnostics: this.diagnostics(res.diagnostics), ...(deferred ? { deferred } : {}) };
+  }
+
+  async invokeAction(actionType: string, config: CtyValue, onProgress: (message: string) => void): Promise<Diagnostic[]> {
+    const t = await this.actionType(actionType);
+    let completed: Diagnostic[] | undefined;
+    await this.stream("InvokeAction", { action_type: actionType, config: toDynamic(config, t), client_capabilities: clientCapabilities }, (event) => {
+      if (event.progress) onProgress(this.secretSink.scrubString(boundText(event.progress.message ?? "", MAX_DIAGNOSTIC_CHARS)));
+      else if (event.completed) completed = this.diagnostics(event.completed.diagnostics);
+    });
+    if (completed === undefined) throw new ProviderCallError(`InvokeAction of ${actionType} ended without a completed event`, "InvokeAction", Status.INTERNAL);
+    return completed;
   }
 
   async stopProvider(): Promise<string | undefined> {

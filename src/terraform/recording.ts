@@ -18,6 +18,7 @@ import type {
   ImportResult,
   NestedAttributeObject,
   OpenEphemeralResult,
+  PlanActionResult,
   PlanRequest,
   PlanResult,
   ProviderSchema,
@@ -258,6 +259,10 @@ export class RecordingProvider implements TerraformProvider {
     return this.schema?.ephemeralResources.get(typeName)?.block;
   }
 
+  private action(actionType: string): Block | undefined {
+    return this.schema?.actions.get(actionType)?.block;
+  }
+
   private meta(v: CtyValue | undefined): Json {
     return v === undefined ? null : byBlock(this.schema?.providerMeta?.block, v);
   }
@@ -273,6 +278,7 @@ export class RecordingProvider implements TerraformProvider {
         resourceTypes: s.resources.size,
         dataSources: s.dataSources.size,
         ephemeralResources: s.ephemeralResources.size,
+        actions: s.actions.size,
         functions: s.functions.size,
         serverCapabilities: { ...s.serverCapabilities },
         diagnostics: diagnostics(s.diagnostics),
@@ -479,6 +485,30 @@ export class RecordingProvider implements TerraformProvider {
       () => ({ typeName, private: bytes(privateData) }),
       () => this.inner.closeEphemeralResource(typeName, privateData),
       diagnostics,
+    );
+  }
+
+  validateActionConfig(actionType: string, config: CtyValue): Promise<Diagnostic[]> {
+    return this.recorded("ValidateActionConfig", () => ({ actionType, config: byBlock(this.action(actionType), config) }), () => this.inner.validateActionConfig(actionType, config), diagnostics);
+  }
+
+  planAction(actionType: string, config: CtyValue): Promise<PlanActionResult> {
+    return this.recorded(
+      "PlanAction",
+      () => ({ actionType, config: byBlock(this.action(actionType), config) }),
+      () => this.inner.planAction(actionType, config),
+      (r) => ({ diagnostics: diagnostics(r.diagnostics), ...(r.deferred !== undefined ? { deferred: r.deferred } : {}) }),
+    );
+  }
+
+  /** The progress messages are recorded in order, after the call: one record per RPC, as for every other. */
+  invokeAction(actionType: string, config: CtyValue, onProgress: (message: string) => void): Promise<Diagnostic[]> {
+    const progress: string[] = [];
+    return this.recorded(
+      "InvokeAction",
+      () => ({ actionType, config: byBlock(this.action(actionType), config) }),
+      () => this.inner.invokeAction(actionType, config, (m) => (progress.push(m), onProgress(m))),
+      (r) => ({ progress, diagnostics: diagnostics(r) }),
     );
   }
 

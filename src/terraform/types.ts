@@ -83,6 +83,8 @@ export interface ProviderSchema {
   resources: Map<string, Schema>;
   dataSources: Map<string, Schema>;
   ephemeralResources: Map<string, Schema>;
+  /** Terraform 1.14 actions (protocol 5.10+/6.10+ `action_schemas`), by action type. */
+  actions: Map<string, Schema>;
   functions: Map<string, FunctionSignature>;
   serverCapabilities: ServerCapabilities;
   diagnostics: Diagnostic[];
@@ -258,6 +260,12 @@ export interface RenewEphemeralResult {
   diagnostics: Diagnostic[];
 }
 
+/** PlanAction's answer: whether the action may run as configured, or was deferred. */
+export interface PlanActionResult {
+  diagnostics: Diagnostic[];
+  deferred?: DeferredReason;
+}
+
 export interface ConfigureOptions {
   /** The Terraform version reported to the provider; some providers gate features on it. */
   terraformVersion?: string;
@@ -299,6 +307,13 @@ export interface TerraformProvider {
   openEphemeralResource(typeName: string, config: CtyValue): Promise<OpenEphemeralResult>;
   renewEphemeralResource(typeName: string, privateData: Uint8Array): Promise<RenewEphemeralResult>;
   closeEphemeralResource(typeName: string, privateData: Uint8Array): Promise<Diagnostic[]>;
+  validateActionConfig(actionType: string, config: CtyValue): Promise<Diagnostic[]>;
+  planAction(actionType: string, config: CtyValue): Promise<PlanActionResult>;
+  /**
+   * Runs an action: InvokeAction's stream of progress messages, each handed to `onProgress` as it arrives, then the
+   * completion's diagnostics. A stream that ends without a completion is an error.
+   */
+  invokeAction(actionType: string, config: CtyValue, onProgress: (message: string) => void): Promise<Diagnostic[]>;
   /** Asks the provider to abort in-flight operations (Terraform sends this on interrupt). */
   stopProvider(): Promise<string | undefined>;
   /** Stops the process: controlled shutdown, then signals. */

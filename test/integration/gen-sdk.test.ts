@@ -1,8 +1,7 @@
 // `pulumi package gen-sdk` through Pulumi's real Node.js, Python and Go language hosts for every real peer, each SDK then
 // compiled strictly: tsc with the strictest options a generated package can meet, a virtualenv install plus an import
 // that touches every resource and function, `go build` and `go vet`. Prints gen-sdk and compile times per peer and language.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { goEnv, hostsMissing, languageSandbox } from "../support/languages.js";
@@ -11,6 +10,7 @@ import { peerPath, pins } from "../support/peers.js";
 import { PULUMI_NODE_SDK, sdkDeps } from "../support/pulumi-tools.js";
 import { spawnAsync, type Ran } from "../support/processes.js";
 import { expectSuccess, runPulumi, type PulumiSandbox } from "../support/pulumi.js";
+import { pythonBase, pythonVenv } from "../support/python.js";
 
 /** The Pulumi SDK version every generated SDK is compiled against: the CLI's and the language hosts' own. */
 const PULUMI_SDK = "3.248.0";
@@ -33,42 +33,6 @@ async function run(cmd: string, args: string[], options: { cwd?: string; env?: N
   const r = await spawnAsync(cmd, args, options);
   expect(r.status, `${cmd} ${args.join(" ")} in ${options.cwd ?? "."}:\n${r.stdout}\n${r.stderr}`).toBe(0);
   return r;
-}
-
-/**
- * A virtualenv with `pulumi==3.248.0` from PyPI and what generated SDKs need to install (parver, semver, setuptools),
- * made once into ~/.cache/pulumi-tf-bridge-ts/python-sdk/<version>/venv (built beside it and renamed into place).
- */
-async function pythonBase(): Promise<string> {
-  const root = join(homedir(), ".cache/pulumi-tf-bridge-ts/python-sdk", PULUMI_SDK);
-  const venv = join(root, "venv");
-  if (existsSync(join(venv, ".complete"))) return venv;
-  mkdirSync(root, { recursive: true });
-  const tmp = mkdtempSync(join(root, ".tmp-venv-"));
-  try {
-    await run("python3", ["-m", "venv", tmp]);
-    await run(join(tmp, "bin", "python"), ["-m", "pip", "install", "-q", "--disable-pip-version-check", `pulumi==${PULUMI_SDK}`, "parver>=0.2.1", "semver>=2.8.1", "setuptools>=61", "wheel"]);
-    writeFileSync(join(tmp, ".complete"), "");
-    rmSync(venv, { recursive: true, force: true });
-    renameSync(tmp, venv);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  return venv;
-}
-
-const sitePackages = async (python: string): Promise<string> => (await run(python, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])).stdout.trim();
-
-/**
- * A fresh virtualenv of this run whose site-packages sees the cached base's through a .pth file: the SDKs are really
- * installed (pip, non-editable) into it, and the cache stays clean.
- */
-async function pythonVenv(base: string): Promise<string> {
-  const venv = join(scratch("tfbridge-pyvenv-"), "venv");
-  await run("python3", ["-m", "venv", "--without-pip", venv]);
-  const python = join(venv, "bin", "python");
-  writeFileSync(join(await sitePackages(python), "_pulumi_base.pth"), `${await sitePackages(join(base, "bin", "python"))}\n`);
-  return python;
 }
 
 /** Imports the installed SDK and touches every resource class (its static get, under mocks) and every function. */

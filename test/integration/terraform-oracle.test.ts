@@ -1,10 +1,11 @@
 // Proves the Terraform oracle (scripts/build-terraform.sh) runs Terraform 1.14's actions against the real `local` peer
 // through dev_overrides, so later comparisons of actions, list resources and generated configuration can rely on it.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { peerPath, terraformBin } from "../support/peers.js";
+import { terraformBin } from "../support/peers.js";
+import { devOverridesEnv } from "../support/terraform-cli.js";
 import { execAsync } from "../support/processes.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "tfbridge-terraform-oracle-"));
@@ -37,13 +38,7 @@ function writeAction(name: string, text: string): string {
 }
 
 beforeAll(() => {
-  // dev_overrides take a directory holding terraform-provider-<type>; no `terraform init` is needed then.
-  const providers = join(scratch, "providers");
-  mkdirSync(providers);
-  symlinkSync(peerPath("local"), join(providers, "terraform-provider-local"));
-  const rc = join(scratch, "terraformrc");
-  writeFileSync(rc, `provider_installation {\n  dev_overrides {\n    "hashicorp/local" = "${providers}"\n  }\n  direct {}\n}\n`);
-  env = { ...process.env, TF_CLI_CONFIG_FILE: rc, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
+  env = devOverridesEnv(scratch, { "hashicorp/local": "local" });
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

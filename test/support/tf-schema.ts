@@ -34,6 +34,7 @@ export function provider(parts: {
   dataSources?: Record<string, Block>;
   functions?: Record<string, FunctionSignature>;
   ephemeralResources?: Record<string, Block>;
+  actions?: Record<string, Block>;
   config?: Block;
 }): ProviderSchema {
   const schemas = (r: Record<string, Block> = {}) => new Map(Object.entries(r).map(([k, v]) => [k, schemaOf(v)]));
@@ -42,6 +43,7 @@ export function provider(parts: {
     resources: schemas(parts.resources),
     dataSources: schemas(parts.dataSources),
     ephemeralResources: schemas(parts.ephemeralResources),
+    actions: schemas(parts.actions),
     functions: new Map(Object.entries(parts.functions ?? {})),
     serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false, generateResourceConfig: false },
     diagnostics: [],

@@ -45,6 +45,7 @@ const model = buildProviderModel(
     resources: new Map([["acme_thing", { version: 0, block: thing }]]),
     dataSources: new Map(),
     ephemeralResources: new Map(),
+    actions: new Map(),
     functions: new Map(),
     serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false, moveResourceState: false, generateResourceConfig: false },
     diagnostics: [],

@@ -37,6 +37,7 @@ const schema: ProviderSchema = {
   resources: new Map([["x_thing", { version: 0, block: resource }]]),
   dataSources: new Map(),
   ephemeralResources: new Map(),
+  actions: new Map([["x_act", { version: 0, block: block([attr("steps"), attr("token", { writeOnly: true })]) }]]),
   functions: new Map(),
   serverCapabilities: { planDestroy: true, getProviderSchemaOptional: false, moveResourceState: false, generateResourceConfig: false },
   diagnostics: [],
@@ -72,6 +73,12 @@ function fakeProvider(): TerraformProvider {
     openEphemeralResource: async () => { throw new Error("unused"); },
     renewEphemeralResource: async () => { throw new Error("unused"); },
     closeEphemeralResource: async () => [],
+    validateActionConfig: async () => [],
+    planAction: async () => ({ diagnostics: [] }),
+    invokeAction: async (_type, config, onProgress) => {
+      onProgress(`ran with ${JSON.stringify(config)}`);
+      return [{ severity: "warning", summary: "done", detail: "" }];
+    },
     stopProvider: async () => undefined,
     close: async () => undefined,
   };
@@ -144,6 +151,29 @@ describe("RecordingProvider", () => {
     }
     expect(readFileSync(join(dir, "first.jsonl"), "utf8")).not.toContain("only-in-first");
     expect(readFileSync(join(dir, "second.jsonl"), "utf8")).toContain("only-in-first");
+  });
+});
+
+describe("RecordingProvider and actions", () => {
+  it("records the three action RPCs with write-only values redacted, and InvokeAction's progress in order", async () => {
+    const file = join(dir, "actions.jsonl");
+    const p = new RecordingProvider(fakeProvider(), new CallRecorder(file), "x");
+    await p.getProviderSchema();
+    const config = { steps: "2", token: "wo-action-token" };
+    const seen: string[] = [];
+    await p.validateActionConfig("x_act", config);
+    await p.planAction("x_act", config);
+    await p.invokeAction("x_act", config, (m) => seen.push(m));
+    await p.close();
+    const text = readFileSync(file, "utf8");
+    expect(text).not.toContain("wo-action-token");
+    const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l) as Line);
+    expect(lines.map((l) => l.method)).toEqual(["GetProviderSchema", "ValidateActionConfig", "PlanAction", "InvokeAction"]);
+    expect(lines[1]!.request).toEqual({ actionType: "x_act", config: { steps: "2", token: "<redacted>" } });
+    // The caller gets the progress as the provider sent it; the record has the write-only value it redacted from the
+    // request scrubbed from the progress as well.
+    expect(seen).toEqual([`ran with ${JSON.stringify(config)}`]);
+    expect(lines[3]!.response).toEqual({ progress: ['ran with {"steps":"2","token":"<redacted>"}'], diagnostics: [{ severity: "warning", summary: "done" }] });
   });
 });
 

@@ -7,7 +7,8 @@ import (
 )
 
 // CrashEnv lists crash points, comma-separated: configure, validate, plan, create, create-after, update, delete,
-// read, import, upgrade, function, datasource, open, close (the ephemeral bridgetest_token).
+// read, import, upgrade, function, datasource, open, close (the ephemeral bridgetest_token), action (InvokeAction of
+// either action, after its first progress event).
 const CrashEnv = "BRIDGETEST_PANIC"
 
 // crashAt panics when point is listed in BRIDGETEST_PANIC. A panic in a gRPC handler ends the whole provider process,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
@@ -23,6 +24,7 @@ var (
 	_ provider.Provider                       = (*bridgetestProvider)(nil)
 	_ provider.ProviderWithFunctions          = (*bridgetestProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*bridgetestProvider)(nil)
+	_ provider.ProviderWithActions            = (*bridgetestProvider)(nil)
 )
 
 type bridgetestProvider struct {
@@ -122,6 +124,14 @@ func (p *bridgetestProvider) Functions(_ context.Context) []func() function.Func
 	return []func() function.Function{
 		func() function.Function { return reverseFunction{} },
 		func() function.Function { return joinFunction{} },
+	}
+}
+
+// Actions are in progress_action.go.
+func (p *bridgetestProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{
+		func() action.Action { return stepsAction{suffix: "progress"} },
+		func() action.Action { return stepsAction{suffix: "refuse", fail: true} },
 	}
 }
 
