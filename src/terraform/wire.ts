@@ -152,6 +152,7 @@ export function providerSchemaFromPb(r: PbGetProviderSchemaResponse): ProviderSc
     resources: schemaMap(r.resource_schemas),
     dataSources: schemaMap(r.data_source_schemas),
     ephemeralResources: schemaMap(r.ephemeral_resource_schemas),
+    listResources: schemaMap(r.list_resource_schemas),
     functions: new Map(Object.entries(r.functions ?? {}).map(([k, v]) => [k, functionFromPb(v)])),
     serverCapabilities: {
       planDestroy: caps.plan_destroy ?? false,
