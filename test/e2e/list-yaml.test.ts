@@ -49,6 +49,7 @@ describe("list resources (YAML)", () => {
     const help = await s.ok(["do", "--package", doPackage(), TYPE, "list", "--help"]);
     expect(help.stdout).toMatch(/--name-prefix/);
     expect(help.stdout).toMatch(/--note/);
+    expect(help.stdout).toMatch(/--bridgetest:state-dir/);
 
     const prefixed = await list(s, ["--name-prefix", "al"]);
     expect(prefixed.sort(byName)).toEqual([
