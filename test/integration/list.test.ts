@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TerraformBridge } from "../../src/bridge/bridge.js";
-import type { ListPage, ListRequest } from "../../src/bridge/list.js";
+import { listedId, type ListPage, type ListRequest } from "../../src/bridge/list.js";
 import { COMPUTED } from "../../src/bridge/property-value.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
@@ -101,5 +101,19 @@ describe("List over bridgetest's list resource", () => {
     const imported = await b.read({ token: T, id: page.results[0]!.id, state: {}, inputs: {} });
     expect(imported?.id).toBe(ids["a1"]);
     expect(imported?.properties["name"]).toBe("a1");
+  });
+
+  it("without the object, the identity as JSON is the id, and import by it finds the object", async () => {
+    // What a resource whose Pulumi id is not its `id` gets: the provider's events without objects.
+    const stream = await tf.listResource({ typeName: "bridgetest_identified", config: { name_prefix: "b1", note: null }, includeResource: false, limit: 10 });
+    const events = [];
+    for await (const e of stream) events.push(e);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.resourceObject).toBeUndefined();
+    const id = listedId(b.model.resources.get("bridgetest_identified")!, events[0]!, (await tf.getResourceIdentitySchemas()).get("bridgetest_identified"));
+    expect(JSON.parse(id)).toEqual({ id: ids["b1"], name: "b1" });
+    const imported = await b.read({ token: T, id, state: {}, inputs: {} });
+    expect(imported?.id).toBe(ids["b1"]);
+    expect(imported?.properties["note"]).toBe("second");
   });
 });
