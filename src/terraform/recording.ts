@@ -15,6 +15,8 @@ import type {
   Diagnostic,
   IdentitySchema,
   ImportResult,
+  ListResourceRequest,
+  ListResourceStream,
   NestedAttributeObject,
   OpenEphemeralResult,
   PlanRequest,
@@ -468,6 +470,29 @@ export class RecordingProvider implements TerraformProvider {
       () => ({ typeName, private: bytes(privateData) }),
       () => this.inner.closeEphemeralResource(typeName, privateData),
       diagnostics,
+    );
+  }
+
+  validateListResourceConfig(typeName: string, config: CtyValue, includeResource: boolean, limit: number): Promise<Diagnostic[]> {
+    const inner = this.inner;
+    if (inner.validateListResourceConfig === undefined) return Promise.resolve([]);
+    return this.recorded(
+      "ValidateListResourceConfig",
+      () => ({ typeName, config: byBlock(this.schema?.listResources?.get(typeName)?.block, config), includeResource, limit }),
+      () => inner.validateListResourceConfig!(typeName, config, includeResource, limit),
+      diagnostics,
+    );
+  }
+
+  /** The call is recorded when its stream opens; the objects it streams are not (they may hold whole states). */
+  listResource(request: ListResourceRequest): Promise<ListResourceStream> {
+    const inner = this.inner;
+    if (inner.listResource === undefined) return Promise.reject(new TerraformProviderError("this client does not stream list resources"));
+    return this.recorded(
+      "ListResource",
+      () => ({ ...request, config: byBlock(this.schema?.listResources?.get(request.typeName)?.block, request.config) }),
+      () => inner.listResource!(request),
+      (): Json => ({ stream: "opened" }),
     );
   }
 

@@ -1,6 +1,6 @@
 // Pulumi's List over real bridgetest's list resource through the bridge: the query as the list's config, pages with
 // continuation tokens, the limit across pages, an unknown query, bad queries and tokens, and every listed id importing.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { TerraformBridge } from "../../src/bridge/bridge.js";
 import { listedId, type ListPage, type ListRequest } from "../../src/bridge/list.js";
 import { COMPUTED } from "../../src/bridge/property-value.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
+import { CallRecorder, RecordingProvider } from "../../src/terraform/recording.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { peerPath } from "../support/peers.js";
 import { waitGone } from "../support/processes.js";
@@ -115,5 +116,18 @@ describe("List over bridgetest's list resource", () => {
     const imported = await b.read({ token: T, id, state: {}, inputs: {} });
     expect(imported?.id).toBe(ids["b1"]);
     expect(imported?.properties["note"]).toBe("second");
+  });
+
+  it("lists through a recording provider, which records the validation and the stream's opening", async () => {
+    const file = join(scratch, "calls.jsonl");
+    const recorded = new RecordingProvider(tf, new CallRecorder(file), "bridgetest");
+    const schema = await recorded.getProviderSchema();
+    const rb = new TerraformBridge(recorded, schema, b.model);
+    const page = (await rb.list(T, request({ query: { note: "second" } }))) as Exclude<ListPage, "computed">;
+    expect(page.results.map((r) => r.id)).toEqual([ids["b1"]]);
+    const calls = readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { method: string; request: Record<string, unknown>; response: unknown });
+    expect(calls.map((c) => c.method)).toEqual(["GetProviderSchema", "ValidateListResourceConfig", "GetResourceIdentitySchemas", "ListResource"]);
+    expect(calls[3]!.request).toMatchObject({ typeName: "bridgetest_identified", config: { name_prefix: null, note: "second" }, includeResource: true });
+    expect(calls[3]!.response).toEqual({ stream: "opened" });
   });
 });
