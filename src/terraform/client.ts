@@ -608,7 +608,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       const c = this.process.channel.serverStream(
         rpcMethod,
         request,
-        (e) => push({ ...listEventFromPb(e, types), diagnostics: this.diagnostics(e.diagnostic) }),
+        (e) => push(listEventFromPb(e, types, (d) => this.diagnostics(d))),
         (err) => {
           this.open.delete(c);
           if (err === undefined) return end(undefined);

@@ -1,7 +1,7 @@
 // Terraform 1.14 list resources on the client's side: the async iterator over ListResource's server stream and the
 // protobuf conversion of one event (the request and event types are in types.ts).
 import type { CtyType } from "./cty/index.js";
-import type { ListResourceEvent } from "./types.js";
+import type { Diagnostic, ListResourceEvent } from "./types.js";
 import { diagnosticsFromPb, fromDynamic, identityFromPb } from "./wire.js";
 import type { Lean } from "../wire/shape.js";
 import type * as tf6 from "../wire/tfplugin6.gen.js";
@@ -12,12 +12,13 @@ export interface ListEventTypes {
   identity: CtyType | undefined;
 }
 
-export function listEventFromPb(e: Lean<tf6.ListResource_Event>, types: ListEventTypes): ListResourceEvent {
+/** One event; `diagnostics` converts its diagnostics (the client's scrubs the secrets handed to the provider). */
+export function listEventFromPb(e: Lean<tf6.ListResource_Event>, types: ListEventTypes, diagnostics: (d: Lean<tf6.ListResource_Event>["diagnostic"]) => Diagnostic[] = diagnosticsFromPb): ListResourceEvent {
   const identity = e.identity?.identity_data ? identityFromPb(e.identity, types.identity) : undefined;
   const object = e.resource_object ? fromDynamic(e.resource_object, types.resource) : undefined;
   return {
     displayName: e.display_name ?? "",
-    diagnostics: diagnosticsFromPb(e.diagnostic),
+    diagnostics: diagnostics(e.diagnostic),
     ...(identity !== undefined && identity !== null ? { identity } : {}),
     ...(object !== undefined && object !== null ? { resourceObject: object } : {}),
   };
