@@ -12,6 +12,7 @@ import { ConversionError, formerAttributesJson, fromTfObject, restoreWriteOnly, 
 import { changedReplacePaths, computeDiff } from "./diff.js";
 import { Functions } from "./functions.js";
 import { generatedConfig, inputsFromConfig } from "./generate-config.js";
+import { Lister, type ListPage, type ListRequest } from "./list.js";
 import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdentity } from "./identity.js";
 import { META_KEY, readMeta, withoutMeta, writeMeta, type Meta } from "./meta.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
@@ -502,6 +503,11 @@ export class TerraformBridge extends ProviderCaller {
   }
 
   /** Interrupt: ask the provider to stop in-flight work; the caller shuts the process down afterwards. */
+  /** One page of Pulumi's List over the resource's Terraform list resource (list.ts). */
+  list(token: string, request: ListRequest, cancelled?: () => boolean): Promise<ListPage> {
+    return new Lister(this.tf, this.log).list(this.resource(token).model, request, cancelled);
+  }
+
   async cancel(): Promise<void> {
     try {
       const err = await this.tf.stopProvider();

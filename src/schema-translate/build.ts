@@ -543,6 +543,15 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
     actions.set(tfName, blockFunction({ pkg, types, prefix: name, module: ACTIONS_MODULE }, tfName, token, s));
   }
 
+  // A list resource's configuration is its managed resource's `listInputs`, named like every other block; after the
+  // ephemeral resources for the same reason. Core lists only types that are also managed resources.
+  for (const [tfName, s] of schema.listResources ?? []) {
+    const r = resources.get(tfName);
+    if (r === undefined || !usable("list resource", tfName, [{ path: "", depth: 0, block: s.block }])) continue;
+    const ctx: TypeContext = { pkg, types, prefix: `${r.token.split(":")[2]!}List` };
+    r.list = { tfSchema: s, properties: blockLikeProperties(ctx, s.block.attributes, s.block.blockTypes) };
+  }
+
   const configCtx: TypeContext = { pkg, types, prefix: "Provider" };
   const config = blockLikeProperties(configCtx, schema.provider.block.attributes, schema.provider.block.blockTypes);
   const configVariables = configVariableProperties(pkg, types, schema.provider.block.attributes, schema.provider.block.blockTypes);

@@ -89,6 +89,8 @@ export interface ResourceModel {
   id: { kind: "attribute"; tfName: string } | { kind: "synthesized" };
   description: string;
   deprecationMessage?: string;
+  /** The Terraform list resource of the same name (Terraform 1.14): its configuration, the schema's `listInputs`. */
+  list?: { tfSchema: Schema; properties: PropertyModel[] };
 }
 
 /** A schema block served as a function: a data source, or an ephemeral resource. */

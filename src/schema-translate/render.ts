@@ -1,6 +1,6 @@
 // Renders the provider model as a Pulumi package schema (JSON-ready); prints only, every decision is in the model.
 import { ACTION_PROGRESS_OUTPUT, requiredIn, terraformConfigToken } from "./names.js";
-import type { ActionModel, DataSourceModel, EphemeralResourceModel, FunctionModel, ObjectTypeModel, PackageMetadata, PropertyModel, ProviderModel, TypeModel } from "./model.js";
+import type { ActionModel, DataSourceModel, EphemeralResourceModel, FunctionModel, ObjectTypeModel, PackageMetadata, PropertyModel, ProviderModel, ResourceModel, TypeModel } from "./model.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
@@ -183,6 +183,14 @@ function base64(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("base64");
 }
 
+/** A list resource's configuration as the resource's `listInputs` (what `pulumi do <pkg> <Resource> list` takes). */
+function listInputs(r: ResourceModel): JsonObject {
+  const inputs = r.list!.properties.filter((p) => p.input);
+  const spec: JsonObject = { type: "object", properties: properties(inputs) };
+  if (r.list!.tfSchema.block.description !== "") spec["description"] = r.list!.tfSchema.block.description;
+  return withList(spec, "required", names(inputs, inputRequired));
+}
+
 export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata): JsonObject {
   const { name, version } = model;
   const upstream =
@@ -267,6 +275,7 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
       type: "object",
       properties: stateProps,
     };
+    if (r.list !== undefined) spec["listInputs"] = listInputs(r);
     if (r.aliases.length > 0) spec["aliases"] = r.aliases.map((type) => ({ type }));
     if (r.deprecationMessage !== undefined) spec["deprecationMessage"] = r.deprecationMessage;
     resources[r.token] = spec;
@@ -289,7 +298,7 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
     outputLast: reachableTypes(dataSources.flatMap((d) => d.properties)),
     inputs: reachableTypes(
       dataSources.flatMap((d) => d.properties.filter((p) => p.input)),
-      reachableTypes([...model.resources.values()].flatMap((r) => r.properties.filter((p) => p.input))),
+      reachableTypes([...model.resources.values()].flatMap((r) => [...r.properties, ...(r.list?.properties ?? [])].filter((p) => p.input))),
     ),
   };
   for (const [token, t] of [...model.types].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) types[token] = objectType(t, positions);

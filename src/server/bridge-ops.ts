@@ -58,6 +58,7 @@ export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log }):
       const { result, failures } = await bridge.invoke(r.token, r.args, r.preview);
       return failures.length > 0 ? { failures } : { return: result, failures: [] };
     },
+    list: (r, cancelled) => bridge.list(r.token, r, cancelled),
     // The Provider resource's one method; the engine sends it here with the provider instance as `__self__`.
     call: async (r) => {
       if (r.token !== terraformConfigToken(model.name)) throw new BridgeError(`unknown method ${r.token}; the provider has only ${terraformConfigToken(model.name)}`);

@@ -14,13 +14,17 @@ import type {
   DiffResponse,
   InvokeRequest,
   InvokeResult,
+  ListRequest,
+  ListResult,
   PropertyDiffKind,
   ReadRequest,
   ReadResult,
   UpdateRequest,
   UpdateResult,
 } from "./ops.js";
+import { RpcError } from "./status.js";
 import { propertyMapToStruct, structToPropertyMap } from "./struct.js";
+import { Status } from "../wire/rpc.js";
 import type * as google_protobuf from "../wire/google.protobuf.gen.js";
 import type * as pb from "../wire/pulumirpc.gen.js";
 
@@ -187,6 +191,27 @@ export const decodeDelete = (r: pb.DeleteRequest): DeleteRequest => ({
 });
 
 export const encodeEmpty = (): google_protobuf.EmptyIn => ({});
+
+/** A 64-bit count from the wire: negative is refused (as the reference does), past 2^53 is as good as unbounded. */
+function count(value: string, field: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new RpcError(Status.INVALID_ARGUMENT, `List: ${field} must be 0 or more, got ${value}`);
+  return Math.min(n, Number.MAX_SAFE_INTEGER);
+}
+
+export const decodeList = (r: pb.ListRequest): ListRequest => ({
+  token: r.token,
+  query: structToPropertyMap(r.query, "query"),
+  limit: count(r.limit, "limit"),
+  pageSize: count(r.page_size, "page_size"),
+  continuationToken: r.continuation_token,
+});
+
+/** The stream's messages in the order the protocol asks: one Computed, or the results and then one Continuation. */
+export const encodeList = (res: ListResult): pb.ListResponseIn[] =>
+  res === "computed"
+    ? [{ computed: {} }]
+    : [...res.results.map((r) => ({ result: { id: r.id, name: r.name } })), { continuation: { continuation_token: res.continuationToken } }];
 
 export const decodeInvoke = (r: pb.InvokeRequest): InvokeRequest => ({ token: r.tok, args: structToPropertyMap(r.args, "args"), preview: r.preview });
 

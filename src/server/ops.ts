@@ -124,6 +124,17 @@ export interface DeleteRequest extends StepContext {
   oldInputs: PropertyMap;
 }
 
+export interface ListRequest {
+  token: string;
+  query: PropertyMap;
+  limit: number;
+  pageSize: number;
+  continuationToken: string;
+}
+
+/** One page of a List stream: results then the next page's token ("" at the end), or "computed" for an unknown query. */
+export type ListResult = { results: { id: string; name: string }[]; continuationToken: string } | "computed";
+
 export interface InvokeRequest {
   token: string;
   args: PropertyMap;
@@ -190,6 +201,8 @@ export interface ResourceOps {
   update?(req: UpdateRequest): Promise<UpdateResult>;
   delete?(req: DeleteRequest): Promise<void>;
   invoke?(req: InvokeRequest): Promise<InvokeResult>;
+  /** `cancelled` turns true when the engine abandons the stream. */
+  list?(req: ListRequest, cancelled: () => boolean): Promise<ListResult>;
   call?(req: CallRequest): Promise<CallResult>;
   /** Asks in-flight operations to stop (the engine's Cancel); the server closes the provider afterwards. */
   cancel?(): Promise<void>;

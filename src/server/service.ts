@@ -262,6 +262,13 @@ export class ProviderService {
     };
   }
 
+  /** One page of a List stream; the engine abandoning the stream shows in `call.cancelled`. */
+  private async list(request: Rp["List"]["request"], call: { readonly cancelled: boolean }): Promise<Rp["List"]["responseIn"][]> {
+    const active = this.requireActive("List");
+    if (active.ops.list === undefined) throw new RpcError(Status.UNIMPLEMENTED, `List is not implemented by terraform-provider ${VERSION}`);
+    return convert.encodeList(await active.ops.list(convert.decodeList(request), () => call.cancelled));
+  }
+
   /** The handler table the server (src/wire/rpc.ts) serves; requests arrive decoded by the service's own types. */
   handlers(): Record<keyof Rp, Handler> {
     const unary = <M extends keyof Rp>(method: M, fn: (request: Rp[M]["request"]) => Rp[M]["responseIn"] | Promise<Rp[M]["responseIn"]>): Handler => async (request) => {
@@ -315,9 +322,8 @@ export class ProviderService {
       Call: unary("Call", this.resource("Call", (o) => o.call, convert.decodeCall, convert.encodeCall)),
       Construct: unimplemented("Construct", "a Terraform provider has no component resources"),
 
-      List: unary("List", () => {
-        throw new RpcError(Status.UNIMPLEMENTED, "List is not implemented by terraform-provider");
-      }),
+      // Server-streaming: the handler's array is the stream (src/wire/rpc.ts); the table types one message per method.
+      List: (request, call) => unary("List", async (r) => (await this.list(r, call)) as unknown as Rp["List"]["responseIn"])(request, call),
     };
   }
 }

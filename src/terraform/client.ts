@@ -7,6 +7,7 @@ import { DEFAULT_PROTOCOL_VERSIONS, GO_PLUGIN_PROTO, goPluginProtos, launchProvi
 import { AttachedProvider, attachProvider, type ReattachTarget } from "./reattach.js";
 import { SCHEMA_TIMEOUT_ENV, schemaTimeoutMs } from "./settings.js";
 import { identityType, impliedType } from "./schema.js";
+import { listEventFromPb, pullStream } from "./list.js";
 import type {
   ApplyRequest,
   ApplyResult,
@@ -16,6 +17,8 @@ import type {
   GenerateConfigResult,
   IdentitySchema,
   ImportResult,
+  ListResourceRequest,
+  ListResourceStream,
   PlanRequest,
   PlanResult,
   OpenEphemeralResult,
@@ -630,6 +633,53 @@ export class GrpcTerraformProvider implements TerraformProvider {
     });
     if (completed === undefined) throw new ProviderCallError(`InvokeAction of ${actionType} ended without a completed event`, "InvokeAction", Status.INTERNAL);
     return completed;
+  }
+
+  private async listSchema(typeName: string): Promise<Schema> {
+    const schema = (await this.getProviderSchema()).listResources?.get(typeName);
+    if (schema === undefined) throw new TerraformProviderError(`the provider has no list resource ${typeName}`);
+    return schema;
+  }
+
+  async validateListResourceConfig(typeName: string, config: CtyValue, includeResource: boolean, limit: number): Promise<Diagnostic[]> {
+    const t = impliedType((await this.listSchema(typeName)).block);
+    const res = await this.call("ValidateListResourceConfig", {
+      type_name: typeName,
+      config: toDynamic(config, t),
+      include_resource_object: toDynamic(includeResource, { kind: "bool" }),
+      limit: toDynamic(limit, { kind: "number" }),
+    });
+    return this.diagnostics(res.diagnostics);
+  }
+
+  /** ListResource's events as they arrive; a provider that dies mid-stream ends it with the crash. */
+  async listResource(req: ListResourceRequest): Promise<ListResourceStream> {
+    const t = impliedType((await this.listSchema(req.typeName)).block);
+    const types = { resource: impliedType((await this.resourceSchema(req.typeName)).block), identity: await this.identityTypeOf(req.typeName) };
+    const rpcMethod = typedMethod<Lean<tf6.ListResource_Event>>(this.service, "ListResource");
+    if (rpcMethod === undefined) throw new TerraformProviderError(`protocol ${this.protocolVersion} has no RPC ListResource`);
+    if (this.process.exit !== undefined) throw this.crashError("ListResource");
+    if (this.stopped) throw new ProviderCallError("ListResource was not sent: the operation was cancelled (the provider was asked to stop)", "ListResource", Status.CANCELLED);
+    const request: tf6.ListResource_RequestIn = { type_name: req.typeName, config: toDynamic(req.config, t), include_resource_object: req.includeResource, limit: String(req.limit) };
+    return pullStream((push, end) => {
+      const c = this.process.channel.serverStream(
+        rpcMethod,
+        request,
+        (e) => push(listEventFromPb(e, types, (d) => this.diagnostics(d))),
+        (err) => {
+          this.open.delete(c);
+          if (err === undefined) return end(undefined);
+          if (this.process.exit !== undefined) return end(this.crashError("ListResource"));
+          const what = err.code === Status.UNIMPLEMENTED ? "the provider does not implement ListResource" : "ListResource failed";
+          end(new ProviderCallError(`${what}: ${this.secretSink.scrubString(err.details)}`, "ListResource", err.code, { cause: err }));
+        },
+      );
+      this.open.add(c);
+      return () => {
+        this.open.delete(c);
+        c.cancel();
+      };
+    });
   }
 
   async stopProvider(): Promise<string | undefined> {

@@ -16,6 +16,8 @@ import type {
   GenerateConfigResult,
   IdentitySchema,
   ImportResult,
+  ListResourceRequest,
+  ListResourceStream,
   NestedAttributeObject,
   OpenEphemeralResult,
   PlanActionResult,
@@ -509,6 +511,29 @@ export class RecordingProvider implements TerraformProvider {
       () => ({ actionType, config: byBlock(this.action(actionType), config) }),
       () => this.inner.invokeAction(actionType, config, (m) => (progress.push(m), onProgress(m))),
       (r) => ({ progress, diagnostics: diagnostics(r) }),
+    );
+  }
+
+  validateListResourceConfig(typeName: string, config: CtyValue, includeResource: boolean, limit: number): Promise<Diagnostic[]> {
+    const inner = this.inner;
+    if (inner.validateListResourceConfig === undefined) return Promise.resolve([]);
+    return this.recorded(
+      "ValidateListResourceConfig",
+      () => ({ typeName, config: byBlock(this.schema?.listResources?.get(typeName)?.block, config), includeResource, limit }),
+      () => inner.validateListResourceConfig!(typeName, config, includeResource, limit),
+      diagnostics,
+    );
+  }
+
+  /** The call is recorded when its stream opens; the objects it streams are not (they may hold whole states). */
+  listResource(request: ListResourceRequest): Promise<ListResourceStream> {
+    const inner = this.inner;
+    if (inner.listResource === undefined) return Promise.reject(new TerraformProviderError("this client does not stream list resources"));
+    return this.recorded(
+      "ListResource",
+      () => ({ ...request, config: byBlock(this.schema?.listResources?.get(request.typeName)?.block, request.config) }),
+      () => inner.listResource!(request),
+      (): Json => ({ stream: "opened" }),
     );
   }
 

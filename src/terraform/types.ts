@@ -85,6 +85,8 @@ export interface ProviderSchema {
   ephemeralResources: Map<string, Schema>;
   /** Terraform 1.14 actions (protocol 5.10+/6.10+ `action_schemas`), by action type. */
   actions: Map<string, Schema>;
+  /** List resources' configuration schemas (protocol 5.10+/6.10+), by the managed resource type each lists. */
+  listResources?: Map<string, Schema>;
   functions: Map<string, FunctionSignature>;
   serverCapabilities: ServerCapabilities;
   diagnostics: Diagnostic[];
@@ -271,6 +273,29 @@ export interface ConfigureOptions {
   terraformVersion?: string;
 }
 
+export interface ListResourceRequest {
+  typeName: string;
+  /** The list resource's configuration, an object of its list schema's block (not the managed resource's). */
+  config: CtyValue;
+  /** Ask for each object's whole state too (`include_resource` in a `list` block). */
+  includeResource: boolean;
+  /** At most this many results; 0 means no limit (the stream is read to its end). */
+  limit: number;
+}
+
+/** One result: who it is (identity), what to show, and the object when asked for; or only diagnostics. */
+export interface ListResourceEvent {
+  identity?: CtyValue;
+  displayName: string;
+  resourceObject?: CtyValue;
+  diagnostics: Diagnostic[];
+}
+
+/** The events of one ListResource call, in order; ending the iteration early (break, return) cancels the call. */
+export interface ListResourceStream extends AsyncIterableIterator<ListResourceEvent> {
+  cancel(): void;
+}
+
 /** One client over protocol 5 and 6: what the bridge needs from a Terraform provider. */
 /** Where the conversion of program values hands the secrets it unwraps, to be scrubbed from what Terraform says back. */
 export interface SecretSink {
@@ -314,6 +339,9 @@ export interface TerraformProvider {
    * completion's diagnostics. A stream that ends without a completion is an error.
    */
   invokeAction(actionType: string, config: CtyValue, onProgress: (message: string) => void): Promise<Diagnostic[]>;
+  /** Streams a list resource's results (Terraform 1.14 `list` blocks); absent on clients that cannot. */
+  listResource?(request: ListResourceRequest): Promise<ListResourceStream>;
+  validateListResourceConfig?(typeName: string, config: CtyValue, includeResource: boolean, limit: number): Promise<Diagnostic[]>;
   /** Asks the provider to abort in-flight operations (Terraform sends this on interrupt). */
   stopProvider(): Promise<string | undefined>;
   /** Stops the process: controlled shutdown, then signals. */

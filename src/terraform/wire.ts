@@ -153,6 +153,7 @@ export function providerSchemaFromPb(r: PbGetProviderSchemaResponse): ProviderSc
     dataSources: schemaMap(r.data_source_schemas),
     ephemeralResources: schemaMap(r.ephemeral_resource_schemas),
     actions: schemaMap(Object.fromEntries(Object.entries(r.action_schemas ?? {}).map(([k, v]) => [k, v.schema ?? {}]))),
+    listResources: schemaMap(r.list_resource_schemas),
     functions: new Map(Object.entries(r.functions ?? {}).map(([k, v]) => [k, functionFromPb(v)])),
     serverCapabilities: {
       planDestroy: caps.plan_destroy ?? false,

@@ -79,6 +79,8 @@ export function schemaFacts(schema: Json): Facts {
     propertyFacts(facts, `${at} output`, r.properties);
     listFact(facts, `${at} required`, r.required);
     propertyFacts(facts, `${at} state`, r.stateInputs?.properties);
+    // What `pulumi do … list` takes: a Terraform list resource's configuration (docs/discover-and-import.md).
+    if (r.listInputs !== undefined) objectFacts(facts, `${at} listInputs`, r.listInputs);
     for (const a of (r.aliases as Json[] | undefined) ?? []) facts.set(`${at} alias ${a.type ?? JSON.stringify(a)}`, "alias");
   }
   for (const [token, f] of Object.entries<Json>(schema.functions ?? {})) {

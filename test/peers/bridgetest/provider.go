@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -25,6 +26,7 @@ var (
 	_ provider.ProviderWithFunctions          = (*bridgetestProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*bridgetestProvider)(nil)
 	_ provider.ProviderWithActions            = (*bridgetestProvider)(nil)
+	_ provider.ProviderWithListResources      = (*bridgetestProvider)(nil)
 )
 
 type bridgetestProvider struct {
@@ -94,6 +96,7 @@ func (p *bridgetestProvider) Configure(ctx context.Context, req provider.Configu
 	})
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.ListResourceData = data
 }
 
 func (p *bridgetestProvider) Resources(_ context.Context) []func() resource.Resource {
@@ -117,6 +120,12 @@ func (p *bridgetestProvider) DataSources(_ context.Context) []func() datasource.
 func (p *bridgetestProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{
 		func() ephemeral.EphemeralResource { return tokenEphemeral{} },
+	}
+}
+
+func (p *bridgetestProvider) ListResources(_ context.Context) []func() list.ListResource {
+	return []func() list.ListResource{
+		func() list.ListResource { return &identifiedList{} },
 	}
 }
 
