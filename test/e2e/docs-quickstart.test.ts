@@ -1,16 +1,18 @@
-// Every quick-start project of the README and docs/quickstart.md, run exactly as the page shows it: each marked file
-// written verbatim into a fresh folder, then each command of its `run` block in order (`package add`, `up`, a
-// no-change preview, destroy), through the real Pulumi CLI and language hosts, as a newcomer would. The one change:
+// Every project the user docs show (test/support/doc-projects.ts: the README's and docs/quickstart.md's quick starts in
+// TypeScript, Python, Go, Java and YAML, docs/import.md's import), run exactly as the page shows it: each marked file
+// written verbatim into a fresh folder, then each command of its `run` block in order (`package add`, `up`, `import`,
+// a no-change preview, destroy), through the real Pulumi CLI and language hosts, as a newcomer would. The one change:
 // the registry addresses `hashicorp/random` and `hashicorp/local` are served by a loopback registry
 // (test/support/registry-server.ts) packaging the real providers built from the Go module proxy, as no other network
 // is reachable. After `pulumi up` the file terraform-provider-local wrote says hello to the pet the stack exports;
-// after destroy it is gone. A doc change that breaks a step fails here. Prints each step's time.
+// after `pulumi import` the stack holds the resource under the id given; after destroy the file is gone. A doc change
+// that breaks a step fails here. Prints each step's time.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { docProjects, type DocProject } from "../support/doc-projects.js";
+import { commandsOf, docProjects, filesOf, type DocProject } from "../support/doc-projects.js";
 import { goEnv, hostsMissing, javaHostMissing, javaSandbox, languageSandbox } from "../support/languages.js";
 import { removeScratch, scratch } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
@@ -18,8 +20,10 @@ import { expectSuccess, runPulumi, type PulumiSandbox, type RunResult } from "..
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
 
-/** The order they run in: the quickest first, so a broken step shows early. */
+/** The quick starts, in the order they run: the quickest first, so a broken step shows early. */
 const LANGUAGES = ["yaml", "typescript", "python", "go", "java"] as const;
+/** The task pages' projects, run after the quick starts. */
+const TASKS = ["import-yaml"] as const;
 const PROVIDERS = { random: "3.7.2", local: "2.5.3" } as const;
 const PIP_CACHE = join(homedir(), ".cache/pulumi-tf-bridge-ts/pip");
 const timingReport = new Timings("docs-quickstart");
@@ -51,8 +55,8 @@ function shell(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise<RunRe
 }
 
 /** The environment a newcomer's shell has: the sandbox's Pulumi home, a fresh backend, the language's caches. */
-function languageEnv(language: string, dir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...sandbox.env, ...(language === "go" ? goEnv() : {}) };
+function languageEnv(name: string, dir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...sandbox.env, ...(name === "go" ? goEnv() : {}) };
   for (const k of Object.keys(env)) if (k.startsWith("PIP_") || k === "VIRTUAL_ENV" || k === "PYTHONPATH") delete env[k];
   mkdirSync(join(dir, "backend"));
   return {
@@ -66,26 +70,51 @@ function languageEnv(language: string, dir: string): NodeJS.ProcessEnv {
   };
 }
 
+/** The resources a `pulumi import` line adopts, by name: from its arguments, or from the `--file` it names. */
+function importsOf(line: string, cwd: string): { name: string }[] {
+  const args = line.split(/\s+/).slice(2).filter((a) => a !== "--yes");
+  const file = args.indexOf("--file");
+  if (file >= 0) return (JSON.parse(readFileSync(join(cwd, args[file + 1]!), "utf8")) as { resources: { name: string }[] }).resources;
+  return [{ name: args[1]! }];
+}
+
 async function walk(project: DocProject): Promise<void> {
-  const dir = scratch(`tfbridge-quickstart-${project.language}-`);
+  const dir = scratch(`tfbridge-quickstart-${project.name}-`);
   const cwd = join(dir, "project");
   mkdirSync(cwd);
-  const env = languageEnv(project.language, dir);
-  for (const [file, text] of project.files) {
-    mkdirSync(dirname(join(cwd, file)), { recursive: true });
-    writeFileSync(join(cwd, file), text);
-  }
+  const env = languageEnv(project.name, dir);
   const hello = join(cwd, "hello.txt");
-  for (const line of project.run) {
-    const r = await timed(`${project.language}: ${line}`, () => shell(line, cwd, env));
-    expectSuccess(r, `${project.language} quick start (${project.sources.join(", ")}): \`${line}\``);
-    if (/^pulumi up\b/.test(line)) {
-      const name = JSON.parse(expectSuccess(await runPulumi(["stack", "output", "name", "--json"], { cwd, env }), "stack output").stdout) as string;
-      expect(name).toMatch(/^[a-z]+-[a-z]+-[a-z]+$/);
-      expect(readFileSync(hello, "utf8")).toBe(`Hello from ${name}\n`);
+  for (const step of project.steps) {
+    if ("file" in step) {
+      mkdirSync(dirname(join(cwd, step.file)), { recursive: true });
+      writeFileSync(join(cwd, step.file), step.text);
+      continue;
     }
-    if (/^pulumi preview\b/.test(line)) expect(r.stdout).not.toMatch(/[+~-]\s+\d+ to (create|update|delete|replace)/);
-    if (/^pulumi destroy\b/.test(line)) expect(existsSync(hello)).toBe(false);
+    for (const line of step.run) await runStep(project, line, cwd, env, hello);
+  }
+  // What the Go toolchain resolved: the SDK modules and the Pulumi SDK version the page pinned.
+  if (existsSync(join(cwd, "go.mod"))) console.log(`[docs-quickstart] ${project.name}: go.mod at the end:\n${readFileSync(join(cwd, "go.mod"), "utf8")}`);
+}
+
+/** One command of a run block, and what it must have done. */
+async function runStep(project: DocProject, line: string, cwd: string, env: NodeJS.ProcessEnv, hello: string): Promise<void> {
+  const r = await timed(`${project.name}: ${line}`, () => shell(line, cwd, env));
+  expectSuccess(r, `${project.name} (${project.sources.join(", ")}): \`${line}\``);
+  if (/^pulumi import\b/.test(line)) {
+    const { deployment } = JSON.parse(expectSuccess(await runPulumi(["stack", "export"], { cwd, env }), "stack export").stdout) as { deployment: { resources?: { urn: string; id?: string }[] } };
+    // The stored id is the provider's own after import (random_integer `15,1,50` stores `15`), so the check is that
+    // each named resource is in the stack with one.
+    for (const { name } of importsOf(line, cwd)) expect(deployment.resources?.find((res) => res.urn.endsWith(`::${name}`))?.id, `${name} imported`).toMatch(/./);
+  }
+  if (/^pulumi up\b/.test(line) && LANGUAGES.includes(project.name as (typeof LANGUAGES)[number])) {
+    const name = JSON.parse(expectSuccess(await runPulumi(["stack", "output", "name", "--json"], { cwd, env }), "stack output").stdout) as string;
+    expect(name).toMatch(/^[a-z]+-[a-z]+-[a-z]+$/);
+    expect(readFileSync(hello, "utf8")).toBe(`Hello from ${name}\n`);
+  }
+  if (/^pulumi preview\b/.test(line)) expect(r.stdout).not.toMatch(/[+~-]\s+\d+ to (create|update|delete|replace)/);
+  if (/^pulumi destroy\b/.test(line)) {
+    expect(existsSync(hello)).toBe(false);
+    expect(JSON.parse(expectSuccess(await runPulumi(["stack", "output", "--json"], { cwd, env }), "stack output").stdout)).toEqual({});
   }
 }
 
@@ -109,20 +138,24 @@ afterAll(async () => {
   timingReport.report();
 });
 
-describe("the docs' quick-start projects", () => {
-  it("every language has a project with files and a run block that adds, ups, previews and destroys", () => {
-    expect([...projects.keys()].sort()).toEqual([...LANGUAGES].sort());
+describe("the docs' projects", () => {
+  it("a quick start per language and each task's project, each with a Pulumi.yaml, package add, a no-change preview and destroy", () => {
+    expect([...projects.keys()].sort()).toEqual([...LANGUAGES, ...TASKS].sort());
     for (const p of projects.values()) {
-      expect(p.files.size, p.language).toBeGreaterThan(0);
-      expect(p.files.has("Pulumi.yaml"), `${p.language} has Pulumi.yaml`).toBe(true);
-      expect(p.run.filter((l) => /^pulumi package add terraform-provider /.test(l)).length, p.language).toBe(2);
-      for (const step of [/^pulumi up\b/, /^pulumi preview --expect-no-changes$/, /^pulumi destroy\b/]) expect(p.run.some((l) => step.test(l)), `${p.language}: ${step}`).toBe(true);
+      expect(filesOf(p).has("Pulumi.yaml"), `${p.name} has Pulumi.yaml`).toBe(true);
+      for (const step of [/^pulumi package add terraform-provider /, /^pulumi preview --expect-no-changes$/, /^pulumi destroy\b/]) expect(commandsOf(p).some((l) => step.test(l)), `${p.name}: ${step}`).toBe(true);
     }
+    for (const language of LANGUAGES) {
+      const run = commandsOf(projects.get(language)!);
+      expect(run.filter((l) => /^pulumi package add terraform-provider /.test(l)).length, language).toBe(2);
+      expect(run.some((l) => /^pulumi up\b/.test(l)), `${language} runs pulumi up`).toBe(true);
+    }
+    expect(commandsOf(projects.get("import-yaml")!).filter((l) => /^pulumi import\b/.test(l)).length).toBe(2);
   });
 });
 
-describe.skipIf(hostsMissing()).each(LANGUAGES)("%s quick start, run as written", (language) => {
-  it.skipIf(language === "java" && javaMissing)("writes every file, runs every command; hello.txt is written, then gone", async () => {
-    await walk(projects.get(language)!);
+describe.skipIf(hostsMissing()).each([...LANGUAGES, ...TASKS])("%s, run as written", (name) => {
+  it.skipIf(name === "java" && javaMissing)("writes every file and runs every command", async () => {
+    await walk(projects.get(name)!);
   }, 1_800_000);
 });
