@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commandsOf, docProjects, filesOf, type DocProject } from "../support/doc-projects.js";
+import { docProjects, QUICKSTART_LANGUAGES, TASK_PROJECTS, type DocProject } from "../support/doc-projects.js";
 import { goEnv, hostsMissing, javaHostMissing, javaSandbox, languageSandbox } from "../support/languages.js";
 import { removeScratch, scratch } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
@@ -20,10 +20,6 @@ import { expectSuccess, runPulumi, type PulumiSandbox, type RunResult } from "..
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
 
-/** The quick starts, in the order they run: the quickest first, so a broken step shows early. */
-const LANGUAGES = ["yaml", "typescript", "python", "go", "java"] as const;
-/** The task pages' projects, run after the quick starts. */
-const TASKS = ["import-yaml"] as const;
 const PROVIDERS = { random: "3.7.2", local: "2.5.3" } as const;
 const PIP_CACHE = join(homedir(), ".cache/pulumi-tf-bridge-ts/pip");
 const timingReport = new Timings("docs-quickstart");
@@ -106,7 +102,7 @@ async function runStep(project: DocProject, line: string, cwd: string, env: Node
     // each named resource is in the stack with one.
     for (const { name } of importsOf(line, cwd)) expect(deployment.resources?.find((res) => res.urn.endsWith(`::${name}`))?.id, `${name} imported`).toMatch(/./);
   }
-  if (/^pulumi up\b/.test(line) && LANGUAGES.includes(project.name as (typeof LANGUAGES)[number])) {
+  if (/^pulumi up\b/.test(line) && (QUICKSTART_LANGUAGES as readonly string[]).includes(project.name)) {
     const name = JSON.parse(expectSuccess(await runPulumi(["stack", "output", "name", "--json"], { cwd, env }), "stack output").stdout) as string;
     expect(name).toMatch(/^[a-z]+-[a-z]+-[a-z]+$/);
     expect(readFileSync(hello, "utf8")).toBe(`Hello from ${name}\n`);
@@ -138,23 +134,7 @@ afterAll(async () => {
   timingReport.report();
 });
 
-describe("the docs' projects", () => {
-  it("a quick start per language and each task's project, each with a Pulumi.yaml, package add, a no-change preview and destroy", () => {
-    expect([...projects.keys()].sort()).toEqual([...LANGUAGES, ...TASKS].sort());
-    for (const p of projects.values()) {
-      expect(filesOf(p).has("Pulumi.yaml"), `${p.name} has Pulumi.yaml`).toBe(true);
-      for (const step of [/^pulumi package add terraform-provider /, /^pulumi preview --expect-no-changes$/, /^pulumi destroy\b/]) expect(commandsOf(p).some((l) => step.test(l)), `${p.name}: ${step}`).toBe(true);
-    }
-    for (const language of LANGUAGES) {
-      const run = commandsOf(projects.get(language)!);
-      expect(run.filter((l) => /^pulumi package add terraform-provider /.test(l)).length, language).toBe(2);
-      expect(run.some((l) => /^pulumi up\b/.test(l)), `${language} runs pulumi up`).toBe(true);
-    }
-    expect(commandsOf(projects.get("import-yaml")!).filter((l) => /^pulumi import\b/.test(l)).length).toBe(2);
-  });
-});
-
-describe.skipIf(hostsMissing()).each([...LANGUAGES, ...TASKS])("%s, run as written", (name) => {
+describe.skipIf(hostsMissing()).each([...QUICKSTART_LANGUAGES, ...TASK_PROJECTS])("%s, run as written", (name) => {
   it.skipIf(name === "java" && javaMissing)("writes every file and runs every command", async () => {
     await walk(projects.get(name)!);
   }, 1_800_000);

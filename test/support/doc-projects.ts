@@ -8,6 +8,10 @@ import { repoRoot } from "./peers.js";
 
 /** The pages whose marked projects test/e2e/docs-quickstart.test.ts runs. */
 export const PROJECT_PAGES = ["README.md", "docs/quickstart.md", "docs/import.md"] as const;
+/** The quick starts, in the order the e2e test runs them: the quickest first, so a broken step shows early. */
+export const QUICKSTART_LANGUAGES = ["yaml", "typescript", "python", "go", "java"] as const;
+/** The task pages' projects, run after the quick starts. */
+export const TASK_PROJECTS = ["import-yaml"] as const;
 
 /** One step of a project, in page order: write a file, or run commands. */
 export type DocStep = { file: string; text: string } | { run: string[] };
