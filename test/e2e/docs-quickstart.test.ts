@@ -20,7 +20,8 @@ import { expectSuccess, runPulumi, type PulumiSandbox, type RunResult } from "..
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
 
-const PROVIDERS = { random: "3.7.2", local: "2.5.3" } as const;
+/** The versions the pages add (the loopback registry serves the one real binary of each under every version). */
+const PROVIDERS = { random: ["3.7.2", "4.0.0"], local: ["2.5.3"] } as const;
 const PIP_CACHE = join(homedir(), ".cache/pulumi-tf-bridge-ts/pip");
 const timingReport = new Timings("docs-quickstart");
 const { timed } = timingReport;
@@ -52,7 +53,7 @@ function shell(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise<RunRe
 
 /** The environment a newcomer's shell has: the sandbox's Pulumi home, a fresh backend, the language's caches. */
 function languageEnv(name: string, dir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...sandbox.env, ...(name === "go" ? goEnv() : {}) };
+  const env: NodeJS.ProcessEnv = { ...sandbox.env, ...(/(^|-)go$/.test(name) ? goEnv() : {}) };
   for (const k of Object.keys(env)) if (k.startsWith("PIP_") || k === "VIRTUAL_ENV" || k === "PYTHONPATH") delete env[k];
   mkdirSync(join(dir, "backend"));
   return {
@@ -119,7 +120,7 @@ beforeAll(async () => {
   // Java's host beside the others when it can be had (language-java.test.ts skips or fails on its own without it).
   sandbox = javaMissing ? languageSandbox() : javaSandbox();
   reg = await FakeRegistry.start({
-    providers: Object.fromEntries(Object.entries(PROVIDERS).map(([type, version]) => [`hashicorp/${type}`, [{ version }]])),
+    providers: Object.fromEntries(Object.entries(PROVIDERS).map(([type, versions]) => [`hashicorp/${type}`, versions.map((version) => ({ version }))])),
     binaries: { random: peerPath("random"), local: peerPath("local") },
   });
   work = scratch("tfbridge-quickstart-");

@@ -7,11 +7,11 @@ import { marked, type Token } from "marked";
 import { repoRoot } from "./peers.js";
 
 /** The pages whose marked projects test/e2e/docs-quickstart.test.ts runs. */
-export const PROJECT_PAGES = ["README.md", "docs/quickstart.md", "docs/import.md"] as const;
+export const PROJECT_PAGES = ["README.md", "docs/quickstart.md", "docs/import.md", "docs/upgrading.md"] as const;
 /** The quick starts, in the order the e2e test runs them: the quickest first, so a broken step shows early. */
 export const QUICKSTART_LANGUAGES = ["yaml", "typescript", "python", "go", "java"] as const;
 /** The task pages' projects, run after the quick starts. */
-export const TASK_PROJECTS = ["import-yaml"] as const;
+export const TASK_PROJECTS = ["import-yaml", "upgrade-go"] as const;
 
 /** One step of a project, in page order: write a file, or run commands. */
 export type DocStep = { file: string; text: string } | { run: string[] };
@@ -60,7 +60,8 @@ export function collectProjects(page: string, markdown: string, into = new Map<s
     const project = into.get(name) ?? { name, steps: [], sources: [] };
     into.set(name, project);
     if (target === "run") {
-      project.steps.push({ run: text.split("\n").map(commandOf).filter((l) => l !== "") });
+      // A line ending in `\` continues on the next, as in sh.
+      project.steps.push({ run: text.replace(/\s*\\\n\s*/g, " ").split("\n").map(commandOf).filter((l) => l !== "") });
     } else {
       if (target.startsWith("/") || target.split("/").includes("..")) throw new Error(`${where}: the file must stay inside the project`);
       project.steps.push({ file: target, text });

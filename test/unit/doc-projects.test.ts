@@ -25,6 +25,8 @@ const PAGE = [
   "<!-- project demo run -->",
   "```sh",
   "pulumi up --yes",
+  "go mod edit -droprequire=a \\",
+  "            -dropreplace=a   # continued",
   "```",
   "```sh",
   "echo unmarked blocks are prose",
@@ -38,9 +40,9 @@ describe("doc projects", () => {
       { file: "Pulumi.yaml", text: "name: demo\n" },
       { run: ["pulumi stack init dev", "pulumi package add terraform-provider hashicorp/random 3.7.2"] },
       { file: "src/main.go", text: "package main // #not-a-comment-for-sh\n" },
-      { run: ["pulumi up --yes"] },
+      { run: ["pulumi up --yes", "go mod edit -droprequire=a -dropreplace=a"] },
     ]);
-    expect(commandsOf(demo)).toHaveLength(3);
+    expect(commandsOf(demo)).toHaveLength(4);
     expect([...filesOf(demo).keys()]).toEqual(["Pulumi.yaml", "src/main.go"]);
     expect(demo.sources).toEqual(["page.md: Pulumi.yaml", "page.md: run", "page.md: src/main.go", "page.md: run"]);
   });
@@ -75,5 +77,6 @@ describe("doc projects", () => {
       expect(run.findIndex((l) => /^pulumi up\b/.test(l))).toBeGreaterThan(lastAdd);
     }
     expect(commandsOf(projects.get("import-yaml")!).filter((l) => /^pulumi import\b/.test(l))).toHaveLength(2);
+    expect(commandsOf(projects.get("upgrade-go")!).filter((l) => /^pulumi package add terraform-provider hashicorp\/random /.test(l))).toHaveLength(2);
   });
 });
