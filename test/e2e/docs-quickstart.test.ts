@@ -9,7 +9,6 @@
 // every later `up` keeps that pet; after `pulumi import` the stack holds each resource named; after destroy the file
 // and the outputs are gone. A doc change
 // that breaks a step fails here. Prints each step's time.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -18,6 +17,7 @@ import { docProjects, QUICKSTART_LANGUAGES, TASK_PROJECTS, type DocProject } fro
 import { goEnv, hostsMissing, javaHostMissing, javaSandbox, languageSandbox } from "../support/languages.js";
 import { removeScratch, scratch } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
+import { spawnAsync } from "../support/processes.js";
 import { expectSuccess, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
@@ -36,21 +36,10 @@ let reg: FakeRegistry;
 let work: string;
 
 /** Runs one line of a run block with sh in `cwd`, the docs' registry addresses pointed at the loopback registry. */
-function shell(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise<RunResult> {
+async function shell(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise<RunResult> {
   const rewritten = line.replace(/(^|\s)(hashicorp\/(?:random|local))(?=\s|$)/g, `$1${reg.host}/$2`);
-  return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", rewritten], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 900_000);
-    child.once("error", reject);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
+  const r = await spawnAsync("sh", ["-c", rewritten], { cwd, env });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** The environment a newcomer's shell has: the sandbox's Pulumi home, a fresh backend, the language's caches. */
