@@ -68,7 +68,11 @@ describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Go", (peer) 
     const gen = await run(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "package", "gen-sdk", schemaFile, "--language", "go", "--out", join(dir, "sdk")], dir);
     expect(gen.code, gen.output).toBe(0);
     const patched = patchScalarReturns(join(dir, "sdk", "go", peer));
-    if (patched.length > 0) console.log(`examples-go: patched \`return nil, err\` for a scalar result in the generated ${peer} SDK: ${patched.join(", ")}`);
+    if (patched.length > 0) {
+      console.log(
+        `examples-go: patched \`return nil, err\` for a scalar result in the generated ${peer} SDK: ${patched.join(", ")} (Pulumi's Go generator writes it for a function returning a plain bool, number or string; no schema form avoids it without changing the other languages' API: docs/troubleshooting.md)`,
+      );
+    }
 
     const project = join(dir, "project");
     mkdirSync(project);
