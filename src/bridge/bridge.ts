@@ -21,6 +21,7 @@ import { randomUuid } from "./uuid.js";
 import {
   BridgeError,
   PartialFailure,
+  type BridgeHints,
   type CheckFailure,
   type CheckRequest,
   type CheckResult,
@@ -60,6 +61,7 @@ export class TerraformBridge extends ProviderCaller {
     readonly schema: ProviderSchema,
     readonly model: ProviderModel,
     log: LogFn = () => undefined,
+    private readonly hints: BridgeHints = {},
   ) {
     super(tf, log);
     for (const r of model.resources.values()) {
@@ -184,7 +186,8 @@ export class TerraformBridge extends ProviderCaller {
       throw new BridgeError(
         `the stored state of ${model.tfName} ${id} was written with its schema version ${stored.schemaVersion}, but ${this.model.name} ${this.model.version} ` +
           `knows schema version ${schema.version} at most: the stack was last updated with a newer release of the provider. ` +
-          `Go back to that release (pulumi package add terraform-provider <provider> <version>, then regenerate the SDK), or remove the resource from the stack and import it with this one`,
+          `${this.hints.newerRelease ?? `Go back to a release of ${this.model.name} newer than ${this.model.version}`}; ` +
+          `or remove the resource from the stack (\`pulumi state delete\`) and import it with this release (\`pulumi import\`)`,
       );
     }
     const obj = toTfObject(model.properties, withoutMeta(state), this.secrets) as { [k: string]: CtyValue };
