@@ -3,6 +3,7 @@ import { describe, HelpRequested, parameterize, type ParameterizeInput, type Par
 import { cacheRoot } from "../acquire/cache.js";
 import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
 import { VERSION } from "../version.js";
+import { shadowedWarning } from "./installed-plugins.js";
 import * as convert from "./convert.js";
 import { forwardProviderLog, slowStatus, type Logger } from "./log.js";
 import { noResourceOps, type ResourceOps, type ResourceOpsFactory } from "./ops.js";
@@ -107,6 +108,11 @@ export class ProviderService {
     }
     const input = engineQuirks(decodeParameterize(request));
     const log = this.log;
+    if (input.kind === "args") {
+      // `package add` (args) is where a higher installed version of the plugin name would have run instead.
+      const shadowed = shadowedWarning(VERSION);
+      if (shadowed !== undefined) log.log("warning", shadowed);
+    }
     const verbosity = this.options.verbosity ?? 0;
     this.pending = (async () => {
       const status = slowStatus((m) => log.status(m));
