@@ -1,6 +1,7 @@
-// What the user is told to do, against real providers: a state from a newer release names the command that goes back
-// to one, a moved local binary names the path its SDK recorded and the command that records the new one, and
-// `-- --help` shows the usage as information before an error that only says nothing was added.
+// What the user is told, against real providers: a state from a newer release names the command that goes back to
+// one, a moved local binary names the path its SDK recorded and the command that records the new one, `-- --help`
+// shows the usage as information before an error that only says nothing was added, and a provider's errors name the
+// Pulumi properties beside the Terraform attributes they point at or quote.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -121,5 +122,39 @@ describe("package add -- --help", () => {
       await plugin.stop();
       engine.close();
     }
+  });
+});
+
+describe("a provider's errors, in Pulumi's names too", () => {
+  const NAMED = "bridgetest:index/named:Named";
+
+  async function bridgetest(env: Record<string, string>): Promise<TerraformBridge> {
+    const tf = await GrpcTerraformProvider.launch({ path: peerPath("bridgetest"), env });
+    open.push(tf);
+    const schema = await tf.getProviderSchema();
+    const b = new TerraformBridge(tf, schema, buildProviderModel(schema, { packageName: "bridgetest", packageVersion: "1.0.0" }));
+    await b.configure({});
+    return b;
+  }
+
+  const failure = (p: Promise<unknown>): Promise<string> =>
+    p.then(
+      () => "no error",
+      (e: unknown) => (e as Error).message,
+    );
+
+  it("an attribute error of an apply names the property path and the quoted attribute", async () => {
+    const b = await bridgetest({ BRIDGETEST_STATE_DIR: scratch });
+    const message = await failure(b.create({ token: NAMED, urn: "urn:pulumi:s::p::bridgetest:index/named:Named::n", news: { name: "given", namePrefix: "p-" } }));
+    expect(message).toBe(
+      "creating bridgetest_named failed:\n" +
+        'error: Conflicting configuration arguments: "name_prefix" (namePrefix): conflicts with name (at name_prefix, the Pulumi property namePrefix)',
+    );
+  });
+
+  it("a resource's error that names the provider configuration's attribute names its property too", async () => {
+    const b = await bridgetest({ BRIDGETEST_STATE_DIR: "" });
+    const message = await failure(b.create({ token: NAMED, urn: "urn:pulumi:s::p::bridgetest:index/named:Named::n", news: { name: "given" } }));
+    expect(message).toContain("error: bridgetest: no state directory: Set the provider's state_dir (stateDir) or the environment variable BRIDGETEST_STATE_DIR.");
   });
 });
