@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { TerraformBridge } from "../../src/bridge/bridge.js";
 import { BridgeError } from "../../src/bridge/types.js";
 import { Secret } from "../../src/bridge/property-value.js";
@@ -13,15 +13,10 @@ import { CallRecorder, RecordingProvider } from "../../src/terraform/recording.j
 import type { TerraformProvider } from "../../src/terraform/types.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { peerPath } from "../support/peers.js";
-import { waitGone } from "../support/processes.js";
+import { closedAfterEach } from "../support/launched.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "tfbridge-ephemeral-"));
-const launched: GrpcTerraformProvider[] = [];
-afterEach(async () => {
-  const pids = launched.map((p) => p.process.pid);
-  await Promise.all(launched.splice(0).map((p) => p.close()));
-  for (const pid of pids) expect(await waitGone(pid)).toBe(true);
-});
+const launched = closedAfterEach();
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 type Overrides = Partial<{ [K in keyof TerraformProvider]: TerraformProvider[K] }>;

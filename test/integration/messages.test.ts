@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { TerraformBridge } from "../../src/bridge/bridge.js";
 import { META_KEY } from "../../src/bridge/meta.js";
 import { newerReleaseHint, parameterize, ParameterizeError } from "../../src/parameterize/index.js";
@@ -14,15 +14,10 @@ import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import { engineLogSink } from "../support/in-process-plugin.js";
 import { peerPath } from "../support/peers.js";
 import { argsRequest, callError, startPluginProcess } from "../support/pulumi.js";
-import { waitGone } from "../support/processes.js";
+import { closedAfterEach } from "../support/launched.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "tfbridge-messages-"));
-const open: GrpcTerraformProvider[] = [];
-afterEach(async () => {
-  const pids = open.map((p) => p.process.pid);
-  await Promise.all(open.splice(0).map((p) => p.close()));
-  for (const pid of pids) expect(await waitGone(pid)).toBe(true);
-});
+const open = closedAfterEach();
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const VERSIONED = "bridgetest:index/versioned:Versioned";
