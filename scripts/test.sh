@@ -3,9 +3,13 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  # npm ci rejects lockfiles written here (npm 11 records optional platform packages without versions);
-  # npm install still installs exactly what the lock pins.
+  # npm install rather than npm ci: it keeps a node_modules that is already there, and installs exactly what the
+  # lock pins (the lock lists every platform's optional packages, so it is left unchanged: test/unit/package-lock.test.ts).
   npm install --no-audit --no-fund
+fi
+# What some tests need beyond Node and Go; without it they are skipped, and say so (in CI they fail instead: .ci/run).
+if ! command -v tinyproxy >/dev/null 2>&1 && [ ! -x /usr/bin/tinyproxy ]; then
+  echo "test.sh: tinyproxy is not installed, so the proxy tests will be skipped; to run them: sudo apt-get install tinyproxy (or: bash .ci/run, which installs it)" >&2
 fi
 bash scripts/build-peers.sh >/dev/null
 npx tsc -p tsconfig.json --noEmit

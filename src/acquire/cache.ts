@@ -31,11 +31,15 @@ function properLockfile(): Promise<typeof import("proper-lockfile")> {
 /** The environment variable the reference reads, with the same default: `$PULUMI_HOME/dynamic_tf_plugins`. */
 export const CACHE_DIR_ENV = "PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR";
 
+/** Pulumi's own directory, as the CLI finds it: `$PULUMI_HOME`, default `~/.pulumi`. */
+export function pulumiHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env["PULUMI_HOME"] || join(env["HOME"] || homedir(), ".pulumi");
+}
+
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   const given = env[CACHE_DIR_ENV];
   if (given !== undefined && given !== "") return given;
-  const pulumiHome = env["PULUMI_HOME"] || join(env["HOME"] || homedir(), ".pulumi");
-  return join(pulumiHome, "dynamic_tf_plugins");
+  return join(pulumiHome(env), "dynamic_tf_plugins");
 }
 
 /** Host directory name: Terraform writes hosts in their display (Unicode) form, ports included. */

@@ -13,7 +13,7 @@ export class Actions extends ProviderCaller {
   private readonly byToken = new Map<string, ActionModel>();
 
   constructor(tf: TerraformProvider, model: ProviderModel, log?: LogFn) {
-    super(tf, log);
+    super(tf, log, model);
     for (const a of model.actions.values()) this.byToken.set(a.token, a);
   }
 
@@ -47,7 +47,7 @@ export class Actions extends ProviderCaller {
     const failures = failuresShownSafely(failuresFromDiagnostics(await this.tf.validateActionConfig(a.tfName, config), a.properties), hidden);
     if (failures.length > 0) return { result: {}, failures };
     const planned = await this.tf.planAction(a.tfName, config);
-    this.warnThenThrow(planned.diagnostics, `action ${a.tfName}`, `planning Terraform action ${a.tfName} (${a.token}) failed`);
+    this.warnThenThrow(planned.diagnostics, a.tfName, `planning Terraform action ${a.tfName} (${a.token}) failed`);
     if (planned.deferred !== undefined) {
       throw new BridgeError(`the provider deferred Terraform action ${a.tfName} (${planned.deferred}); ${a.token} needs every argument and the provider configuration to be known`);
     }
@@ -59,7 +59,7 @@ export class Actions extends ProviderCaller {
       // local_command's progress is the command's output between blank lines; the log line needs none of them.
       this.log("info", `${a.tfName}: ${message.trim()}`);
     });
-    this.warnThenThrow(diags, `action ${a.tfName}`, `Terraform action ${a.tfName} (${a.token}) failed`);
+    this.warnThenThrow(diags, a.tfName, `Terraform action ${a.tfName} (${a.token}) failed`);
     // The messages are scrubbed of every secret handed over; from a run given secrets they stay secret all the same.
     return { result: { [ACTION_PROGRESS_OUTPUT]: containsSecret(hidden) ? new Secret(progress) : progress }, failures: [] };
   }

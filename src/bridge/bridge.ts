@@ -1,6 +1,6 @@
 // Pulumi resource semantics over one Terraform provider: config, check, diff, create/update/delete, read/import.
 import { decodeJson, encodeJson, isRecord, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
-import { errorDiagnostics, failureMessage, formatDiagnostics } from "../terraform/diagnostics.js";
+import { errorDiagnostics, formatDiagnostics } from "../terraform/diagnostics.js";
 import { ProviderCrashedError } from "../terraform/errors.js";
 import { identityType, impliedType } from "../terraform/schema.js";
 import type { DeferredReason, Diagnostic, IdentitySchema, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
@@ -23,6 +23,7 @@ import { randomUuid } from "./uuid.js";
 import {
   BridgeError,
   PartialFailure,
+  type BridgeHints,
   type CheckFailure,
   type CheckRequest,
   type CheckResult,
@@ -62,8 +63,9 @@ export class TerraformBridge extends ProviderCaller {
     readonly schema: ProviderSchema,
     readonly model: ProviderModel,
     log: LogFn = () => undefined,
+    private readonly hints: BridgeHints = {},
   ) {
-    super(tf, log);
+    super(tf, log, model);
     for (const r of model.resources.values()) {
       this.resourcesByToken.set(r.token, r);
       // A program or stack that names the resource by its alias (the reference's token) is served as the resource.
@@ -186,7 +188,8 @@ export class TerraformBridge extends ProviderCaller {
       throw new BridgeError(
         `the stored state of ${model.tfName} ${id} was written with its schema version ${stored.schemaVersion}, but ${this.model.name} ${this.model.version} ` +
           `knows schema version ${schema.version} at most: the stack was last updated with a newer release of the provider. ` +
-          `Go back to that release (pulumi package add terraform-provider <provider> <version>, then regenerate the SDK), or remove the resource from the stack and import it with this one`,
+          `${this.hints.newerRelease ?? `Go back to a release of ${this.model.name} newer than ${this.model.version}`}; ` +
+          `or remove the resource from the stack (\`pulumi state delete\`) and import it with this release (\`pulumi import\`)`,
       );
     }
     const obj = toTfObject(model.properties, withoutMeta(state), this.secrets) as { [k: string]: CtyValue };
@@ -207,7 +210,7 @@ export class TerraformBridge extends ProviderCaller {
       if (former.length > 0) raw = raw === "{}" ? `{${former.join(",")}}` : `${raw.slice(0, -1)},${former.join(",")}}`;
       const upgraded = await this.tf.upgradeResourceState({ typeName: model.tfName, version: stored.schemaVersion, rawStateJson: raw });
       if (errorDiagnostics(upgraded.diagnostics).length > 0) {
-        throw new BridgeError(failureMessage(`upgrading the stored state of ${model.tfName} from schema version ${stored.schemaVersion}`, upgraded.diagnostics));
+        throw new BridgeError(this.failureMessage(model.tfName, `upgrading the stored state of ${model.tfName} from schema version ${stored.schemaVersion}`, upgraded.diagnostics));
       }
       current = upgraded.upgradedState;
       schemaVersion = schema.version;
@@ -238,7 +241,7 @@ export class TerraformBridge extends ProviderCaller {
     if (stored.version === schema.version) return { schema, value: decodeJson(stored.json, identityType(schema)) };
     const upgraded = await this.tf.upgradeResourceIdentity({ typeName: model.tfName, version: stored.version, rawIdentityJson: stored.json });
     if (errorDiagnostics(upgraded.diagnostics).length > 0) {
-      throw new BridgeError(failureMessage(`upgrading the stored identity of ${model.tfName} from identity schema version ${stored.version}`, upgraded.diagnostics));
+      throw new BridgeError(this.failureMessage(model.tfName, `upgrading the stored identity of ${model.tfName} from identity schema version ${stored.version}`, upgraded.diagnostics));
     }
     return { schema, value: upgraded.upgradedIdentity };
   }
@@ -334,10 +337,10 @@ export class TerraformBridge extends ProviderCaller {
     this.warn(applied.diagnostics, model.tfName);
     const newMeta: Meta = { schemaVersion: schema.version, privateState: applied.private, ...this.keepIdentity(identity, applied.newIdentity) };
     const failed = errorDiagnostics(applied.diagnostics).length > 0;
-    if (failed && applied.newState === null) throw new BridgeError(failureMessage(`creating ${model.tfName} failed`, applied.diagnostics));
+    if (failed && applied.newState === null) throw new BridgeError(this.failureMessage(model.tfName, `creating ${model.tfName} failed`, applied.diagnostics));
     const id = this.idOf(model, applied.newState, model.id.kind === "synthesized" ? randomUuid() : "");
     const properties = carrySecrets(model.properties, this.outputs(model, applied.newState, newMeta), news);
-    if (failed) throw new PartialFailure(id, properties, news, [failureMessage(`creating ${model.tfName} failed part-way`, applied.diagnostics)]);
+    if (failed) throw new PartialFailure(id, properties, news, [this.failureMessage(model.tfName, `creating ${model.tfName} failed part-way`, applied.diagnostics)]);
     if (id === "") throw new BridgeError(`${model.tfName} was created but the provider returned no id`);
     return { id, properties };
   }
@@ -363,10 +366,10 @@ export class TerraformBridge extends ProviderCaller {
     });
     this.warn(applied.diagnostics, model.tfName);
     const failed = errorDiagnostics(applied.diagnostics).length > 0;
-    if (failed && applied.newState === null) throw new BridgeError(failureMessage(`updating ${model.tfName} failed`, applied.diagnostics));
+    if (failed && applied.newState === null) throw new BridgeError(this.failureMessage(model.tfName, `updating ${model.tfName} failed`, applied.diagnostics));
     const newMeta: Meta = { schemaVersion: schema.version, privateState: applied.private, ...this.keepIdentity(prior.identity, applied.newIdentity, plan.plannedIdentity) };
     const properties = carrySecrets(model.properties, this.outputs(model, applied.newState, newMeta), news);
-    if (failed) throw new PartialFailure(id, properties, news, [failureMessage(`updating ${model.tfName} failed part-way`, applied.diagnostics)]);
+    if (failed) throw new PartialFailure(id, properties, news, [this.failureMessage(model.tfName, `updating ${model.tfName} failed part-way`, applied.diagnostics)]);
     return { properties };
   }
 

@@ -1,18 +1,22 @@
 // What every bridge operation does with a Terraform provider's diagnostics: warnings to the log, errors as failures.
-import { errorDiagnostics, reportWarnings, warnThenThrow } from "../terraform/diagnostics.js";
+import { errorDiagnostics, failureMessage, reportWarnings, warnThenThrow, type DiagnosticNames } from "../terraform/diagnostics.js";
 import type { Diagnostic, SecretSink, TerraformProvider } from "../terraform/types.js";
-import type { PropertyModel } from "../schema-translate/model.js";
+import type { PropertyModel, ProviderModel } from "../schema-translate/model.js";
+import { diagnosticNames, ModelNames } from "./diagnostic-names.js";
 import { toPropertyPath } from "./convert.js";
 import type { PropertyMap } from "./property-value.js";
 import { containsSecret } from "./secrets.js";
 import { formatPath } from "../terraform/path.js";
 import { BridgeError, type CheckFailure, type LogFn } from "./types.js";
 
-/** Error diagnostics as check failures on the Pulumi property they point at. */
-export function failuresFromDiagnostics(diags: readonly Diagnostic[], props: readonly PropertyModel[]): CheckFailure[] {
+/**
+ * Error diagnostics as check failures on the Pulumi property they point at, the Terraform names their text quotes
+ * followed by the Pulumi ones.
+ */
+export function failuresFromDiagnostics(diags: readonly Diagnostic[], props: readonly PropertyModel[], names: DiagnosticNames = diagnosticNames(props)): CheckFailure[] {
   return errorDiagnostics(diags).map((d) => ({
     property: d.attribute ? formatPath(toPropertyPath(d.attribute, props)) : "",
-    reason: d.detail ? `${d.summary}: ${d.detail}` : d.summary,
+    reason: names.text(d.detail ? `${d.summary}: ${d.detail}` : d.summary),
   }));
 }
 
@@ -31,10 +35,16 @@ export function failuresShownSafely(failures: readonly CheckFailure[], inputs: P
 
 /** The base of the bridge's operation classes: one Terraform provider and where its diagnostics go. */
 export abstract class ProviderCaller {
+  /** The Pulumi names of what diagnostics point at, by the context they are reported under. */
+  protected readonly names: ModelNames | undefined;
+
   constructor(
     readonly tf: TerraformProvider,
     protected readonly log: LogFn = () => undefined,
-  ) {}
+    model?: ProviderModel,
+  ) {
+    this.names = model === undefined ? undefined : new ModelNames(model);
+  }
 
   /** Where conversions hand the program's secrets: the provider's, to scrub what it says back (and a recording's). */
   protected get secrets(): SecretSink | undefined {
@@ -42,11 +52,17 @@ export abstract class ProviderCaller {
   }
 
   protected warn(diags: readonly Diagnostic[], context: string): void {
-    reportWarnings(diags, { context, warn: (m) => this.log("warning", m) });
+    reportWarnings(diags, { context, warn: (m) => this.log("warning", m), names: this.names?.for(context) });
   }
 
   /** An RPC's diagnostics: warnings logged under `context`, errors fail it as `failure` (after `beforeErrors`). */
   protected warnThenThrow(diags: readonly Diagnostic[], context: string, failure: string, beforeErrors?: () => void): void {
-    warnThenThrow(diags, { context, failure, warn: (m) => this.log("warning", m), makeError: (m) => new BridgeError(m), beforeErrors });
+    const names = this.names?.for(context);
+    warnThenThrow(diags, { context, failure, warn: (m) => this.log("warning", m), makeError: (m) => new BridgeError(m), beforeErrors, names });
+  }
+
+  /** The message of a failure about `context` (a Terraform type name): what failed, then its errors, Pulumi names told. */
+  protected failureMessage(context: string, what: string, diags: readonly Diagnostic[]): string {
+    return failureMessage(what, diags, this.names?.for(context));
   }
 }

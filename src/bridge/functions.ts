@@ -1,5 +1,5 @@
 // Invoke: data sources, provider functions and ephemeral resources, each read, called or opened within one call (and actions, actions.ts).
-import { errorDiagnostics, failureMessage } from "../terraform/diagnostics.js";
+import { errorDiagnostics } from "../terraform/diagnostics.js";
 import { wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
 import type { TerraformProvider } from "../terraform/types.js";
 import { propertyModel, type DataSourceModel, type EphemeralResourceModel, type FunctionModel, type ProviderModel } from "../schema-translate/model.js";
@@ -22,7 +22,7 @@ export class Functions extends ProviderCaller {
   private readonly actions: Actions;
 
   constructor(tf: TerraformProvider, model: ProviderModel, log?: LogFn) {
-    super(tf, log);
+    super(tf, log, model);
     for (const d of model.dataSources.values()) this.dataSourcesByToken.set(d.token, d);
     for (const f of model.functions.values()) this.functionsByToken.set(f.token, f);
     for (const e of model.ephemeralResources.values()) this.ephemeralByToken.set(e.token, e);
@@ -111,7 +111,7 @@ export class Functions extends ProviderCaller {
     try {
       const diags = await this.tf.closeEphemeralResource(e.tfName, privateData);
       this.warn(diags, e.tfName);
-      if (errorDiagnostics(diags).length > 0) message = failureMessage(`closing ephemeral resource ${e.tfName} failed`, diags);
+      if (errorDiagnostics(diags).length > 0) message = this.failureMessage(e.tfName, `closing ephemeral resource ${e.tfName} failed`, diags);
     } catch (err) {
       message = `closing ephemeral resource ${e.tfName} failed: ${(err as Error).message}`;
     }

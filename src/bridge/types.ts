@@ -95,6 +95,12 @@ export interface InvokeResult {
 
 export type LogFn = (severity: "debug" | "info" | "warning" | "error", message: string) => void;
 
+/** What the layers above know about where the package came from, for the bridge's messages to name. */
+export interface BridgeHints {
+  /** What to do when a stored state was written by a newer release than this package runs (the command to run). */
+  newerRelease?: string;
+}
+
 /** A user-facing failure of an operation, with the Terraform diagnostics as the message. */
 export class BridgeError extends Error {}
 

@@ -52,10 +52,15 @@ export interface ParsedArgs {
   docs: DocsOptions;
 }
 
-/** Asking for help is not a failure of the user's input, but the engine only carries it back as an error. */
+/**
+ * Asking for help is not a failure of the user's input, but Parameterize can only answer with a package or an error:
+ * the server shows `usage` as a plain info message first (as the reference does), so the error need only say that
+ * nothing was added.
+ */
 export class HelpRequested extends ParameterizeError {
+  readonly usage = USAGE;
   constructor() {
-    super("invalid-argument", USAGE);
+    super("invalid-argument", "the usage is shown above (--help); nothing was added");
     this.name = "HelpRequested";
   }
 }

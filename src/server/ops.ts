@@ -1,5 +1,6 @@
 // The resource operations the server dispatches to, as plain typed requests and results: the seam to src/bridge.
 import type { PropertyMap } from "../bridge/property-value.js";
+import type { Parameterized } from "../parameterize/index.js";
 import type { ProviderModel } from "../schema-translate/model.js";
 import type { ProviderSchema, TerraformProvider } from "../terraform/types.js";
 import type { Logger } from "./log.js";
@@ -214,6 +215,8 @@ export interface ProviderContext {
   schema: ProviderSchema;
   model: ProviderModel;
   log: Logger;
+  /** Where the package came from and how it was selected, for messages that tell the user what to run. */
+  parameterized?: Pick<Parameterized, "name" | "version" | "origin" | "selection">;
 }
 
 /** Builds the operations for one parameterized provider; the server calls it once, right after Parameterize. */

@@ -1,8 +1,9 @@
 // The pulumirpc.ResourceProvider service: Parameterize, GetSchema, plugin housekeeping, and dispatch of resource RPCs to ResourceOps.
-import { describe, parameterize, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
+import { describe, HelpRequested, parameterize, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
 import { cacheRoot } from "../acquire/cache.js";
 import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
 import { VERSION } from "../version.js";
+import { shadowedWarning } from "./installed-plugins.js";
 import * as convert from "./convert.js";
 import { forwardProviderLog, slowStatus, type Logger } from "./log.js";
 import { noResourceOps, type ResourceOps, type ResourceOpsFactory } from "./ops.js";
@@ -107,6 +108,11 @@ export class ProviderService {
     }
     const input = engineQuirks(decodeParameterize(request));
     const log = this.log;
+    if (input.kind === "args") {
+      // `package add` (args) is where a higher installed version of the plugin name would have run instead.
+      const shadowed = shadowedWarning(VERSION);
+      if (shadowed !== undefined) log.log("warning", shadowed);
+    }
     const verbosity = this.options.verbosity ?? 0;
     this.pending = (async () => {
       const status = slowStatus((m) => log.status(m));
@@ -126,7 +132,7 @@ export class ProviderService {
           excludes: parameterized.selection.excludes,
           warn: (m) => log.log("warning", m),
         });
-        const ops = (this.options.opsFactory ?? noResourceOps)({ provider: parameterized.provider, schema: parameterized.schema, model, log: this.log });
+        const ops = (this.options.opsFactory ?? noResourceOps)({ provider: parameterized.provider, schema: parameterized.schema, model, log: this.log, parameterized });
         return { parameterized, model, ops };
       } catch (e) {
         await parameterized.provider.close().catch(() => undefined);
@@ -144,6 +150,13 @@ export class ProviderService {
       this.active = active;
       log.log("debug", `parameterized as ${describe(active.parameterized)}`);
       return { name: active.parameterized.name, version: active.parameterized.version };
+    } catch (e) {
+      // Delivered before the error, which ends `pulumi package add`.
+      if (e instanceof HelpRequested) {
+        log.log("info", e.usage);
+        await log.flush();
+      }
+      throw e;
     } finally {
       this.pending = undefined;
     }

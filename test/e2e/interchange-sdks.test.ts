@@ -1,7 +1,7 @@
 // Users switching from the reference bridge (Pulumi's Go pulumi-terraform-provider) keep what it generated: the
 // Pulumi.yaml `packages:` entries and sdks/<name>/ package declarations `pulumi package add` wrote, and Node.js SDKs
 // generated from its schema, which embed its parameter value. One sandbox has the reference installed as the
-// `terraform-provider` v0.1.0 plugin while those are made, then ours in its place, which must run them: a YAML program
+// `terraform-provider` plugin (at our version) while those are made, then ours in its place, which must run them: a YAML program
 // with random and tls (a data source through fn::invoke), and a TypeScript project run with `pulumi up` through the
 // Node.js language host with random, tls, tls's getPublicKey data source and time's rfc3339Parse provider function.
 import { X509Certificate } from "node:crypto";

@@ -1,6 +1,6 @@
 // Stacks carried both ways between the reference bridge (Pulumi's Go pulumi-terraform-provider) and our plugin, through
 // the real Pulumi CLI. For each peer and direction, one YAML project in its own sandbox:
-//   1. the FIRST plugin is the sandbox's `terraform-provider` v0.1.0: it answers `pulumi package add` (the sdks/<peer>
+//   1. the FIRST plugin is the sandbox's `terraform-provider` at our version: it answers `pulumi package add` (the sdks/<peer>
 //      declaration with its value bytes) and deploys the program (`pulumi up`);
 //   2. the SECOND plugin replaces it (same name and version: see test/support/interchange.ts for how the engine is made
 //      to run the other binary) and takes the stack over: `preview --expect-no-changes` (a --debug run proves which

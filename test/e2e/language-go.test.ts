@@ -15,6 +15,7 @@ import { X509Certificate, generateKeyPairSync } from "node:crypto";
 import { accessSync, constants, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VERSION } from "../../src/version.js";
 import { installPlugin } from "../support/e2e.js";
 import { goEnv, hostsMissing, languageSandbox } from "../support/languages.js";
 import { isSecretEnvelope, OUR_STACK, removeScratch, scratch, type Deployment, type PreviewJson } from "../support/lifecycle.js";
@@ -174,7 +175,7 @@ func main() {
 			}
 			ref, err := ctx.RegisterPackage(&pulumirpc.RegisterPackageRequest{
 				Name:             "terraform-provider",
-				Version:          "0.1.0",
+				Version:          "${VERSION}",
 				Parameterization: &pulumirpc.Parameterization{Name: "random", Version: "0.0.0", Value: param},
 			})
 			if err != nil {
@@ -316,7 +317,7 @@ describe.skipIf(hostsMissing())("a Go project through pulumi-language-go", () =>
     expect(gomod).toContain(`replace ${SDK_MODULE("regrandom")}/v3 => ./sdks/regrandom\n`);
     expect(gomod).toContain("require github.com/pulumi/pulumi/sdk/v3 v3.248.0");
     const yaml = readFileSync(join(project, "Pulumi.yaml"), "utf8");
-    for (const peer of PEERS) expect(yaml).toContain(`  ${peer}:\n    source: terraform-provider\n    version: 0.1.0\n    parameters:\n      - ${peerPath(peer)}\n`);
+    for (const peer of PEERS) expect(yaml).toContain(`  ${peer}:\n    source: terraform-provider\n    version: ${VERSION}\n    parameters:\n      - ${peerPath(peer)}\n`);
     expect(yaml).toMatch(/ {2}regrandom:\n {4}source: terraform-provider\n {4}version: 0\.1\.0\n {4}parameters:\n {6}- 127\.0\.0\.1:\d+\/hashicorp\/random\n {6}- ~> 3\.0\n {6}- --provider-name\n {6}- regrandom\n/);
   }, 600_000);
 

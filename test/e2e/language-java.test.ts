@@ -11,6 +11,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VERSION } from "../../src/version.js";
 import { installPlugin, type ExportedResource } from "../support/e2e.js";
 import { hostsMissing, javaHostMissing, javaSandbox } from "../support/languages.js";
 import { OUR_STACK, filesContaining, genSdkDiagnostics, isSecretEnvelope, removeScratch, scratch } from "../support/lifecycle.js";
@@ -302,14 +303,14 @@ describe.skipIf(hostsMissing() || javaHostMissing())("a Java project through the
       // parameter value, which names the peer's path.
       const utilities = readFileSync(join(base, "Utilities.java"), "utf8");
       const register = /registerPackage\(\s*\/\/ Base provider name\s*"([^"]*)",\s*\/\/ Base provider version\s*"([^"]*)",\s*\/\/ Base provider download URL\s*"([^"]*)",\s*\/\/ Package name\s*"([^"]*)",\s*\/\/ Package version\s*getVersion\(\),\s*\/\/ Parameter\s*"([^"]*)"/.exec(utilities);
-      expect(register?.slice(1, 5)).toEqual(["terraform-provider", "0.1.0", "", peer]);
+      expect(register?.slice(1, 5)).toEqual(["terraform-provider", VERSION, "", peer]);
       expect(JSON.parse(Buffer.from(register![5]!, "base64").toString())).toEqual({ local: { path: peerPath(peer) } });
       expect(readFileSync(join(sdk, "src", "main", "resources", "com", "pulumi", peer, "version.txt"), "utf8").trim()).toBe("0.0.0");
       // A local SDK has no build file: it is meant to be copied into the program.
       expect(readdirSync(sdk).sort()).toEqual([".gitattributes", "README.md", "src"]);
     }
     const yaml = readFileSync(join(project, "Pulumi.yaml"), "utf8");
-    for (const peer of PEERS) expect(yaml).toContain(`  ${peer}:\n    source: terraform-provider\n    version: 0.1.0\n    parameters:\n      - ${peerPath(peer)}\n`);
+    for (const peer of PEERS) expect(yaml).toContain(`  ${peer}:\n    source: terraform-provider\n    version: ${VERSION}\n    parameters:\n      - ${peerPath(peer)}\n`);
 
     // Step 1, exactly as printed (run by sh in the project, as a user would paste it); step 2 into the pom.
     await timed("carry out the printed steps (cp, pom dependencies)", async () => {

@@ -113,7 +113,7 @@ describe("a provider that panics", () => {
     expect(await s.resourceNames()).toEqual([]);
     expect(out).toMatch(/The object may have been created; if it was, adopt it with `pulumi import bridgetest:index\/objectResource:ObjectResource obj <id>`/);
     // No code generation: for an explicit provider of a YAML program, the engine asks for the package at the plugin's
-    // version (0.1.0) where a local provider's package is 0.0.0, and gives up (the reference answers the same).
+    // version where a local provider's package is 0.0.0, and gives up (the reference answers the same).
     await s.ok(["import", OBJECT, "obj", ids[0]!, "--provider", `prov=${await providerUrn(s)}`, "--yes", "--protect=false", "--generate-code=false"]);
     // The program and the adopted object agree once the import recorded it: no duplicate is made.
     const preview = await s.preview();

@@ -2,8 +2,8 @@
 // releases of bridgetest: 1.0.0, whose bridgetest_versioned is at schema version 0 (`title`), and 2.0.0, at version 1
 // (`title` renamed `name`, with an upgrader). `package add` of 2.0.0, `pulumi up` and `pulumi refresh` upgrade the
 // state: no change planned, the id kept, the state at the new schema version and the lock hash moving with the value;
-// going back to 1.0.0 is refused, naming both schema versions and the release.
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// going back to 1.0.0 is refused, naming both schema versions and the command that goes back to a newer release.
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxWithPlugin } from "../support/e2e.js";
@@ -99,16 +99,22 @@ describe("upgrading the Terraform provider under a live stack", () => {
     await run(["preview", "--expect-no-changes"], "preview after the upgrade");
   }, 900_000);
 
-  it("going back to 1.0.0 is refused, naming both schema versions and the release", async () => {
+  it("going back to 1.0.0 is refused, naming both schema versions and the command that goes back to a newer release", async () => {
     await run(["package", "add", "terraform-provider", `${reg.host}/bridge/bridgetest`, "1.0.0"], "package add 1.0.0 again");
     program("title");
     const r = await runPulumi(["preview"], { cwd: project, env, timeoutMs: 600_000 });
     expect(r.code).not.toBe(0);
     const out = (r.stdout + r.stderr).replace(/\s+/g, " ");
     expect(out).toContain("the stored state of bridgetest_versioned versioned-hello was written with its schema version 1, but bridgetest 1.0.0 knows schema version 0 at most");
-    expect(out).toContain("Go back to that release");
-    // Back to 2.0.0, the stack works again and is destroyed.
-    await run(["package", "add", "terraform-provider", `${reg.host}/bridge/bridgetest`, "2.0.0"], "package add 2.0.0 again");
+    // The command it names, run as printed, goes back to the newest release after 1.0.0: 2.0.0.
+    const command = /Go back to a newer release: `pulumi package add terraform-provider (\S+) "> 1\.0\.0"` takes the newest release after 1\.0\.0/.exec(out);
+    expect(command?.[1]).toBe(`${reg.host}/bridge/bridgetest`);
+    // Where it says the release the stack last used is recorded: the provider resource that 2.0.0 wrote.
+    const exported = JSON.parse((await run(["stack", "export"], "stack export")).stdout) as Exported;
+    expect(exported.deployment.resources.filter((r) => r.type === "pulumi:providers:bridgetest").map((r) => r.inputs?.["version"])).toContain("2.0.0");
+    expect(existsSync(join(project, "sdks", "bridgetest", "bridgetest-2.0.0.yaml"))).toBe(false);
+    await run(["package", "add", "terraform-provider", command![1]!, "> 1.0.0"], "package add as the refusal says");
+    expect(lockValue("2.0.0").remote.version).toBe("2.0.0");
     program("name");
     await run(["destroy", "--yes"], "destroy");
   }, 900_000);

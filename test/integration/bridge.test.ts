@@ -2,7 +2,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { TerraformBridge } from "../../src/bridge/bridge.js";
 import { META_KEY } from "../../src/bridge/meta.js";
 import { BridgeError, PartialFailure } from "../../src/bridge/types.js";
@@ -11,15 +11,10 @@ import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import type { CtyValue } from "../../src/terraform/cty/index.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { peerPath } from "../support/peers.js";
-import { waitGone } from "../support/processes.js";
+import { closedAfterEach } from "../support/launched.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "tfbridge-bridge-"));
-const open: GrpcTerraformProvider[] = [];
-afterEach(async () => {
-  const pids = open.map((p) => p.process.pid);
-  await Promise.all(open.splice(0).map((p) => p.close()));
-  for (const pid of pids) expect(await waitGone(pid)).toBe(true);
-});
+const open = closedAfterEach();
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function bridgeFor(name: string, config: PropertyMap = {}, env?: Record<string, string>): Promise<{ b: TerraformBridge; logs: string[] }> {

@@ -1,5 +1,5 @@
 // Interchange with the reference bridge (Pulumi's Go pulumi-terraform-provider): a Pulumi sandbox whose
-// `terraform-provider` v0.1.0 plugin is first the reference (so that `pulumi package add` and `pulumi package
+// `terraform-provider` plugin at our version is first the reference (so that `pulumi package add` and `pulumi package
 // get-schema` are answered by it) and then ours, and Node.js SDKs generated from a schema the reference gave.
 import { execFileSync } from "node:child_process";
 import { existsSync, statSync, writeFileSync } from "node:fs";
@@ -20,9 +20,9 @@ function pulumiSync(sandbox: PulumiSandbox, args: string[]): void {
 }
 
 /**
- * Installs the reference's `pulumi-resource-terraform-provider` (stamped v0.1.0, like ours) as the sandbox's
+ * Installs the reference's `pulumi-resource-terraform-provider` (stamped with our version) as the sandbox's
  * `terraform-provider` plugin. Pulumi's `plugin install --file` (v3.248 and v3.274.1) takes a bare executable as well as a tarball or
- * a folder: it copies the binary into plugins/resource-terraform-provider-v0.1.0/ under its own name, which is how the
+ * a folder: it copies the binary into plugins/resource-terraform-provider-v<our version>/ under its own name, which is how the
  * engine finds and runs it. That is what a user of the reference has; no tarball to build, and unlike a plugin found on
  * PATH, it is the one `pulumi plugin ls` shows and `plugin rm` removes. Checks that the copy is the reference's binary.
  */
@@ -36,7 +36,7 @@ export function installReference(sandbox: PulumiSandbox): void {
 }
 
 /**
- * Switches the sandbox from the reference to our packaged plugin. Both are `terraform-provider` v0.1.0, and `plugin
+ * Switches the sandbox from the reference to our packaged plugin. Both are `terraform-provider` at our version, and `plugin
  * install` (what installPlugin runs) silently keeps an installed version, so the reference is removed first (`plugin rm`);
  * then installPlugin installs our tarball as a user would. Checks that the plugin folder now holds our launcher and
  * bundle, not the reference's Go binary.

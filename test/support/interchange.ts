@@ -11,7 +11,7 @@
 // `pulumi plugin ls` would show which binary ran. So the sandboxes here set PULUMI_IGNORE_AMBIENT_PLUGINS=true (the
 // bundled pulumi-language-yaml is still found next to `pulumi`) and switch the installed plugin: `plugin rm`, then
 // `plugin install --file` of the reference's bare executable (the CLI copies it into
-// plugins/resource-terraform-provider-v0.1.0/) or of our tarball. `plugin install` alone keeps an installed version
+// plugins/resource-terraform-provider-v<our version>/) or of our tarball. `plugin install` alone keeps an installed version
 // (and `--reinstall` would leave our dist/ folder beside the reference's binary), hence the removal first. Each switch
 // checks the installed folder's content against the binary it was meant to install.
 import { createHash } from "node:crypto";
@@ -59,7 +59,7 @@ async function pulumiIn(sandbox: PulumiSandbox, args: string[]): Promise<void> {
 }
 
 /**
- * Makes `kind` the sandbox's `terraform-provider` v0.1.0 plugin: removes the installed one, installs the reference's
+ * Makes `kind` the sandbox's `terraform-provider` plugin at our version: removes the installed one, installs the reference's
  * executable or our tarball, and checks that the plugin folder holds exactly that.
  */
 export async function usePlugin(sandbox: PulumiSandbox, kind: PluginKind): Promise<void> {

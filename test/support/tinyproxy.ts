@@ -6,14 +6,26 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inCi } from "./languages.js";
 
-export const TINYPROXY = "/usr/bin/tinyproxy";
+/** Debian's tinyproxy where apt installs it, else the first on PATH (Homebrew's), else undefined. */
+export function findTinyproxy(path: string = process.env["PATH"] ?? ""): string | undefined {
+  for (const dir of ["/usr/bin", ...path.split(":").filter((d) => d !== "")]) {
+    if (existsSync(join(dir, "tinyproxy"))) return join(dir, "tinyproxy");
+  }
+  return undefined;
+}
 
-/** Why the proxy tests cannot run here, or undefined. In CI a missing tinyproxy fails the run (.ci/run installs it). */
-export function tinyproxyMissing(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (existsSync(TINYPROXY)) return false;
-  const why = `${TINYPROXY} is not installed (apt-get install tinyproxy)`;
-  if (inCi(env)) throw new Error(`${why}; CI=${env["CI"]} does not allow skipping the proxy tests`);
-  console.warn(`skipping: ${why}`);
+/** What to run to get tinyproxy, printed with every skip. */
+export const TINYPROXY_INSTALL = "sudo apt-get install tinyproxy (Debian, Ubuntu; brew install tinyproxy on macOS), or run bash .ci/run, which installs it";
+
+/**
+ * True, with the reason and the command to fix it printed, when tinyproxy is not installed: the proxy tests skip.
+ * In CI a missing tinyproxy fails the run instead (.ci/run installs it).
+ */
+export function tinyproxyMissing(env: NodeJS.ProcessEnv = process.env, find: () => string | undefined = () => findTinyproxy(env["PATH"])): boolean {
+  if (find() !== undefined) return false;
+  const why = "tinyproxy is not installed";
+  if (inCi(env)) throw new Error(`${why}; CI=${env["CI"]} does not allow skipping the proxy tests. Install it: ${TINYPROXY_INSTALL}`);
+  console.warn(`skipping the proxy tests: ${why}. To run them: ${TINYPROXY_INSTALL}`);
   return true;
 }
 
@@ -56,7 +68,7 @@ export async function startTinyproxy(options: { connectPorts?: number[]; basicAu
     ...(options.basicAuth !== undefined ? [`BasicAuth ${options.basicAuth.user} ${options.basicAuth.password}`] : []),
   ].join("\n");
   writeFileSync(join(dir, "tinyproxy.conf"), `${conf}\n`);
-  const child: ChildProcess = spawn(TINYPROXY, ["-d", "-c", join(dir, "tinyproxy.conf")], { stdio: ["ignore", "ignore", "pipe"] });
+  const child: ChildProcess = spawn(findTinyproxy() ?? "tinyproxy", ["-d", "-c", join(dir, "tinyproxy.conf")], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   // Ready once it accepts connections.

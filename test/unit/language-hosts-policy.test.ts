@@ -1,6 +1,7 @@
-// Missing language hosts (the Java and .NET hosts too) skip the language tests on a developer's machine and fail them in CI.
+// Missing language hosts (the Java and .NET hosts too) and a missing tinyproxy skip their tests on a developer's machine, saying why and what to install, and fail them in CI.
 import { describe, expect, it, vi } from "vitest";
 import { dotnetHostMissing, hostsMissing, inCi, javaHostMissing } from "../support/languages.js";
+import { tinyproxyMissing } from "../support/tinyproxy.js";
 
 describe("hostsMissing", () => {
   const missing = () => ({ missing: "no pulumi-language-nodejs on PATH and no ../shared/pulumi-language-hosts" });
@@ -52,5 +53,22 @@ describe("dotnetHostMissing", () => {
     warn.mockRestore();
     expect(() => dotnetHostMissing({ CI: "true" }, missing)).toThrow(/the \.NET language host is missing and CI=true does not allow skipping: build-dotnet-host: Go/);
     expect(dotnetHostMissing({ CI: "true" }, () => ({ dir: "/opt/dotnet-host" }))).toBe(false);
+  });
+});
+
+describe("tinyproxyMissing", () => {
+  it("skips outside CI, printing why and the command that installs it", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    expect(tinyproxyMissing({}, () => undefined)).toBe(true);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/skipping the proxy tests: tinyproxy is not installed\. To run them: sudo apt-get install tinyproxy/));
+    warn.mockRestore();
+  });
+
+  it("fails in CI, with the same command", () => {
+    expect(() => tinyproxyMissing({ CI: "true" }, () => undefined)).toThrow(/CI=true does not allow skipping the proxy tests\. Install it: sudo apt-get install tinyproxy/);
+  });
+
+  it("runs the tests where tinyproxy is", () => {
+    expect(tinyproxyMissing({ CI: "true" }, () => "/usr/bin/tinyproxy")).toBe(false);
   });
 });

@@ -119,12 +119,13 @@ describe("the args form", () => {
     expect(failure(() => parseArgs(["random", "--fullDocs=maybe"])).message).toMatch(/expected true or false/);
   });
 
-  it("answers --help with the usage text as an invalid-argument error", () => {
+  it("answers --help with the usage text to show, and an error that only says nothing was added", () => {
     for (const args of [["--help"], ["random", "--help"], ["-h"]]) {
       const e = failure(() => parseArgs(args));
       expect(e).toBeInstanceOf(HelpRequested);
       expect(e.kind).toBe("invalid-argument");
-      expect(e.message).toBe(USAGE);
+      expect((e as HelpRequested).usage).toBe(USAGE);
+      expect(e.message).toBe("the usage is shown above (--help); nothing was added");
     }
     expect(USAGE).toMatch(/--include a,b/);
   });
