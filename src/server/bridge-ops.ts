@@ -30,8 +30,8 @@ async function partial<T>(op: () => Promise<T>): Promise<T> {
   }
 }
 
-export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log }): ResourceOps => {
-  const bridge = new TerraformBridge(provider, schema, model, (severity, message) => log.log(severity, message));
+export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log, providerAddress }): ResourceOps => {
+  const bridge = new TerraformBridge(provider, schema, model, (severity, message) => log.log(severity, message), providerAddress !== undefined ? { providerAddress } : {});
   return {
     checkConfig: (r) => bridge.checkConfig(r.news),
     diffConfig: async (r) => diffResult(bridge.diffConfig(r.olds, r.news)),

@@ -201,6 +201,8 @@ export interface ProviderContext {
   schema: ProviderSchema;
   model: ProviderModel;
   log: Logger;
+  /** The Terraform provider's address (`registry.terraform.io/hashicorp/random`), which a move across types names as its source. */
+  providerAddress?: string;
 }
 
 /** Builds the operations for one parameterized provider; the server calls it once, right after Parameterize. */

@@ -1,5 +1,5 @@
 // The pulumirpc.ResourceProvider service: Parameterize, GetSchema, plugin housekeeping, and dispatch of resource RPCs to ResourceOps.
-import { describe, parameterize, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
+import { describe, parameterize, terraformAddress, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
 import { cacheRoot } from "../acquire/cache.js";
 import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
 import { VERSION } from "../version.js";
@@ -126,7 +126,7 @@ export class ProviderService {
           excludes: parameterized.selection.excludes,
           warn: (m) => log.log("warning", m),
         });
-        const ops = (this.options.opsFactory ?? noResourceOps)({ provider: parameterized.provider, schema: parameterized.schema, model, log: this.log });
+        const ops = (this.options.opsFactory ?? noResourceOps)({ provider: parameterized.provider, schema: parameterized.schema, model, log: this.log, providerAddress: terraformAddress(parameterized.origin) });
         return { parameterized, model, ops };
       } catch (e) {
         await parameterized.provider.close().catch(() => undefined);

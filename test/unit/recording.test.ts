@@ -62,6 +62,7 @@ function fakeProvider(): TerraformProvider {
     readResource: async () => { throw new Error("unused"); },
     importResourceState: async () => { throw new Error("unused"); },
     upgradeResourceState: async () => { throw new Error("unused"); },
+    moveResourceState: async () => { throw new Error("unused"); },
     getResourceIdentitySchemas: async () => new Map(),
     upgradeResourceIdentity: async () => { throw new Error("unused"); },
     validateDataSourceConfig: async () => [],
