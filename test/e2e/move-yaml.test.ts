@@ -47,7 +47,7 @@ describe("a resource moved to another type under an alias (YAML)", () => {
     // A type the provider cannot move a Named to: the engine reports our error, and the stack is left as it was.
     s.program(moved(IDENTIFIED, ["name: fixed"]));
     const refused = await s.pulumi(["preview"]);
-    expect(refused.status).not.toBe(0);
+    expect(refused.code).not.toBe(0);
     const said = refused.stdout + refused.stderr;
     expect(said).toContain(`from bridgetest_named (${NAMED}) to bridgetest_identified (${IDENTIFIED})`);
     expect(said).toContain("Unable to Move Resource State");
