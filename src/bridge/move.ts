@@ -54,6 +54,10 @@ export interface Moved {
  */
 export async function moveState(tf: TerraformProvider, source: MoveSource, target: ResourceModel, providerAddress: string, secrets?: SecretSink): Promise<Moved> {
   const fail = (why: string): BridgeError => new BridgeError(cannotMove(source, target, why));
+  // Terraform asks only a provider that announces the capability (its "Unsupported `moved` across resource types").
+  if (!(await tf.getProviderSchema()).serverCapabilities.moveResourceState) {
+    throw fail("the provider does not support moves across resource types (it does not announce the move_resource_state capability)");
+  }
   if (source.model === undefined) {
     throw fail(
       `this package has no ${source.type} to read its stored properties by (the provider no longer has that resource type, or the package was added with --include/--exclude leaving it out)`,
