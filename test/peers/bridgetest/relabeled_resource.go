@@ -7,8 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
@@ -46,23 +44,14 @@ func (r *relabeledResource) Configure(_ context.Context, req resource.ConfigureR
 	r.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *relabeledResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *relabeledResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	// id and name are bridgetest_named's own: the object stays the same one.
+	named := namedSchema(ctx)
 	resp.Schema = schema.Schema{
 		Description: "bridgetest_named renamed, its `note` now `label`: takes over a bridgetest_named's state when moved from one.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				Optional:    true,
-				Computed:    true,
-				Description: "The object's name; changing it replaces the object. Defaults to one the provider generates.",
-				PlanModifiers: []planmodifier.String{
-					stringplanmodifier.RequiresReplaceIfConfigured(),
-					stringplanmodifier.UseStateForUnknown(),
-				},
-			},
+			"id":    named.Attributes["id"],
+			"name":  named.Attributes["name"],
 			"label": schema.StringAttribute{Optional: true, Description: "Free text, updated in place (bridgetest_named's `note`)."},
 		},
 	}
@@ -71,10 +60,9 @@ func (r *relabeledResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 // MoveState accepts a bridgetest_named of schema version 0 from this provider (any host and namespace: a local build
 // has none of its own). Any other source is left unhandled, so the framework answers "Unable to Move Resource State".
 func (r *relabeledResource) MoveState(_ context.Context) []resource.StateMover {
-	var named resource.SchemaResponse
-	(&namedResource{}).Schema(context.Background(), resource.SchemaRequest{}, &named)
+	named := namedSchema(context.Background())
 	return []resource.StateMover{{
-		SourceSchema: &named.Schema,
+		SourceSchema: &named,
 		StateMover: func(ctx context.Context, req resource.MoveStateRequest, resp *resource.MoveStateResponse) {
 			if req.SourceTypeName != namedTypeName || req.SourceSchemaVersion != 0 || !strings.HasSuffix(req.SourceProviderAddress, "/bridgetest") {
 				return
@@ -130,16 +118,15 @@ func (r *relabeledResource) Read(ctx context.Context, req resource.ReadRequest, 
 		resp.State.Raw = v
 		return
 	}
-	var named resource.SchemaResponse
-	(&namedResource{}).Schema(ctx, resource.SchemaRequest{}, &named)
-	v, err := decodeState(obj.State, named.Schema.Type().TerraformType(ctx))
+	named := namedSchema(ctx)
+	v, err := decodeState(obj.State, named.Type().TerraformType(ctx))
 	if err != nil {
 		resp.Diagnostics.AddError("bridgetest: cannot decode object", err.Error())
 		return
 	}
 	var src namedModel
 	old := resp.State
-	old.Schema, old.Raw = named.Schema, v
+	old.Schema, old.Raw = named, v
 	resp.Diagnostics.Append(old.Get(ctx, &src)...)
 	if resp.Diagnostics.HasError() {
 		return
