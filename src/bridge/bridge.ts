@@ -8,13 +8,14 @@ import { proposedNewState } from "../terraform/values.js";
 import { propertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
 import { autoname } from "./autonaming.js";
 import { failuresFromDiagnostics, failuresShownSafely, ProviderCaller } from "./caller.js";
-import { ConversionError, formerAttributesJson, fromTfObject, restoreWriteOnly, toTfObject, withoutWriteOnly } from "./convert.js";
-import { changedReplacePaths, computeDiff } from "./diff.js";
+import { ConversionError, fromTfObject, restoreWriteOnly, toTfObject, withoutWriteOnly } from "./convert.js";
+import { changedReplacePaths, computeDiff, ctyEqual } from "./diff.js";
 import { Functions } from "./functions.js";
 import { generatedConfig, inputsFromConfig } from "./generate-config.js";
 import { Lister, type ListPage, type ListRequest } from "./list.js";
 import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdentity } from "./identity.js";
-import { META_KEY, readMeta, withoutMeta, writeMeta, type Meta } from "./meta.js";
+import { META_KEY, readMeta, writeMeta, type Meta } from "./meta.js";
+import { movedDiff, moveState, storedJson, storedObject } from "./move.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
 import { PlanMemo, type PlanInputs } from "./plan-memo.js";
 import { carrySecrets, markSensitive } from "./secrets.js";
@@ -44,6 +45,13 @@ interface IdentityContext {
   value: CtyValue;
 }
 
+/** A stored state made current: upgraded to the schema version, or moved from the type that wrote it (movedFrom). */
+interface PriorState {
+  state: CtyValue;
+  meta: Meta;
+  identity?: IdentityContext;
+  movedFrom?: string;
+}
 
 export class TerraformBridge extends ProviderCaller {
   private readonly resourcesByToken = new Map<string, ResourceModel>();
@@ -57,6 +65,8 @@ export class TerraformBridge extends ProviderCaller {
   private readonly writeOnlyHeld = new Map<string, PropertyMap>();
   /** Diff's plans, for the Update that follows (src/bridge/plan-memo.ts). */
   private readonly diffPlans = new PlanMemo();
+  /** The provider's address as Terraform writes it, sent as the source of a move (see src/bridge/move.ts). */
+  private readonly providerAddress: string;
 
   constructor(
     tf: TerraformProvider,
@@ -72,6 +82,7 @@ export class TerraformBridge extends ProviderCaller {
       for (const alias of r.aliases) if (!this.resourcesByToken.has(alias)) this.resourcesByToken.set(alias, r);
     }
     this.functions = new Functions(tf, model, log);
+    this.providerAddress = hints.providerAddress ?? `registry.terraform.io/hashicorp/${model.name}`;
   }
 
   private resource(token: string): { model: ResourceModel; schema: Schema } {
@@ -181,8 +192,9 @@ export class TerraformBridge extends ProviderCaller {
   }
 
   /** Pulumi state → Terraform state of the current schema version (upgraded by the provider when older, as Terraform does). */
-  private async priorState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap): Promise<{ state: CtyValue; meta: Meta; identity?: IdentityContext }> {
+  private async priorState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap): Promise<PriorState> {
     const stored = readMeta(state[META_KEY]);
+    if (stored.type !== undefined && stored.type !== model.tfName) return this.movedState(model, schema, id, state, stored, stored.type);
     if (stored.schemaVersion > schema.version) {
       // Terraform refuses such a state ("managed by newer provider version"); an upgrader cannot go backwards.
       throw new BridgeError(
@@ -192,8 +204,7 @@ export class TerraformBridge extends ProviderCaller {
           `or remove the resource from the stack (\`pulumi state delete\`) and import it with this release (\`pulumi import\`)`,
       );
     }
-    const obj = toTfObject(model.properties, withoutMeta(state), this.secrets) as { [k: string]: CtyValue };
-    if (model.id.kind === "attribute" && !model.properties.some((p) => p.tfName === "id")) obj["id"] = id;
+    const obj = storedObject(model, id, state, this.secrets);
     let current: CtyValue = obj;
     let schemaVersion = stored.schemaVersion;
     if (!wholeContainsUnknown(obj) && stored.schemaVersion === schema.version && !alwaysUpgradeState()) {
@@ -205,9 +216,7 @@ export class TerraformBridge extends ProviderCaller {
       const type = impliedType(schema.block);
       current = decodeJson(encodeJson(obj, type), type);
     } else if (!wholeContainsUnknown(obj)) {
-      let raw = encodeJson(obj, impliedType(schema.block));
-      const former = formerAttributesJson(model.properties, withoutMeta(state), this.secrets);
-      if (former.length > 0) raw = raw === "{}" ? `{${former.join(",")}}` : `${raw.slice(0, -1)},${former.join(",")}}`;
+      const raw = storedJson(model, obj, state, this.secrets);
       const upgraded = await this.tf.upgradeResourceState({ typeName: model.tfName, version: stored.schemaVersion, rawStateJson: raw });
       if (errorDiagnostics(upgraded.diagnostics).length > 0) {
         throw new BridgeError(this.failureMessage(model.tfName, `upgrading the stored state of ${model.tfName} from schema version ${stored.schemaVersion}`, upgraded.diagnostics));
@@ -219,6 +228,20 @@ export class TerraformBridge extends ProviderCaller {
     const identity = await this.priorIdentity(model, stored.identity);
     if (identity === undefined) return { state: current, meta: { schemaVersion, privateState: stored.privateState } };
     return { state: current, meta: { schemaVersion, privateState: stored.privateState, ...this.keepIdentity(identity) }, identity };
+  }
+
+  /**
+   * A state another resource type wrote (a Pulumi alias changed the resource's type): the provider moves it to this
+   * type, as Terraform does for a `moved` block across types; the result is at the current schema version.
+   */
+  private async movedState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap, stored: Meta, from: string): Promise<PriorState> {
+    const sourceModel = [...this.model.resources.values()].find((r) => r.tfName === from);
+    const moved = await moveState(this.tf, { type: from, model: sourceModel, id, state, meta: stored }, model, this.providerAddress, this.secrets);
+    this.log("info", `moved ${id} from ${from} to ${model.tfName}`);
+    const context = await this.identityContext(model);
+    const identity = context === undefined ? undefined : { schema: context.schema, value: moved.identity ?? null };
+    const meta: Meta = { schemaVersion: schema.version, privateState: moved.privateState, ...this.keepIdentity(identity) };
+    return { state: moved.state, meta, movedFrom: from, ...(identity !== undefined ? { identity } : {}) };
   }
 
   /** The resource's identity schema and no identity yet, or undefined when its provider gives it no identity. */
@@ -262,7 +285,7 @@ export class TerraformBridge extends ProviderCaller {
    */
   private outputs(model: ResourceModel, state: CtyValue, meta: Meta): PropertyMap {
     const props = withoutWriteOnly(model.properties, fromTfObject(model.id.kind === "attribute" && !model.properties.some((p) => p.tfName === "id") ? [...model.properties, ID_OUTPUT] : model.properties, state));
-    props[META_KEY] = writeMeta(meta);
+    props[META_KEY] = writeMeta({ ...meta, type: model.tfName });
     return props;
   }
 
@@ -301,6 +324,7 @@ export class TerraformBridge extends ProviderCaller {
     this.diffPlans.remember(planInputs(model, id, prior, config), plan);
     const replacing = changedReplacePaths(prior.state, plan.plannedState, plan.requiresReplace);
     const diff = computeDiff(model.properties, prior.state, plan.plannedState, replacing, schema.block);
+    if (prior.movedFrom !== undefined && diff.changes === "none") return movedDiff(olds, this.outputs(model, prior.state, prior.meta));
     if (diff.replaces.length === 0) return diff;
     // A replacement creates a new object: Terraform plans it again from a null prior state, and that create plan is
     // what its plan shows (computed values unknown, emptied collections null), so the detailed diff is taken from it.
@@ -355,6 +379,10 @@ export class TerraformBridge extends ProviderCaller {
       (await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config));
     if (options.preview) {
       return { properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate, ...this.keepIdentity(prior.identity, plan.plannedIdentity) }), news) };
+    }
+    // A moved resource the plan leaves as it is: Terraform applies nothing and keeps the moved state; so does the bridge.
+    if (prior.movedFrom !== undefined && plan.requiresReplace.length === 0 && ctyEqual(prior.state, plan.plannedState)) {
+      return { properties: carrySecrets(model.properties, this.outputs(model, prior.state, prior.meta), news) };
     }
     const applied = await this.tf.applyResourceChange({
       typeName: model.tfName,
@@ -522,7 +550,7 @@ export class TerraformBridge extends ProviderCaller {
 }
 
 /** What a plan of an existing resource is made from, as PlanMemo compares it. */
-function planInputs(model: ResourceModel, id: string, prior: { state: CtyValue; meta: Meta; identity?: IdentityContext }, config: CtyValue): PlanInputs {
+function planInputs(model: ResourceModel, id: string, prior: PriorState, config: CtyValue): PlanInputs {
   return {
     typeName: model.tfName,
     id,

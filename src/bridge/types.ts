@@ -99,6 +99,8 @@ export type LogFn = (severity: "debug" | "info" | "warning" | "error", message: 
 export interface BridgeHints {
   /** What to do when a stored state was written by a newer release than this package runs (the command to run). */
   newerRelease?: string;
+  /** The provider's address as Terraform writes it (`registry.terraform.io/hashicorp/random`): a move's source. */
+  providerAddress?: string;
 }
 
 /** A user-facing failure of an operation, with the Terraform diagnostics as the message. */

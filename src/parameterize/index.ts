@@ -240,6 +240,14 @@ export async function parameterize(input: ParameterizeInput, options: Parameteri
   }
 }
 
+/**
+ * The provider's address as Terraform writes it (`registry.terraform.io/hashicorp/random`); a local binary has none of its
+ * own, so it gets the one Terraform implies for a bare provider type (the `hashicorp` namespace of the public registry).
+ */
+export function terraformAddress(origin: ProviderOrigin): string {
+  return origin.kind === "local" ? `registry.terraform.io/hashicorp/${origin.type}` : formatAddress(origin);
+}
+
 /** "random 0.0.0 (local /path/terraform-provider-random)", for messages about the current parameterization. */
 export function describe(p: Pick<Parameterized, "name" | "version" | "origin">): string {
   const from = p.origin.kind === "local" ? `local ${p.origin.path}` : formatAddress(p.origin);

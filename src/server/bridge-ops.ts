@@ -1,6 +1,6 @@
 // ResourceOps over src/bridge's TerraformBridge: the wiring between the server's decoded requests and the bridge's calls.
 import { TerraformBridge } from "../bridge/bridge.js";
-import { newerReleaseHint } from "../parameterize/index.js";
+import { newerReleaseHint, terraformAddress } from "../parameterize/index.js";
 import { BridgeError, PartialFailure, type DiffResult as BridgeDiff } from "../bridge/types.js";
 import { terraformConfigToken } from "../schema-translate/names.js";
 import type { PropertyDiffKind, DiffResponse, ResourceOps, ResourceOpsFactory } from "./ops.js";
@@ -32,7 +32,7 @@ async function partial<T>(op: () => Promise<T>): Promise<T> {
 }
 
 export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log, parameterized }): ResourceOps => {
-  const hints = parameterized === undefined ? {} : { newerRelease: newerReleaseHint(parameterized) };
+  const hints = parameterized === undefined ? {} : { newerRelease: newerReleaseHint(parameterized), providerAddress: terraformAddress(parameterized.origin) };
   const bridge = new TerraformBridge(provider, schema, model, (severity, message) => log.log(severity, message), hints);
   return {
     checkConfig: (r) => bridge.checkConfig(r.news),

@@ -19,6 +19,8 @@ import type {
   ImportResult,
   ListResourceRequest,
   ListResourceStream,
+  MoveRequest,
+  MoveResult,
   PlanRequest,
   PlanResult,
   OpenEphemeralResult,
@@ -141,6 +143,7 @@ const AFTER_STOP_REFUSED: ReadonlySet<string> = new Set([
   "ApplyResourceChange",
   "ReadResource",
   "ImportResourceState",
+  "MoveResourceState",
   "ReadDataSource",
   "OpenEphemeralResource",
   "RenewEphemeralResource",
@@ -469,6 +472,28 @@ export class GrpcTerraformProvider implements TerraformProvider {
       raw_state: { json },
     });
     return { upgradedState: fromDynamic(res.upgraded_state, t), diagnostics: this.diagnostics(res.diagnostics) };
+  }
+
+  async moveResourceState(req: MoveRequest): Promise<MoveResult> {
+    const t = impliedType((await this.resourceSchema(req.targetTypeName)).block);
+    const res = await this.call("MoveResourceState", {
+      source_provider_address: req.sourceProviderAddress,
+      source_type_name: req.sourceTypeName,
+      source_schema_version: String(req.sourceSchemaVersion),
+      source_state: { json: Buffer.from(req.sourceStateJson) },
+      target_type_name: req.targetTypeName,
+      source_private: Buffer.from(req.sourcePrivate),
+      ...(req.sourceIdentity !== undefined
+        ? { source_identity: { json: Buffer.from(req.sourceIdentity.json) }, source_identity_schema_version: String(req.sourceIdentity.version) }
+        : {}),
+    });
+    const targetIdentity = await this.identityResult(req.targetTypeName, res.target_identity);
+    return {
+      targetState: fromDynamic(res.target_state, t),
+      targetPrivate: res.target_private ?? Buffer.alloc(0),
+      ...(targetIdentity !== undefined ? { targetIdentity } : {}),
+      diagnostics: this.diagnostics(res.diagnostics),
+    };
   }
 
   /** Fetched once; a provider built before resource identity (protocol < 5.9/6.9) answers UNIMPLEMENTED: no identities. */

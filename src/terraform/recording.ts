@@ -18,6 +18,8 @@ import type {
   ImportResult,
   ListResourceRequest,
   ListResourceStream,
+  MoveRequest,
+  MoveResult,
   NestedAttributeObject,
   OpenEphemeralResult,
   PlanActionResult,
@@ -398,6 +400,23 @@ export class RecordingProvider implements TerraformProvider {
       () => ({ typeName: req.typeName, version: req.version, rawState: rawState(block(), req.rawStateJson) }),
       () => this.inner.upgradeResourceState(req),
       (r) => ({ upgradedState: byBlock(block(), r.upgradedState), diagnostics: diagnostics(r.diagnostics) }),
+    );
+  }
+
+  moveResourceState(req: MoveRequest): Promise<MoveResult> {
+    const block = (): Block | undefined => this.resource(req.targetTypeName);
+    return this.recorded(
+      "MoveResourceState",
+      () => ({
+        sourceProviderAddress: req.sourceProviderAddress,
+        sourceTypeName: req.sourceTypeName,
+        sourceSchemaVersion: req.sourceSchemaVersion,
+        sourceState: rawState(this.resource(req.sourceTypeName), req.sourceStateJson),
+        targetTypeName: req.targetTypeName,
+        ...(req.sourceIdentity !== undefined ? { sourceIdentity: rawIdentity(req.sourceIdentity.json) } : {}),
+      }),
+      () => this.inner.moveResourceState(req),
+      (r) => ({ targetState: byBlock(block(), r.targetState), ...(r.targetIdentity !== undefined ? { targetIdentity: plain(r.targetIdentity) } : {}), diagnostics: diagnostics(r.diagnostics) }),
     );
   }
 

@@ -217,6 +217,28 @@ export interface UpgradeResult {
   diagnostics: Diagnostic[];
 }
 
+/** Terraform's MoveResourceState: another resource type's stored state, for the target type to take over. */
+export interface MoveRequest {
+  /** The source resource's provider, as Terraform addresses it (`registry.terraform.io/hashicorp/random`). */
+  sourceProviderAddress: string;
+  sourceTypeName: string;
+  /** The schema version the source state was written with. */
+  sourceSchemaVersion: number;
+  /** The source state as cty JSON (what Terraform keeps in its state file). */
+  sourceStateJson: string;
+  sourcePrivate: Uint8Array;
+  /** The source's identity as cty JSON with its identity schema version, when one is stored. */
+  sourceIdentity?: { json: string; version: number };
+  targetTypeName: string;
+}
+
+export interface MoveResult {
+  targetState: CtyValue;
+  targetPrivate: Uint8Array;
+  targetIdentity?: CtyValue;
+  diagnostics: Diagnostic[];
+}
+
 export interface UpgradeIdentityRequest {
   typeName: string;
   /** The identity schema version the stored identity was written with. */
@@ -322,6 +344,8 @@ export interface TerraformProvider {
   upgradeResourceState(request: UpgradeRequest): Promise<UpgradeResult>;
   /** The configuration the provider would write for a state (only when serverCapabilities.generateResourceConfig). */
   generateResourceConfig(typeName: string, state: CtyValue): Promise<GenerateConfigResult>;
+  /** Another resource type's state taken over by `targetTypeName` (Terraform's `moved` block across types). */
+  moveResourceState(request: MoveRequest): Promise<MoveResult>;
   /** Identity schemas by resource type, fetched once; empty when the provider predates them (protocol < 5.9/6.9). */
   getResourceIdentitySchemas(): Promise<Map<string, IdentitySchema>>;
   upgradeResourceIdentity(request: UpgradeIdentityRequest): Promise<UpgradeIdentityResult>;

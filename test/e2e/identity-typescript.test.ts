@@ -52,12 +52,12 @@ describe.skipIf(hostsMissing())("resource identity from a TypeScript project (ge
     await project.config("phase", "create");
     expect(await project.changes("up")).toMatchObject({ create: 3 });
     const id = (await project.outputs())["id"] as string;
-    expect(await meta("thing")).toEqual({ schema_version: "0", identity: { id, name: "ts-thing" }, identity_schema_version: "1" });
+    expect(await meta("thing")).toEqual({ schema_version: "0", identity: { id, name: "ts-thing" }, identity_schema_version: "1", type: "bridgetest_identified" });
 
     await project.config("phase", "update");
     expect(await project.changes("up")).toMatchObject({ update: 1 });
     expect((await project.resource("thing"))?.outputs?.["note"]).toBe("update");
-    expect(await meta("thing")).toEqual({ schema_version: "0", identity: { id, name: "ts-thing" }, identity_schema_version: "1" });
+    expect(await meta("thing")).toEqual({ schema_version: "0", identity: { id, name: "ts-thing" }, identity_schema_version: "1", type: "bridgetest_identified" });
 
     const stored = JSON.parse(readFileSync(join(stateDir, `${id}.json`), "utf8")) as { state: Record<string, unknown> };
     stored.state = { ...stored.state, id: "ts-outside", name: "ts-outsider", note: "from outside" };
@@ -67,7 +67,7 @@ describe.skipIf(hostsMissing())("resource identity from a TypeScript project (ge
     expect(await project.changes("up")).toMatchObject({ import: 1 });
     const adopted = await project.resource("adopted");
     expect(adopted?.id).toBe("ts-outside");
-    expect(await meta("adopted")).toEqual({ schema_version: "0", identity: { id: "ts-outside", name: "ts-outsider" }, identity_schema_version: "1" });
+    expect(await meta("adopted")).toEqual({ schema_version: "0", identity: { id: "ts-outside", name: "ts-outsider" }, identity_schema_version: "1", type: "bridgetest_identified" });
 
     await project.ok(["refresh", "--yes", "--expect-no-changes"]);
     await project.ok(["preview", "--expect-no-changes"]);

@@ -29,13 +29,13 @@ describe("resource identity (YAML)", () => {
     await s.up();
     const id = (await s.outputs())["id"] as string;
     expect(id).toMatch(/^identified-[0-9a-f]{12}$/);
-    expect(await meta(s, "thing")).toEqual({ schema_version: "0", identity: { object_id: id }, identity_schema_version: "0" });
+    expect(await meta(s, "thing")).toEqual({ schema_version: "0", identity: { object_id: id }, identity_schema_version: "0", type: "bridgetest_identified" });
 
     // A newer provider: identity schema version 1 ({id, name}). Refresh upgrades the stored identity through the
     // provider's UpgradeResourceIdentity and stores the new version.
     s.env["BRIDGETEST_IDENTITY_VERSION"] = "1";
     await s.ok(["refresh", "--yes"]);
-    expect(await meta(s, "thing")).toEqual({ schema_version: "0", identity: { id, name: "first" }, identity_schema_version: "1" });
+    expect(await meta(s, "thing")).toEqual({ schema_version: "0", identity: { id, name: "first" }, identity_schema_version: "1", type: "bridgetest_identified" });
     await s.ok(["preview", "--expect-no-changes"]);
 
     // Update in place: bridgetest answers an update with the planned identity, which only exists if the bridge sent it.

@@ -91,9 +91,9 @@ describe("resource identity through the bridge", () => {
   it("a resource without identity stores exactly what it did before, and its calls carry no identity", async () => {
     const { b, calls } = await bridge("1");
     const created = await b.create({ token: OBJECT, news: { name: "plain" } });
-    expect(Object.keys(meta(created.properties))).toEqual(["schema_version", "private_state"]);
+    expect(Object.keys(meta(created.properties))).toEqual(["schema_version", "private_state", "type"]);
     const refreshed = await b.read({ token: OBJECT, id: created.id, state: created.properties, inputs: { name: "plain" } });
-    expect(Object.keys(meta(refreshed!.properties))).toEqual(["schema_version", "private_state"]);
+    expect(Object.keys(meta(refreshed!.properties))).toEqual(["schema_version", "private_state", "type"]);
     await b.delete({ token: OBJECT, id: created.id, olds: refreshed!.properties });
     for (const x of calls().filter((y) => y.request["typeName"] === "bridgetest_object")) {
       expect(Object.keys(x.request).filter((k) => /identity/i.test(k))).toEqual([]);

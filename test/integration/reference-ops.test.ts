@@ -45,7 +45,7 @@ interface Listed {
 }
 
 /** Systematic differences, applied to both responses before they are compared; the ids are implemented in reconcile(). */
-const NORMALIZATIONS = ["ours-null-reference-absent", "reference-raw-state-delta", "meta-as-json"] as const;
+const NORMALIZATIONS = ["ours-null-reference-absent", "reference-raw-state-delta", "meta-as-json", "meta-type"] as const;
 type NormalizationId = (typeof NORMALIZATIONS)[number];
 
 const fixture = JSON.parse(readFileSync(join(repoRoot, "test/interchange/operation-differences.json"), "utf8")) as {
@@ -194,7 +194,8 @@ const isObject = (x: Json | undefined): x is { [k: string]: Json } => x !== null
  * Applies the listed normalizations to both trees in place, walking them side by side:
  * - ours-null-reference-absent: a property ours has as null and the reference leaves out is dropped from ours;
  * - reference-raw-state-delta: the reference's `__pulumi_raw_state_delta` output is dropped when ours has none;
- * - meta-as-json: `__meta` strings are compared as the JSON they hold (key order is not a difference).
+ * - meta-as-json: `__meta` strings are compared as the JSON they hold (key order is not a difference);
+ * - meta-type: the Terraform type ours keeps in `__meta` (`type`) is dropped where the reference's `__meta` has none or is absent.
  */
 function reconcile(o: Json, r: Json, fired: Set<NormalizationId>): void {
   if (Array.isArray(o) && Array.isArray(r) && o.length === r.length) {
@@ -215,6 +216,11 @@ function reconcile(o: Json, r: Json, fired: Set<NormalizationId>): void {
       const [so, sr] = [o[k], r[k]];
       parse(o);
       parse(r);
+      const [mo, mr] = [o[k], r[k]];
+      if (enabled.has("meta-type") && isObject(mo) && "type" in mo && !(isObject(mr) && "type" in mr)) {
+        delete mo["type"];
+        fired.add("meta-type");
+      }
       if (typeof so === "string" && typeof sr === "string" && so !== sr && JSON.stringify(sortKeys(o[k]!)) === JSON.stringify(sortKeys(r[k]!))) {
         o[k] = sortKeys(o[k]!);
         r[k] = sortKeys(r[k]!);

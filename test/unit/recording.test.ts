@@ -64,6 +64,7 @@ function fakeProvider(): TerraformProvider {
     importResourceState: async () => { throw new Error("unused"); },
     upgradeResourceState: async () => { throw new Error("unused"); },
     generateResourceConfig: async () => { throw new Error("unused"); },
+    moveResourceState: async () => { throw new Error("unused"); },
     getResourceIdentitySchemas: async () => new Map(),
     upgradeResourceIdentity: async () => { throw new Error("unused"); },
     validateDataSourceConfig: async () => [],

@@ -19,6 +19,13 @@ var (
 	_ resource.ResourceWithImportState = (*namedResource)(nil)
 )
 
+// namedSchema is bridgetest_named's schema, which bridgetest_relabeled shares and moves from.
+func namedSchema(ctx context.Context) schema.Schema {
+	var resp resource.SchemaResponse
+	(&namedResource{}).Schema(ctx, resource.SchemaRequest{}, &resp)
+	return resp.Schema
+}
+
 // namedResource has an optional name, as many cloud resources do: the provider picks one when the
 // configuration leaves it out, and a bridge may fill it in first (Pulumi's autonaming).
 type namedResource struct {

@@ -107,6 +107,7 @@ func (p *bridgetestProvider) Resources(_ context.Context) []func() resource.Reso
 		func() resource.Resource { return &identifiedResource{} },
 		func() resource.Resource { return &loginResource{} },
 		func() resource.Resource { return &versionedResource{} },
+		func() resource.Resource { return &relabeledResource{} },
 	}, syntheticResources()...)
 }
 
