@@ -1,6 +1,6 @@
 // Records Terraform's answer for every corpus case with OpenTofu driving the very shapesdk/shapefw binaries the tests use:
 // apply config1, plan config2, apply it, a refresh-only plan, a plain plan, and an import into an empty state.
-// Usage: npm run crosstest:record [-- sdkv2|framework [case-id-substring]]   (minutes; not run in CI; writes
+// Usage: npm run crosstest:record [-- sdkv2|framework [case-id-substring]] or [-- giants [aws|azurerm|…]]   (minutes; not run in CI; writes
 // test/crosstest/golden/); `-- --paths [flavour]` only recomputes the goldens' changed paths from their recorded plans.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { FLAVOURS, GOLDEN_DIR, PEER, goldenPath, isUnknownMarker, loadCases, loadPeerCorpus, loadShapes, type Case, type Flavour, type Golden, type PeerCase, type Value } from "../../test/crosstest/corpus.js";
 import { blockNode, changedPaths, replaceSteps, shapeNode, type Node } from "../../test/crosstest/paths.js";
+import { GIANTS_DIR, GIANT_CASES_PER_TYPE, giantCases, readDump, saveBundle } from "../../test/crosstest/giants.js";
+import { giants, serveGiant } from "../../test/support/giants.js";
 import { startHttpApi } from "../../test/support/httpapi.js";
 import { peerPath, pins, repoRoot } from "../../test/support/peers.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
@@ -76,6 +78,12 @@ interface Target {
   env: Record<string, string>;
   /** Run-time placeholders (`{dir}`) and their values, put in before OpenTofu runs and taken out of what it recorded. */
   placeholders: [string, string][];
+  /** The folder holding each provider's binary (local name → folder), where it is not `.peers/`. */
+  binaries?: Record<string, string>;
+  /** Where goldens go instead of `golden/<name>/` files. */
+  sink?: (golden: Golden) => void;
+  /** Import every type in one plan (many types, one provider), falling back to one plan per type if it fails. */
+  importAtOnce?: boolean;
 }
 
 type AnyCase = Case | PeerCase;
@@ -140,7 +148,8 @@ function stateValues(show: any): Map<string, Record<string, Value>> {
 /** The CLI configuration pointing every provider address of the target at the binaries the tests use. */
 function cliConfig(work: string, t: Target): string {
   const file = join(work, "tofurc");
-  const overrides = Object.entries(t.providers).map(([local, source]) => `    "${source}" = "${dirname(realpathSync(join(repoRoot, ".peers", `terraform-provider-${local}`)))}"`);
+  const folder = (local: string) => t.binaries?.[local] ?? dirname(realpathSync(join(repoRoot, ".peers", `terraform-provider-${local}`)));
+  const overrides = Object.entries(t.providers).map(([local, source]) => `    "${source}" = "${folder(local)}"`);
   writeFileSync(file, `provider_installation {\n  dev_overrides {\n${overrides.join("\n")}\n  }\n  direct {}\n}\n`);
   return file;
 }
@@ -217,8 +226,8 @@ function record(t: Target, work: string): void {
   const imported = new Map<string, Record<string, Value>>();
   const byType = new Map<string, AnyCase[]>();
   for (const c of cases) if (typeof state2.get(addr(c))?.["id"] === "string") byType.set(t.typeOf(c), [...(byType.get(t.typeOf(c)) ?? []), c]);
-  for (const [type, list] of byType) {
-    const imp = join(work, `import-${type}`);
+  const importPlan = (name: string, list: AnyCase[]): boolean => {
+    const imp = join(work, `import-${name}`);
     mkdirSync(imp);
     const ids = new Map(list.map((c) => [c.id, state2.get(addr(c))!["id"] as string]));
     writeFileSync(join(imp, "main.tf.json"), configFile(t, list, "config2", ids).text);
@@ -226,13 +235,15 @@ function record(t: Target, work: string): void {
     const ir = ti.run(["plan", "-out=plan5", "-json", "-no-color", "-input=false", "-lock=false", "-parallelism=4"], true);
     if (ir.status !== 0) {
       const why = ir.stdout.split("\n").filter((l) => l.includes('"@level":"error"')).map((l) => JSON.parse(l).diagnostic?.summary as string);
-      console.log(`${t.name}: ${type} not imported: ${[...new Set(why)].join("; ")}`);
-      continue;
+      console.log(`${t.name}: ${name} not imported: ${[...new Set(why)].join("; ")}`);
+      return false;
     }
     for (const rc of ti.json(["show", "-json", "plan5"]).resource_changes ?? []) if (rc.change.importing !== undefined) imported.set(rc.address, rc.change.before);
-  }
+    return true;
+  };
+  if (!(t.importAtOnce === true && importPlan("all", [...byType.values()].flat()))) for (const [type, list] of byType) importPlan(type, list);
 
-  mkdirSync(join(GOLDEN_DIR, t.name), { recursive: true });
+  if (t.sink === undefined) mkdirSync(join(GOLDEN_DIR, t.name), { recursive: true });
   let written = 0;
   for (const c of t.cases) {
     const node = t.node(c);
@@ -255,7 +266,8 @@ function record(t: Target, work: string): void {
       imported: imported.get(a) ?? null,
       ...(errors.has(c.id) ? { errors: errors.get(c.id)! } : {}),
     };
-    writeFileSync(join(GOLDEN_DIR, t.name, `${c.id}.json`), unfill(JSON.stringify(golden, null, 1), t) + "\n");
+    if (t.sink !== undefined) t.sink(golden);
+    else writeFileSync(join(GOLDEN_DIR, t.name, `${c.id}.json`), unfill(JSON.stringify(golden, null, 1), t) + "\n");
     written++;
   }
   console.log(`${t.name}: ${written} goldens, ${errors.size} cases with OpenTofu errors, ${drift.size} drifted on refresh, ${again.size} still planned after apply, ${imported.size} imported`);
@@ -312,8 +324,8 @@ async function recordPeers(only: string | undefined): Promise<void> {
   }
 }
 
-async function providerSchema(peer: string): Promise<ProviderSchema> {
-  const p = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
+async function providerSchema(peer: string, path = peerPath(peer), env?: Record<string, string>): Promise<ProviderSchema> {
+  const p = await GrpcTerraformProvider.launch({ path, ...(env === undefined ? {} : { env }) });
   try {
     return await p.getProviderSchema();
   } finally {
@@ -335,7 +347,52 @@ function rederive(flavour: Flavour): void {
   }
 }
 
+/**
+ * The giants (test/crosstest/giants.ts): each giant's cases generated from its dump, recorded through the replay peer
+ * into one bundle, `test/crosstest/giants/<giant>.json.gz`.
+ */
+async function recordGiants(only: string | undefined): Promise<void> {
+  mkdirSync(GIANTS_DIR, { recursive: true });
+  for (const g of giants) {
+    if (only !== undefined && only !== g.name) continue;
+    const started = Date.now();
+    const served = serveGiant(g);
+    const work = mkdtempSync(join(tmpdir(), `crosstest-giant-${g.name}-`));
+    try {
+      const env = { REPLAY_SCHEMA: served.env["REPLAY_SCHEMA"]!, REPLAY_STORE: served.env["REPLAY_STORE"]! };
+      const schema = await providerSchema(g.name, served.binary, env);
+      const cases = giantCases(g, GIANT_CASES_PER_TYPE);
+      const goldens: Record<string, Golden> = {};
+      record(
+        {
+          name: g.name,
+          cases,
+          providers: { [g.name]: readDump(g).address.replace(/^registry\.terraform\.io\//, "") },
+          providerConfig: {},
+          typeOf: (c) => c.shape,
+          node: (c) => blockNode(schema.resources.get(c.shape)!.block),
+          env,
+          placeholders: [],
+          binaries: { [g.name]: dirname(served.binary) },
+          sink: (golden) => void (goldens[golden.id] = golden),
+          importAtOnce: true,
+        },
+        work,
+      );
+      saveBundle(g, { giant: g.name, dump: g.file, perType: GIANT_CASES_PER_TYPE, cases, goldens });
+      console.log(`${g.name}: ${cases.length} cases recorded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    } finally {
+      served.cleanup();
+      if (process.env["CROSSTEST_KEEP"] === undefined) rmSync(work, { recursive: true, force: true });
+    }
+  }
+}
+
 const args = process.argv.slice(2);
+if (args[0] === "giants") {
+  await recordGiants(args[1]);
+  process.exit(0);
+}
 const pathsOnly = args[0] === "--paths";
 const [which, only] = pathsOnly ? args.slice(1) : args;
 for (const f of FLAVOURS) {

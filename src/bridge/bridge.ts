@@ -1,5 +1,5 @@
 // Pulumi resource semantics over one Terraform provider: config, check, diff, create/update/delete, read/import.
-import { decodeJson, encodeJson, isRecord, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
+import { BigNum, decodeJson, encodeJson, isRecord, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
 import { errorDiagnostics, formatDiagnostics } from "../terraform/diagnostics.js";
 import { ProviderCrashedError } from "../terraform/errors.js";
 import { identityType, impliedType } from "../terraform/schema.js";
@@ -293,6 +293,10 @@ export class TerraformBridge extends ProviderCaller {
     if (model.id.kind === "attribute" && isRecord(state)) {
       const v = state["id"];
       if (typeof v === "string" && v !== "") return v;
+      // A number id (cloudflare_logpush_job's) is the resource id as its decimal text, as Terraform shows it; the
+      // reference asks each provider to map such an id to a string by hand.
+      if (typeof v === "number") return String(v);
+      if (v instanceof BigNum) return v.text;
     }
     return fallback;
   }

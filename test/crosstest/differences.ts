@@ -6,14 +6,14 @@ import { CORPUS_DIR, type Flavour } from "./corpus.js";
 import type { Disagreement, DisagreementKind } from "./replay.js";
 
 export interface ListedDifference {
-  flavour: Flavour | "peers";
+  flavour: Flavour | "peers" | "giants";
   kind: DisagreementKind;
   /** A regular expression over case ids. */
   cases: string;
   reason: string;
 }
 
-export function listedDifferences(flavour: Flavour | "peers"): ListedDifference[] {
+export function listedDifferences(flavour: Flavour | "peers" | "giants"): ListedDifference[] {
   const all = (JSON.parse(readFileSync(join(CORPUS_DIR, "..", "differences.json"), "utf8")) as { differences: ListedDifference[] }).differences;
   return all.filter((d) => d.flavour === flavour);
 }

@@ -12,6 +12,8 @@ import { buildProviderModel } from "../../src/schema-translate/index.js";
 import type { PropertyModel, ResourceModel } from "../../src/schema-translate/model.js";
 import type { Block } from "../../src/terraform/types.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
+import { serveGiant, type Giant } from "../support/giants.js";
+import { bundlePath, loadBundle } from "./giants.js";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SIG = "4dabf18193072939515e22adb298388d";
@@ -107,6 +109,10 @@ interface Subject {
   models: Map<string, ResourceModel>;
   /** Run-time placeholders (`{dir}`) and their values in cases and goldens. */
   placeholders: [string, string][];
+  /** A case's golden where it is not a `golden/<goldens>/` file (the giants' bundles). */
+  golden?: (id: string) => Golden | undefined;
+  /** Fields every Check request carries (the giants disable autonaming, as `pulumi:autonaming` mode `disabled` does). */
+  check?: Record<string, unknown>;
 }
 
 type AnyCase = Case | PeerCase;
@@ -134,8 +140,8 @@ export class Replayer {
   }
 
   /** A plugin parameterized with `peer` and configured with `config` (Terraform names), in its own scratch folder. */
-  private static async launch(peer: string, dir: string, env: Record<string, string>, config: Record<string, Value>, subject: (models: Map<string, ResourceModel>, providerConfig: PropertyModel[]) => Subject): Promise<Replayer> {
-    const provider = await GrpcTerraformProvider.launch({ path: peerPath(peer), env });
+  private static async launch(peer: string, dir: string, env: Record<string, string>, config: Record<string, Value>, subject: (models: Map<string, ResourceModel>, providerConfig: PropertyModel[]) => Subject, path = peerPath(peer)): Promise<Replayer> {
+    const provider = await GrpcTerraformProvider.launch({ path, env });
     let model: ReturnType<typeof buildProviderModel>;
     let configBlock: Block;
     try {
@@ -147,7 +153,7 @@ export class Replayer {
     }
     const plugin = await startPluginProcess({ env: { ...process.env, ...env } });
     try {
-      await plugin.call("Parameterize", argsRequest(peerPath(peer)));
+      await plugin.call("Parameterize", argsRequest(path));
       const configNode = blockNode(configBlock);
       withPulumiNames(configNode, model.config);
       const args = tfToPulumi(configNode, config, (m) => m.value) as Props;
@@ -200,6 +206,44 @@ export class Replayer {
     }));
   }
 
+  /**
+   * One giant's recorded corpus (test/crosstest/giants.ts): its dump served by the replay peer under the giant's name,
+   * the plugin parameterized with it, the cases and goldens read from the giant's bundle.
+   */
+  static async startGiant(g: Giant): Promise<Replayer> {
+    const bundle = loadBundle(g);
+    if (bundle === undefined) throw new Error(`no recorded corpus for ${g.name} at ${bundlePath(g)}: run \`npm run crosstest:record -- giants ${g.name}\``);
+    const dir = mkdtempSync(join(tmpdir(), `crosstest-replay-${g.name}-`));
+    const served = serveGiant(g, dir);
+    const env = { REPLAY_SCHEMA: served.env["REPLAY_SCHEMA"]!, REPLAY_STORE: served.env["REPLAY_STORE"]! };
+    const schema = await (async () => {
+      const p = await GrpcTerraformProvider.launch({ path: served.binary, env });
+      try {
+        return await p.getProviderSchema();
+      } finally {
+        await p.close();
+      }
+    })();
+    return Replayer.launch(
+      g.name,
+      dir,
+      env,
+      {},
+      (models) => ({
+        goldens: "peers",
+        cases: bundle.cases,
+        typeOf: (shape) => shape,
+        tree: (shape) => blockNode(schema.resources.get(shape)!.block),
+        models,
+        placeholders: [],
+        golden: (id) => bundle.goldens[id],
+        // Terraform has no autonaming: an optional `name` left out stays null there, so the comparison is without it.
+        check: { autonaming: { proposed_name: "", mode: "DISABLE" } },
+      }),
+      served.binary,
+    );
+  }
+
   async stop(): Promise<void> {
     await this.plugin.stop();
     rmSync(this.dir, { recursive: true, force: true });
@@ -213,7 +257,7 @@ export class Replayer {
     const worker = async () => {
       while (next < cases.length) {
         const c = cases[next++]!;
-        const recorded = loadGolden(this.subject.goldens, c.id);
+        const recorded = this.subject.golden !== undefined ? this.subject.golden(c.id) : loadGolden(this.subject.goldens, c.id);
         if (recorded === undefined) throw new Error(`no golden for ${this.subject.goldens} case ${c.id}: run \`npm run crosstest:record\``);
         const golden = JSON.parse(fillIn(JSON.stringify(recorded), this.subject.placeholders)) as Golden;
         if (golden.errors !== undefined) {
@@ -255,7 +299,7 @@ export class Replayer {
     const base = { urn: `urn:pulumi:crosstest::crosstest::${type}::${c.id}`, type, name: c.id };
     const cfg = errors.some((e) => e.startsWith("config1:")) ? c.config1 : c.config2;
     const news = tfToPulumi(node, cfg, (m) => m.value) as Props;
-    const checked = await this.call("Check", { ...base, olds: toStruct({}), news: toStruct(news), randomSeed: Buffer.alloc(32, 1) });
+    const checked = await this.call("Check", { ...base, olds: toStruct({}), news: toStruct(news), randomSeed: Buffer.alloc(32, 1), ...this.subject.check });
     if (checked.error !== undefined || ((checked.ok["failures"] as unknown[] | undefined) ?? []).length > 0) return [];
     const created = await this.call("Create", { ...base, properties: checked.ok["inputs"] });
     if (created.error !== undefined) return [];
@@ -274,7 +318,7 @@ export class Replayer {
     const base = { urn, type, name: c.id };
     const inputs = (cfg: Record<string, Value>, preview: boolean) => tfToPulumi(node, cfg, (m) => (preview ? UNKNOWN : m.value)) as Props;
     const check = async (olds: Props, news: Props, what: string): Promise<Props | undefined> => {
-      const call = await this.call("Check", { ...base, olds: toStruct(olds), news: toStruct(news), randomSeed: Buffer.alloc(32, 1) });
+      const call = await this.call("Check", { ...base, olds: toStruct(olds), news: toStruct(news), randomSeed: Buffer.alloc(32, 1), ...this.subject.check });
       if (call.error !== undefined) return void say("check", `${what}: ${call.error}`);
       const r = call.ok;
       const failures = (r["failures"] as { property: string; reason: string }[] | undefined) ?? [];

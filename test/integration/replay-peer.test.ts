@@ -102,6 +102,7 @@ describe("the replay peer", () => {
     expect(isUnknown((planned["settings"] as Obj)["level"])).toBe(true);
     expect(isUnknown((planned["rule"] as Obj[])[0]!["hits"])).toBe(true);
     expect(planned["name"]).toBe("n");
+    expect(planned["wo"]).toBeNull();
     const applied = await p.applyResourceChange({ typeName: "rp_thing", priorState: null, plannedState: plan.plannedState, config, plannedPrivate: plan.plannedPrivate });
     expect(applied.diagnostics).toEqual([]);
     const state = applied.newState as Obj;

@@ -38,8 +38,7 @@ export interface ServedGiant {
  * The replay peer linked as `terraform-provider-<name>` (a local provider is named after its file, by us and by the
  * reference alike), with the dump and a fresh object store in the environment the plugins pass to their providers.
  */
-export function serveGiant(g: Giant): ServedGiant {
-  const dir = mkdtempSync(join(tmpdir(), `tfbridge-giant-${g.name}-`));
+export function serveGiant(g: Giant, dir = mkdtempSync(join(tmpdir(), `tfbridge-giant-${g.name}-`))): ServedGiant {
   const binary = join(dir, `terraform-provider-${g.name}`);
   symlinkSync(peerPath("replay"), binary);
   const env = { ...process.env, REPLAY_SCHEMA: join(giantsDir, g.file), REPLAY_STORE: join(dir, "store") };

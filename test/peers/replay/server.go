@@ -158,6 +158,10 @@ func (p *server) PlanResourceChange(_ context.Context, req *tfprotov6.PlanResour
 		return &tfprotov6.PlanResourceChangeResponse{Diagnostics: errDiag(err)}, nil
 	}
 	planned, err := walkBlock(s.Block, proposed, planUnknowns)
+	if err == nil {
+		// Terraform refuses a plan holding a write-only value; the plugin framework nulls them in every plan.
+		planned, err = walkBlock(s.Block, planned, dropWriteOnly)
+	}
 	if err != nil {
 		return &tfprotov6.PlanResourceChangeResponse{Diagnostics: errDiag(err)}, nil
 	}
