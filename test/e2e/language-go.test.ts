@@ -318,7 +318,7 @@ describe.skipIf(hostsMissing())("a Go project through pulumi-language-go", () =>
     expect(gomod).toContain("require github.com/pulumi/pulumi/sdk/v3 v3.248.0");
     const yaml = readFileSync(join(project, "Pulumi.yaml"), "utf8");
     for (const peer of PEERS) expect(yaml).toContain(`  ${peer}:\n    source: terraform-provider\n    version: ${VERSION}\n    parameters:\n      - ${peerPath(peer)}\n`);
-    expect(yaml).toMatch(/ {2}regrandom:\n {4}source: terraform-provider\n {4}version: 0\.1\.0\n {4}parameters:\n {6}- 127\.0\.0\.1:\d+\/hashicorp\/random\n {6}- ~> 3\.0\n {6}- --provider-name\n {6}- regrandom\n/);
+    expect(yaml).toMatch(new RegExp(` {2}regrandom:\\n {4}source: terraform-provider\\n {4}version: ${VERSION.replace(/\./g, "\\.")}\\n {4}parameters:\\n {6}- 127\\.0\\.0\\.1:\\d+\\/hashicorp\\/random\\n {6}- ~> 3\\.0\\n {6}- --provider-name\\n {6}- regrandom\\n`));
   }, 600_000);
 
   it("main.go builds against the generated SDKs (`go mod tidy`, `go vet`); local's direxists needs --exclude", async () => {

@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSyn
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashV1 } from "../../src/acquire/verify.js";
+import { VERSION } from "../../src/version.js";
 import { sandboxWithPlugin } from "../support/e2e.js";
 import { peerPath } from "../support/peers.js";
 import { expectSuccess, runPulumi, tempDir, type PulumiSandbox } from "../support/pulumi.js";
@@ -77,7 +78,7 @@ describe("a registry provider through the real Pulumi CLI", () => {
     const r = expectSuccess(await runPulumi(["package", "add", "terraform-provider", address, "~> 3.0"], { cwd: project, env }), "package add");
     expect(r.stderr).toMatch(/Added package random/);
     const yaml = readFileSync(join(project, "Pulumi.yaml"), "utf8");
-    expect(yaml).toMatch(/packages:\n {2}random:\n {4}source: terraform-provider\n {4}version: 0\.1\.0\n {4}parameters:\n {6}- 127\.0\.0\.1:\d+\/hashicorp\/random\n {6}- ~> 3\.0/);
+    expect(yaml).toMatch(new RegExp(`packages:\\n {2}random:\\n {4}source: terraform-provider\\n {4}version: ${VERSION.replace(/\./g, "\\.")}\\n {4}parameters:\\n {6}- 127\\.0\\.0\\.1:\\d+\\/hashicorp\\/random\\n {6}- ~> 3\\.0`));
     const lock = readFileSync(join(project, "sdks", "random", "random-3.7.2.yaml"), "utf8");
     const value = /value: (\S+)/.exec(lock)?.[1];
     expect(value, lock).toBeDefined();
