@@ -3,10 +3,11 @@
 // table of times, peak RSS and SDK sizes for docs/performance.md.
 //
 //   npm run giants -- [--giants kubernetes,cloudflare] [--languages nodejs,go] [--slice go=40,java=40] [--whole]
+//                     [--json results.jsonl]   (each result appended as one JSON line, error output included)
 //
 // --slice <language>=<n> compiles that language from an --include of n resources spread over the provider (default:
 // go and java sliced to 40 on aws, azurerm and google, which do not fit this machine whole; --whole lifts it).
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -15,7 +16,7 @@ import { dumpResources, ensureMypy, formatResult, GiantRun, LANGUAGES, RESULT_HE
 import { languageSandbox } from "../test/support/languages.js";
 
 const { values } = parseArgs({
-  options: { giants: { type: "string" }, languages: { type: "string" }, slice: { type: "string" }, whole: { type: "boolean", default: false } },
+  options: { giants: { type: "string" }, languages: { type: "string" }, slice: { type: "string" }, json: { type: "string" }, whole: { type: "boolean", default: false } },
 });
 const BIG_THREE = new Set(["aws", "azurerm", "google"]);
 const wantedGiants = values.giants?.split(",") ?? giants.map((g) => g.name);
@@ -47,6 +48,7 @@ try {
         const sliced = slice === undefined ? schema : (await run.schema(slice))[1];
         const r = await run.language(language, slice, sliced);
         lines.push(formatResult(r));
+        if (values.json !== undefined) appendFileSync(values.json, `${JSON.stringify(r)}\n`);
         console.error(formatResult(r));
         if (!r.ok) {
           failed++;

@@ -41,6 +41,8 @@ export interface LanguageResult {
   ok: boolean;
   /** What failed, with the tool's output (trimmed). */
   error?: string;
+  /** Known errors of Pulumi's generators the compile met and let pass, counted by kind. */
+  notes?: string[];
 }
 
 export interface SchemaResult {
@@ -93,7 +95,7 @@ function status(pid: number): { hwmKiB: number; exe: string } | undefined {
 }
 
 /**
- * Runs a command, polling its process tree every 100 ms for the high-water RSS of the root (the CLI when the command is
+ * Runs a command, polling its process tree every 100 ms for the high-water RSS of the CLI (the root, when the command is
  * pulumi), of our plugin (pulumi-resource-terraform-provider) and of the largest other process. Polling misses a
  * process that lives under 100 ms, which no stage measured here is. Never throws on a non-zero exit.
  */
@@ -112,7 +114,7 @@ export async function measure(cmd: string, args: string[], options: { cwd: strin
       todo.push(...(tree.get(pid) ?? []));
       const s = status(pid);
       if (s === undefined) continue;
-      const role = pid === child.pid ? "cli" : s.exe.endsWith("pulumi-resource-terraform-provider") ? "plugin" : "tool";
+      const role = pid === child.pid && cmd.endsWith("/pulumi") ? "cli" : s.exe.endsWith("pulumi-resource-terraform-provider") ? "plugin" : "tool";
       peak[role] = Math.max(peak[role], s.hwmKiB);
     }
   };
@@ -196,6 +198,8 @@ export function yamlProgram(schema: PulumiSchema): string | undefined {
 export class GiantRun {
   private readonly served;
   readonly env: NodeJS.ProcessEnv;
+  /** The last compile's known generator errors (classifyMypy). */
+  private notes: string[] = [];
 
   constructor(
     readonly giant: Giant,
@@ -247,8 +251,10 @@ export class GiantRun {
       const size = du(sdk);
       result.sdkBytes = size.bytes;
       result.files = size.files;
+      this.notes = [];
       const compile = await this.compile(language, sdk);
       result.compile = compile.stage;
+      if (this.notes.length > 0) result.notes = this.notes;
       if (compile.code !== 0) throw new Error(failure(`compile (${language})`, compile));
       result.ok = true;
     } catch (e) {
@@ -279,11 +285,15 @@ export class GiantRun {
         // mypy on a sample: the package's own modules and its first five others, the SDK's imports followed silently.
         const modules = readdirSync(pkg, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".py")).sort();
         const sample = [...modules.filter((f) => !f.includes("/")), ...modules.filter((f) => f.includes("/") && !f.endsWith("__init__.py")).slice(0, 5)];
-        const typed = await measure(MYPY_PYTHON, ["-m", "mypy", "--follow-imports=silent", "--no-incremental", "--ignore-missing-imports", ...sample.map((f) => join(pkg, f))], {
+        const typed = await measure(MYPY_PYTHON, ["-m", "mypy", "--follow-imports=silent", "--no-incremental", "--ignore-missing-imports", "--no-error-summary", ...sample.map((f) => join(pkg, f))], {
           cwd: sdk,
           env,
         });
-        return { ...typed, stage: sum(compiled.stage, typed.stage) };
+        const { known, other } = classifyMypy(typed.output, sdk);
+        this.notes = Object.entries(known).map(([k, n]) => `${n} × ${k}`);
+        // Errors of Pulumi's Python generator only (see classifyMypy) leave the SDK passing, counted in the notes.
+        const code = typed.code === 1 && other.length === 0 ? 0 : typed.code;
+        return { code, output: other.length > 0 ? other.join("\n") : typed.output, stage: sum(compiled.stage, typed.stage) };
       }
       case "go": {
         const gomod = join(sdk, "go.mod");
@@ -320,6 +330,55 @@ export class GiantRun {
   }
 }
 
+/** Python's dict methods: an output type's property of one of these names shadows the method of the dict it subclasses. */
+const DICT_METHODS = new Set(["clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"]);
+
+/**
+ * mypy's errors in a generated Python SDK, split into those of Pulumi's Python generator (pkg/v3 v3.274.1,
+ * codegen/python), which every SDK of such a schema has, whoever made the schema, and the rest:
+ * - `_utilities.py`'s `lift_output_func` decorator returns a wrapper mypy does not take for the `_F` it declares
+ *   (return-value; the file is the generator's own, in every Python SDK);
+ * - an output type is a `dict` subclass, so a property named like a dict method (`values`, `items`, `update`, …: plain
+ *   Terraform attribute names) overrides the method with another signature (override);
+ * - a function fills `__args__ = dict()` one argument at a time, and mypy types the dict by the first assignment, so a
+ *   later argument of another type is refused (assignment, on a line `__args__['…'] = …`).
+ */
+export function classifyMypy(output: string, root: string): { known: Record<string, number>; other: string[] } {
+  const known: Record<string, number> = {};
+  const other: string[] = [];
+  const seen = new Set<string>();
+  // mypy reports a shadowed method once per supertype (dict, Mapping): counted once per line.
+  const count = (kind: string, at: string): void => {
+    if (seen.has(`${at} ${kind}`)) return;
+    seen.add(`${at} ${kind}`);
+    known[kind] = (known[kind] ?? 0) + 1;
+  };
+  for (const line of output.split("\n")) {
+    const m = /^(\S+):(\d+): error: (.*)  \[([\w-]+)\]$/.exec(line);
+    if (m === null) {
+      if (/: error: /.test(line)) other.push(line);
+      continue;
+    }
+    const [, file, lineNo, message, code] = m;
+    const at = `${file}:${lineNo}`;
+    const shadowed = /^Signature of "(\w+)" incompatible with supertype "(dict|Mapping|MutableMapping)"$/.exec(message!);
+    if (file!.endsWith("/_utilities.py") && code === "return-value") count("_utilities.py lift_output_func return type", at);
+    else if (code === "override" && shadowed !== null && DICT_METHODS.has(shadowed[1]!)) count(`output property shadowing dict.${shadowed[1]}`, at);
+    else if (code === "assignment" && /^Incompatible types in assignment/.test(message!) && argsAssignment(join(root, file!), Number(lineNo))) count("__args__ typed by its first argument", at);
+    else other.push(line);
+  }
+  return { known, other };
+}
+
+/** Whether the line is the generator's `__args__['name'] = name` in a function. */
+function argsAssignment(file: string, line: number): boolean {
+  try {
+    return /^\s*__args__\['\w+'\] = \w+$/.test(readFileSync(file, "utf8").split("\n")[line - 1] ?? "");
+  } catch {
+    return false;
+  }
+}
+
 function sum(a: Stage, b: Stage): Stage {
   return { ms: a.ms + b.ms, cliMiB: Math.max(a.cliMiB, b.cliMiB), pluginMiB: Math.max(a.pluginMiB, b.pluginMiB), toolMiB: Math.max(a.toolMiB, b.toolMiB) };
 }
@@ -340,8 +399,8 @@ export function formatResult(r: LanguageResult): string {
   const mem = (s: Stage | undefined): string => (s === undefined ? "—" : `${s.cliMiB}/${s.pluginMiB}/${s.toolMiB}`);
   const size = r.sdkBytes === undefined ? "—" : `${(r.sdkBytes / 1048576).toFixed(1)} MiB (${r.files} files)`;
   const what = r.slice === undefined ? "whole" : `${r.slice.length} resources`;
-  return `| ${r.giant} | ${r.language} | ${what} | ${st(r.genSdk)} | ${mem(r.genSdk)} | ${size} | ${st(r.compile)} | ${mem(r.compile)} | ${r.ok ? "pass" : "FAIL"} |`;
+  return `| ${r.giant} | ${r.language} | ${what} | ${st(r.genSdk)} | ${mem(r.genSdk)} | ${size} | ${st(r.compile)} | ${mem(r.compile)} | ${r.ok ? "pass" : "FAIL"}${r.notes === undefined ? "" : ` (mypy: ${r.notes.join(", ")})`} |`;
 }
 
 export const RESULT_HEADER =
-  "| provider | language | resources | gen-sdk | gen-sdk peak RSS MiB (CLI/plugin/other) | SDK size | compile / preview | compile peak RSS MiB (CLI/plugin/tool) | result |\n|---|---|---|--:|--:|--:|--:|--:|---|";
+  "| provider | language | resources | gen-sdk | gen-sdk peak RSS MiB (CLI/plugin/other) | SDK size | compile / preview | compile peak RSS MiB (CLI/plugin/tool; compilers are tools) | result |\n|---|---|---|--:|--:|--:|--:|--:|---|";
