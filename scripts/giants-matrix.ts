@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { giants, giantsDir, giantsPresent } from "../test/support/giants.js";
 import { dumpResources, ensureMypy, formatResult, GiantRun, LANGUAGES, RESULT_HEADER, sampleResources, type Language } from "../test/support/giants-matrix.js";
-import { languageSandbox } from "../test/support/languages.js";
+import { javaSandbox, languageSandbox } from "../test/support/languages.js";
 
 const { values } = parseArgs({
   options: { giants: { type: "string" }, languages: { type: "string" }, slice: { type: "string" }, json: { type: "string" }, whole: { type: "boolean", default: false } },
@@ -29,7 +29,8 @@ if (!giantsPresent) {
   process.exit(2);
 }
 if (wantedLanguages.includes("python")) ensureMypy();
-const sandbox = languageSandbox();
+// The Java host beside the others only when Java is wanted (building it needs Go, Java and Maven).
+const sandbox = wantedLanguages.includes("java") ? javaSandbox() : languageSandbox();
 const work = mkdtempSync(join(tmpdir(), "tfbridge-giants-matrix-"));
 const schemaLines: string[] = [];
 const lines: string[] = [];

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { giants, giantsDir, giantsPresent } from "../support/giants.js";
 import { dumpResources, ensureMypy, formatResult, GiantRun, LANGUAGES, RESULT_HEADER, sampleResources, type Language, type LanguageResult } from "../support/giants-matrix.js";
-import { hostsMissing, javaHostMissing, languageSandbox } from "../support/languages.js";
+import { hostsMissing, javaHostMissing, javaSandbox } from "../support/languages.js";
 import type { PulumiSandbox } from "../support/pulumi.js";
 
 /** Resources per slice: enough to reach nested types, data sources of the same names and the provider's config. */
@@ -40,7 +40,7 @@ describe.skipIf(!giantsPresent || hostsMissing() || javaHostMissing())("every st
 
   beforeAll(() => {
     ensureMypy();
-    sandbox = languageSandbox();
+    sandbox = javaSandbox();
     work = mkdtempSync(join(tmpdir(), "tfbridge-giants-sdks-"));
   }, 900_000);
 

@@ -68,6 +68,14 @@ export function sampleResources(names: string[], n: number): string[] {
   return Array.from({ length: n }, (_, i) => names[Math.floor((i * names.length) / n)]!);
 }
 
+/** Below this much available memory (MemAvailable) a measured command's whole process tree is killed. */
+const MEMORY_FLOOR_MIB = Number(process.env["GIANTS_MEMORY_FLOOR_MIB"] ?? 2048);
+
+function memAvailableMiB(): number {
+  const m = /^MemAvailable:\s+(\d+) kB$/m.exec(readFileSync("/proc/meminfo", "utf8"));
+  return m === null ? Infinity : Number(m[1]) / 1024;
+}
+
 /** ppid of every live process, from one pass over /proc. */
 function processTree(): Map<number, number[]> {
   const children = new Map<number, number[]>();
@@ -106,12 +114,27 @@ export async function measure(cmd: string, args: string[], options: { cwd: strin
   child.stdout.setEncoding("utf8").on("data", (d: string) => (output += d));
   child.stderr.setEncoding("utf8").on("data", (d: string) => (output += d));
   const peak = { cli: 0, plugin: 0, tool: 0 };
+  let starved = false;
   const poll = (): void => {
     const tree = processTree();
     const todo = [child.pid!];
+    // The machine is shared: a compile that would take the last of its memory is stopped, not left to the OOM killer,
+    // which might pick another job.
+    const kill = memAvailableMiB() < MEMORY_FLOOR_MIB;
+    if (kill && !starved) {
+      starved = true;
+      output += `\nstopped: the machine's available memory fell under ${MEMORY_FLOOR_MIB} MiB (peak so far ${Math.round(Math.max(peak.cli, peak.tool) / 1024)} MiB)\n`;
+    }
     while (todo.length > 0) {
       const pid = todo.pop()!;
       todo.push(...(tree.get(pid) ?? []));
+      if (kill) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // gone
+        }
+      }
       const s = status(pid);
       if (s === undefined) continue;
       const role = pid === child.pid && cmd.endsWith("/pulumi") ? "cli" : s.exe.endsWith("pulumi-resource-terraform-provider") ? "plugin" : "tool";
@@ -172,24 +195,68 @@ ${listed.join("")}    </dependencies>
 `;
 }
 
+interface PropertySpec {
+  type?: string;
+  $ref?: string;
+  items?: PropertySpec;
+}
+
 interface PulumiSchema {
   version?: string;
-  resources?: Record<string, { requiredInputs?: string[]; inputProperties?: Record<string, { type?: string }> }>;
+  resources?: Record<string, { requiredInputs?: string[]; inputProperties?: Record<string, PropertySpec> }>;
   functions?: Record<string, unknown>;
-  types?: Record<string, unknown>;
+  types?: Record<string, { properties?: Record<string, PropertySpec>; required?: string[] }>;
 }
 
 /**
- * A YAML program declaring one resource of the package: the first (by token) whose required inputs are all strings,
- * numbers or booleans, each given a value of its type. Undefined when no resource qualifies.
+ * A value of a property's type with every required property of an object set, to `depth` objects deep; undefined when
+ * there is none (an object nested deeper, a reference to another package's type).
+ */
+function valueOf(schema: PulumiSchema, p: PropertySpec, depth: number): unknown {
+  if (p.$ref !== undefined) {
+    const t = p.$ref.startsWith("#/types/") ? schema.types?.[decodeURIComponent(p.$ref.slice("#/types/".length))] : undefined;
+    if (t === undefined || depth === 0) return undefined;
+    return objectOf(schema, t.required ?? [], t.properties ?? {}, depth - 1);
+  }
+  switch (p.type) {
+    case "string":
+      return "x";
+    case "integer":
+    case "number":
+      return 1;
+    case "boolean":
+      return true;
+    case "array": {
+      const item = p.items === undefined ? undefined : valueOf(schema, p.items, depth);
+      return item === undefined ? undefined : [item];
+    }
+    case "object":
+      return {};
+  }
+  return undefined;
+}
+
+function objectOf(schema: PulumiSchema, required: string[], properties: Record<string, PropertySpec>, depth: number): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const name of required) {
+    const p = properties[name];
+    const v = p === undefined ? undefined : valueOf(schema, p, depth);
+    if (v === undefined) return undefined;
+    out[name] = v;
+  }
+  return out;
+}
+
+/**
+ * A YAML program declaring one resource of the package: the first (by token) whose required inputs can all be given a
+ * value (objects to 4 levels, each with its own required properties), the properties written as JSON, which YAML
+ * reads. Undefined when no resource qualifies.
  */
 export function yamlProgram(schema: PulumiSchema): string | undefined {
-  const plain: Record<string, string> = { string: '"x"', integer: "1", number: "1", boolean: "true" };
   for (const [token, r] of Object.entries(schema.resources ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
-    const required = r.requiredInputs ?? [];
-    if (!required.every((p) => plain[r.inputProperties?.[p]?.type ?? ""] !== undefined)) continue;
-    const props = required.map((p) => `      ${p}: ${plain[r.inputProperties![p]!.type!]}\n`).join("");
-    return `resources:\n  it:\n    type: ${token}\n${props === "" ? "" : `    properties:\n${props}`}`;
+    const props = objectOf(schema, r.requiredInputs ?? [], r.inputProperties ?? {}, 4);
+    if (props === undefined) continue;
+    return `resources:\n  it:\n    type: ${token}\n    properties: ${JSON.stringify(props)}\n`;
   }
   return undefined;
 }
@@ -313,7 +380,7 @@ export class GiantRun {
   /** `pulumi preview` of a one-resource YAML program, the package declared as `pulumi package add` declares it. */
   private async yaml(dir: string, slice: string[] | undefined, schema: PulumiSchema, result: LanguageResult): Promise<LanguageResult> {
     const program = yamlProgram(schema);
-    if (program === undefined) throw new Error("no resource whose required inputs are all strings, numbers or booleans");
+    if (program === undefined) throw new Error("no resource whose required inputs can all be given a value (objects nested at most 4 deep)");
     const params = [this.served.binary, ...(slice === undefined ? [] : ["--include", slice.join(",")])].map((p) => `      - ${p}\n`).join("");
     writeFileSync(
       join(dir, "Pulumi.yaml"),

@@ -48,14 +48,21 @@ describe("sampleResources", () => {
 });
 
 describe("yamlProgram", () => {
-  it("declares the first resource whose required inputs are all plain, each given a value of its type", () => {
+  it("declares the first resource whose required inputs can all be given a value, objects filled to their required properties", () => {
     const program = yamlProgram({
       resources: {
-        "p:index/b:B": { requiredInputs: ["name", "count", "on"], inputProperties: { name: { type: "string" }, count: { type: "integer" }, on: { type: "boolean" } } },
-        "p:index/a:A": { requiredInputs: ["spec"], inputProperties: { spec: { type: "object" } } },
+        "p:index/b:B": {
+          requiredInputs: ["name", "count", "on", "meta", "tags"],
+          inputProperties: { name: { type: "string" }, count: { type: "integer" }, on: { type: "boolean" }, meta: { $ref: "#/types/p:index%2FMeta:Meta" }, tags: { type: "array", items: { type: "string" } } },
+        },
+        "p:index/a:A": { requiredInputs: ["spec"], inputProperties: { spec: { $ref: "#/types/p:index%2FDeep:Deep" } } },
+      },
+      types: {
+        "p:index/Meta:Meta": { properties: { name: { type: "string" }, labels: { type: "object" } }, required: ["name"] },
+        "p:index/Deep:Deep": { properties: { deeper: { $ref: "#/types/p:index%2FDeep:Deep" } }, required: ["deeper"] },
       },
     });
-    expect(program).toBe(`resources:\n  it:\n    type: p:index/b:B\n    properties:\n      name: "x"\n      count: 1\n      on: true\n`);
+    expect(program).toBe(`resources:\n  it:\n    type: p:index/b:B\n    properties: {"name":"x","count":1,"on":true,"meta":{"name":"x"},"tags":["x"]}\n`);
     expect(yamlProgram({ resources: { "p:index/a:A": { requiredInputs: ["spec"], inputProperties: {} } } })).toBeUndefined();
   });
 });
