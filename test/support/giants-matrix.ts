@@ -377,15 +377,19 @@ export class GiantRun {
     }
   }
 
-  /** `pulumi preview` of a one-resource YAML program, the package declared as `pulumi package add` declares it. */
+  /**
+   * `pulumi package add` into a YAML project (which writes the `packages:` entry and no SDK; timed as the gen-sdk
+   * stage), then `pulumi preview` of a one-resource program.
+   */
   private async yaml(dir: string, slice: string[] | undefined, schema: PulumiSchema, result: LanguageResult): Promise<LanguageResult> {
     const program = yamlProgram(schema);
     if (program === undefined) throw new Error("no resource whose required inputs can all be given a value (objects nested at most 4 deep)");
-    const params = [this.served.binary, ...(slice === undefined ? [] : ["--include", slice.join(",")])].map((p) => `      - ${p}\n`).join("");
-    writeFileSync(
-      join(dir, "Pulumi.yaml"),
-      `name: giant-${this.giant.name}\nruntime: yaml\npackages:\n  ${this.giant.name}:\n    source: terraform-provider\n    version: ${schema.version ?? "0.1.0"}\n    parameters:\n${params}${program}`,
-    );
+    const file = join(dir, "Pulumi.yaml");
+    writeFileSync(file, `name: giant-${this.giant.name}\nruntime: yaml\n`);
+    const add = await this.pulumi(["package", "add", ...this.source(slice)], dir);
+    result.genSdk = add.stage;
+    if (add.code !== 0) throw new Error(failure("pulumi package add", add));
+    writeFileSync(file, `${readFileSync(file, "utf8").trimEnd()}\n${program}`);
     const init = await this.pulumi(["stack", "init", `${this.giant.name}-yaml`], dir);
     if (init.code !== 0) throw new Error(failure("pulumi stack init", init));
     const preview = await this.pulumi(["preview"], dir);
@@ -408,7 +412,13 @@ const DICT_METHODS = new Set(["clear", "copy", "fromkeys", "get", "items", "keys
  * - an output type is a `dict` subclass, so a property named like a dict method (`values`, `items`, `update`, …: plain
  *   Terraform attribute names) overrides the method with another signature (override);
  * - a function fills `__args__ = dict()` one argument at a time, and mypy types the dict by the first assignment, so a
- *   later argument of another type is refused (assignment, on a line `__args__['…'] = …`).
+ *   later argument of another type is refused (assignment, on a line `__args__['…'] = …`), or asks for an annotation
+ *   (var-annotated, on the `__args__ = dict()` line);
+ * - an optional secret input, typed `pulumi.Input[Optional[T]]` (the tfbridge20 compatibility the reference's schemas
+ *   ask for too), is given to `pulumi.Output.secret`, which wants `Input[T]` (arg-type);
+ * - an output type with a property named `outputs` (a plain Terraform attribute name) hides the `outputs` module the
+ *   file imports, so the class's later annotations `'outputs.X'` name nothing (name-defined; strings, so harmless when
+ *   the code runs).
  */
 export function classifyMypy(output: string, root: string): { known: Record<string, number>; other: string[] } {
   const known: Record<string, number> = {};
@@ -431,16 +441,20 @@ export function classifyMypy(output: string, root: string): { known: Record<stri
     const shadowed = /^Signature of "(\w+)" incompatible with supertype "(dict|Mapping|MutableMapping)"$/.exec(message!);
     if (file!.endsWith("/_utilities.py") && code === "return-value") count("_utilities.py lift_output_func return type", at);
     else if (code === "override" && shadowed !== null && DICT_METHODS.has(shadowed[1]!)) count(`output property shadowing dict.${shadowed[1]}`, at);
-    else if (code === "assignment" && /^Incompatible types in assignment/.test(message!) && argsAssignment(join(root, file!), Number(lineNo))) count("__args__ typed by its first argument", at);
+    else if (code === "assignment" && /^Incompatible types in assignment/.test(message!) && argsLine(join(root, file!), Number(lineNo), /^\s*__args__\['\w+'\] = \w+$/))
+      count("__args__ typed by its first argument", at);
+    else if (code === "var-annotated" && argsLine(join(root, file!), Number(lineNo), /^\s*__args__ = dict\(\)$/)) count("__args__ typed by its first argument", at);
+    else if (code === "arg-type" && /^Argument 1 to "secret" of "Output" has incompatible type/.test(message!)) count("optional secret input given to Output.secret", at);
+    else if (code === "name-defined" && /^Name "outputs\.\w+" is not defined$/.test(message!)) count("property named outputs hiding the outputs module", at);
     else other.push(line);
   }
   return { known, other };
 }
 
-/** Whether the line is the generator's `__args__['name'] = name` in a function. */
-function argsAssignment(file: string, line: number): boolean {
+/** Whether the line is the generator's own handling of a function's `__args__`, as `pattern` has it. */
+function argsLine(file: string, line: number, pattern: RegExp): boolean {
   try {
-    return /^\s*__args__\['\w+'\] = \w+$/.test(readFileSync(file, "utf8").split("\n")[line - 1] ?? "");
+    return pattern.test(readFileSync(file, "utf8").split("\n")[line - 1] ?? "");
   } catch {
     return false;
   }

@@ -21,6 +21,9 @@ describe("classifyMypy", () => {
       `pulumi_k/outputs.py:10: error: Signature of "values" incompatible with supertype "Mapping"  [override]`,
       `pulumi_k/outputs.py:20: error: Signature of "update" incompatible with supertype "MutableMapping"  [override]`,
       `pulumi_k/get_pod.py:4: error: Incompatible types in assignment (expression has type "A", target has type "str | None")  [assignment]`,
+      `pulumi_k/get_pod.py:2: error: Need type annotation for "__args__" (hint: "__args__: dict[<type>, <type>] = ...")  [var-annotated]`,
+      `pulumi_k/provider.py:188: error: Argument 1 to "secret" of "Output" has incompatible type "str | Output[str | None]"; expected "str | Output[str]"  [arg-type]`,
+      `pulumi_k/outputs.py:40: error: Name "outputs.ElementProperties" is not defined  [name-defined]`,
       // Not the generator's: an override of a name that is no dict method, an assignment off `__args__`, a return
       // type outside _utilities.py.
       `pulumi_k/outputs.py:30: error: Signature of "name" incompatible with supertype "Base"  [override]`,
@@ -33,7 +36,9 @@ describe("classifyMypy", () => {
       "_utilities.py lift_output_func return type": 1,
       "output property shadowing dict.values": 1,
       "output property shadowing dict.update": 1,
-      "__args__ typed by its first argument": 1,
+      "__args__ typed by its first argument": 2,
+      "optional secret input given to Output.secret": 1,
+      "property named outputs hiding the outputs module": 1,
     });
     expect(other.map((l) => l.split(": error")[0])).toEqual(["pulumi_k/outputs.py:30", "pulumi_k/get_pod.py:5", "pulumi_k/pod.py:7", "pulumi_k/pod.py:9"]);
   });
