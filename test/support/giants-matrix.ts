@@ -291,8 +291,7 @@ export class GiantRun {
 
   /** Parameterize + GetSchema: `pulumi package get-schema`, the schema's figures, and the schema itself. */
   async schema(slice?: string[]): Promise<[SchemaResult, PulumiSchema]> {
-    const [source, , ...params] = this.source(slice);
-    const r = await this.pulumi(["package", "get-schema", source!, ...params], this.work);
+    const r = await this.pulumi(["package", "get-schema", ...this.source(slice)], this.work);
     if (r.code !== 0) throw new Error(failure(`pulumi package get-schema (${this.giant.name})`, r));
     const text = r.output.slice(r.output.indexOf("{"), r.output.lastIndexOf("}") + 1);
     const schema = JSON.parse(text) as PulumiSchema;
