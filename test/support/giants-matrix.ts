@@ -414,7 +414,8 @@ const DICT_METHODS = new Set(["clear", "copy", "fromkeys", "get", "items", "keys
  *   later argument of another type is refused (assignment, on a line `__args__['…'] = …`), or asks for an annotation
  *   (var-annotated, on the `__args__ = dict()` line);
  * - an optional secret input, typed `pulumi.Input[Optional[T]]` (the tfbridge20 compatibility the reference's schemas
- *   ask for too), is given to `pulumi.Output.secret`, which wants `Input[T]` (arg-type);
+ *   ask for too), is given to `pulumi.Output.secret`, which wants `Input[T]`, and a provider's optional non-string
+ *   input, JSON-encoded through `pulumi.Output.from_input`, likewise (arg-type);
  * - an output type with a property named `outputs` (a plain Terraform attribute name) hides the `outputs` module the
  *   file imports, so the class's later annotations `'outputs.X'` name nothing (name-defined; strings, so harmless when
  *   the code runs).
@@ -444,6 +445,7 @@ export function classifyMypy(output: string, root: string): { known: Record<stri
       count("__args__ typed by its first argument", at);
     else if (code === "var-annotated" && argsLine(join(root, file!), Number(lineNo), /^\s*__args__ = dict\(\)$/)) count("__args__ typed by its first argument", at);
     else if (code === "arg-type" && /^Argument 1 to "secret" of "Output" has incompatible type/.test(message!)) count("optional secret input given to Output.secret", at);
+    else if (code === "arg-type" && /^Argument 1 to "from_input" of "Output" has incompatible type/.test(message!)) count("optional provider input given to Output.from_input", at);
     else if (code === "name-defined" && /^Name "outputs\.\w+" is not defined$/.test(message!)) count("property named outputs hiding the outputs module", at);
     else other.push(line);
   }

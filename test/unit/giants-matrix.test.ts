@@ -24,6 +24,7 @@ describe("classifyMypy", () => {
       `pulumi_k/get_pod.py:2: error: Need type annotation for "__args__" (hint: "__args__: dict[<type>, <type>] = ...")  [var-annotated]`,
       `pulumi_k/provider.py:188: error: Argument 1 to "secret" of "Output" has incompatible type "str | Output[str | None]"; expected "str | Output[str]"  [arg-type]`,
       `pulumi_k/outputs.py:40: error: Name "outputs.ElementProperties" is not defined  [name-defined]`,
+      `pulumi_k/provider.py:667: error: Argument 1 to "from_input" of "Output" has incompatible type "bool | Output[bool | None]"; expected "Output[bool | None]"  [arg-type]`,
       // Not the generator's: an override of a name that is no dict method, an assignment off `__args__`, a return
       // type outside _utilities.py.
       `pulumi_k/outputs.py:30: error: Signature of "name" incompatible with supertype "Base"  [override]`,
@@ -39,6 +40,7 @@ describe("classifyMypy", () => {
       "__args__ typed by its first argument": 2,
       "optional secret input given to Output.secret": 1,
       "property named outputs hiding the outputs module": 1,
+      "optional provider input given to Output.from_input": 1,
     });
     expect(other.map((l) => l.split(": error")[0])).toEqual(["pulumi_k/outputs.py:30", "pulumi_k/get_pod.py:5", "pulumi_k/pod.py:7", "pulumi_k/pod.py:9"]);
   });
