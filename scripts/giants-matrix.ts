@@ -2,7 +2,7 @@
 // and the real CLI, one stage at a time (a giant's compile can take most of the machine's memory), printing a Markdown
 // table of times, peak RSS and SDK sizes for docs/performance.md.
 //
-//   npm run giants -- [--giants kubernetes,cloudflare] [--languages nodejs,go] [--slice go=40,java=40] [--whole]
+//   npm run giants -- [--giants kubernetes,cloudflare] [--languages nodejs,go (empty: the schema stage only)] [--slice go=40,java=40] [--whole]
 //                     [--json results.jsonl]   (each result appended as one JSON line, error output included)
 //
 // --slice <language>=<n> compiles that language from an --include of n resources spread over the provider (default:
@@ -20,7 +20,7 @@ const { values } = parseArgs({
 });
 const BIG_THREE = new Set(["aws", "azurerm", "google"]);
 const wantedGiants = values.giants?.split(",") ?? giants.map((g) => g.name);
-const wantedLanguages = (values.languages?.split(",") ?? [...LANGUAGES]) as Language[];
+const wantedLanguages = (values.languages?.split(",").filter((l) => l !== "") ?? [...LANGUAGES]) as Language[];
 for (const l of wantedLanguages) if (!(LANGUAGES as readonly string[]).includes(l)) throw new Error(`unknown language "${l}"; the languages are ${LANGUAGES.join(", ")}`);
 const slices = new Map(Object.entries(Object.fromEntries((values.slice ?? "").split(",").filter((s) => s !== "").map((s) => s.split("=") as [string, string]))).map(([k, v]) => [k, Number(v)]));
 
