@@ -1,6 +1,6 @@
 // The scale benchmark's aws-shaped program: N resources spread over aws resource types served by the replay peer
 // (the aws schema dump), each with its required attributes, as a CustomLoad for runLoadScenario.
-import { readDump } from "../crosstest/giants.js";
+import { hash, readDump } from "../crosstest/giants.js";
 import { moduleToken, pascalName, propertyName, resourceClassName, stripPrefix } from "../../src/schema-translate/names.js";
 import { giants, serveGiant } from "./giants.js";
 import type { CustomLoad } from "./load-scenario.js";
@@ -10,13 +10,6 @@ interface Attr {
   nested_type?: unknown;
   required?: boolean;
   write_only?: boolean;
-}
-
-/** FNV-1a, so the chosen types are spread over the dump and the same at every run. */
-function hash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
 }
 
 const PRIMITIVE = new Set(["string", "number", "bool"]);
@@ -39,6 +32,7 @@ export function awsTypes(typeCount: number): { tfType: string; token: string; re
     const token = moduleToken("aws", resourceClassName(pascalName(stripPrefix(tfType, "aws"))));
     out.push({ tfType, token, required: req.map(([k, a]): [string, string] => [propertyName(k), a.type as string]).sort() });
   }
+  // Ordered by the type name's hash, so the chosen types are spread over the dump and the same at every run.
   return out.sort((x, y) => hash(x.tfType) - hash(y.tfType)).slice(0, typeCount);
 }
 
