@@ -92,7 +92,7 @@ function blockValue(nb: NestedBlockDump, elems: Record<string, Value>[]): Value 
 }
 
 /** FNV-1a of a type name: which attribute or block a type's cases use, spread over the dump without randomness. */
-function hash(s: string): number {
+export function hash(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
   return h;

@@ -21,6 +21,19 @@ export interface LoadOptions {
   log?: (line: string) => void;
   /** Which `terraform-provider` plugin the engine runs: our packaged plugin (the default) or the reference bridge. */
   plugin?: PluginKind;
+  /** Another program instead of loadProgram's: its own packages, the environment its providers need, its types. */
+  custom?: CustomLoad;
+}
+
+/** A program of other resources (test/support/scale-scenario.ts), run through the same steps and measured alike. */
+export interface CustomLoad {
+  /** Local provider paths for `pulumi package add terraform-provider`. */
+  packages: string[];
+  program: string;
+  resources: number;
+  /** Pulumi tokens of the program's resources (what stack export is counted by). */
+  types: Set<string>;
+  env?: Record<string, string>;
 }
 
 export interface ProcessPeak {
@@ -162,15 +175,20 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
       for (const r of readRssReports(rssFile).slice(reports.length)) reports.push({ ...r, phase });
     };
     sampler = startSampler(sandbox);
+    Object.assign(sandbox.env, o.custom?.env ?? {});
+    const ourTypes = o.custom?.types ?? OUR_TYPES;
     const project = YamlScenario.inline(dir, "load", "", sandbox.env);
-    await project.ok(["package", "add", "terraform-provider", peerPath("random")]);
-    await project.ok(["package", "add", "terraform-provider", peerPath("httpapi")]);
+    for (const pkg of o.custom?.packages ?? [peerPath("random"), ...(o.items > 0 ? [peerPath("httpapi")] : [])]) {
+      await project.ok(["package", "add", "terraform-provider", pkg], 600_000);
+    }
     collectReports("package add");
-    project.program(loadProgram(o));
+    project.program(o.custom?.program ?? loadProgram(o));
     await project.ok(["stack", "init", "load"]);
-    await project.ok(["config", "set", "httpapi:endpoint", api.url]);
-    await project.ok(["config", "set", "--secret", "httpapi:token", api.token]);
-    const resources = o.randomIds + o.randomStrings + o.items;
+    if (o.custom === undefined && o.items > 0) {
+      await project.ok(["config", "set", "httpapi:endpoint", api.url]);
+      await project.ok(["config", "set", "--secret", "httpapi:token", api.token]);
+    }
+    const resources = o.custom?.resources ?? o.randomIds + o.randomStrings + o.items;
 
     collectReports("setup");
     let started = Date.now();
@@ -186,7 +204,7 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
     log(`load (${kind}): no-change preview: ${(previewMs / 1000).toFixed(1)} s`);
     collectReports("preview");
 
-    const exported: ExportedResource[] = (await project.resources()).filter((r) => OUR_TYPES.has(r.type));
+    const exported: ExportedResource[] = (await project.resources()).filter((r) => ourTypes.has(r.type));
     const serviceItems = await api.items();
     const stackItemIds = new Set(exported.filter((r) => r.type === "httpapi:index/item:Item").map((r) => r.id ?? ""));
     const serviceIds = new Set(serviceItems.map((i) => i.id));
@@ -196,7 +214,7 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
     const destroyMs = Date.now() - started;
     log(`load (${kind}): destroy: ${(destroyMs / 1000).toFixed(1)} s`);
     collectReports("destroy");
-    const afterDestroy = (await project.resources()).filter((r) => OUR_TYPES.has(r.type)).length;
+    const afterDestroy = (await project.resources()).filter((r) => ourTypes.has(r.type)).length;
     const leftovers = await waitNoSandboxProcesses(sandbox, "terraform-provider", 10_000);
     // The reference leaves its Terraform providers running when the engine stops it; they are counted, then ended so
     // that runs do not pile up processes.

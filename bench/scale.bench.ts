@@ -1,0 +1,64 @@
+// Scale benchmark (issue 36 item 5): `pulumi up`, a no-change preview and destroy of many resources, ours (the packaged
+// plugin) beside the reference bridge installed as the same plugin, through the load scenario's steps. Prints wall times
+// and the plugin's peak RSS with ours ÷ reference, and time per resource at each size so growth with stack size shows.
+// SCALE_KIND: `random_id` (random_id only; default sizes 500,2000) or `aws` (resources spread over aws resource types
+// served by the replay peer from the aws schema dump; default 200,500). SCALE_SIZES, LOAD_PARALLEL (default 32) and
+// LOAD_PLUGINS (default ours,reference) as in bench/load.bench.ts. No assertions.
+import { awsLoad } from "../test/support/scale-scenario.js";
+import type { PluginKind } from "../test/support/interchange.js";
+import { describeLoad, runLoadScenario, type LoadResult } from "../test/support/load-scenario.js";
+import { report } from "./report.js";
+
+const kind = process.env["SCALE_KIND"] ?? "random_id";
+if (kind !== "random_id" && kind !== "aws") throw new Error(`SCALE_KIND is ${kind}: set it to random_id or aws`);
+const sizes = (process.env["SCALE_SIZES"] ?? (kind === "aws" ? "200,500" : "500,2000")).split(",").map(Number);
+const parallel = Number(process.env["LOAD_PARALLEL"] ?? 32);
+const plugins = (process.env["LOAD_PLUGINS"] ?? "ours,reference").split(",") as PluginKind[];
+
+const STEPS = [
+  ["up", "upMs"],
+  ["no-change preview", "previewMs"],
+  ["destroy", "destroyMs"],
+] as const;
+
+/** The plugin's peak: the largest VmHWM any of its processes reported at exit or was sampled at; undefined if none. */
+function peakMiB(r: LoadResult): number | undefined {
+  const samples = [...r.pluginReports.map((x) => x.maxRssKiB), ...r.pluginPeaks.map((x) => x.peakKiB)];
+  return samples.length === 0 ? undefined : Math.max(...samples) / 1024;
+}
+
+async function run(n: number, plugin: PluginKind): Promise<LoadResult> {
+  if (kind === "random_id") return runLoadScenario({ randomIds: n, randomStrings: 0, items: 0, parallel, plugin });
+  const custom = awsLoad(n);
+  try {
+    return await runLoadScenario({ randomIds: 0, randomStrings: 0, items: 0, parallel, plugin, custom });
+  } finally {
+    custom.cleanup();
+  }
+}
+
+const results = new Map<number, Partial<Record<PluginKind, LoadResult>>>();
+for (const n of sizes) {
+  const runs: Partial<Record<PluginKind, LoadResult>> = {};
+  for (const plugin of plugins) {
+    const r = await run(n, plugin);
+    for (const line of describeLoad(r)) console.log(line);
+    runs[plugin] = r;
+  }
+  results.set(n, runs);
+  const label = kind === "aws" ? `aws-shaped resources (replay peer)` : "random_ids";
+  for (const [step, k] of STEPS) {
+    report({ scenario: `${step} of ${n} ${label} --parallel ${parallel}`, bridge: (runs.ours?.[k] ?? NaN) / 1000, reference: runs.reference && runs.reference[k] / 1000, unit: "s" });
+  }
+  report({ scenario: `plugin peak RSS (VmHWM), ${n} ${label}`, bridge: (runs.ours && peakMiB(runs.ours)) ?? NaN, reference: runs.reference && peakMiB(runs.reference), unit: "MiB" });
+}
+
+// Growth: time per resource at each size, and how much it grew from the smallest size to the largest, per plugin. A
+// step that grows faster for ours than for the reference (which runs the same engine) is the bridge's own growth.
+console.log(`\ngrowth (${kind}, ms per resource at ${sizes.join(" / ")}; last ÷ first):`);
+for (const plugin of plugins) {
+  for (const [step, k] of STEPS) {
+    const per = sizes.map((n) => { const r = results.get(n)?.[plugin]; return r ? r[k] / r.resources : NaN; });
+    console.log(`  ${plugin} ${step}: ${per.map((x) => x.toFixed(1)).join(" / ")}; growth ${(per[per.length - 1]! / per[0]!).toFixed(2)}×`);
+  }
+}
