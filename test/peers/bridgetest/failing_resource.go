@@ -157,13 +157,5 @@ func (r *failingResource) Delete(ctx context.Context, req resource.DeleteRequest
 		resp.Diagnostics.AddError("bridgetest: deliberate delete failure", fmt.Sprintf("fail_on = delete; the object file is kept (delete timeout %s)", deadline))
 		return
 	}
-	var id types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
-	dir := stateDir(r.data, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := deleteObject(dir, id.ValueString()); err != nil {
-		resp.Diagnostics.AddError("bridgetest: cannot delete object", err.Error())
-	}
+	deleteStored(ctx, r.data, req, resp)
 }

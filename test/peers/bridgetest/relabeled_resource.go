@@ -153,15 +153,7 @@ func (r *relabeledResource) Update(ctx context.Context, req resource.UpdateReque
 }
 
 func (r *relabeledResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var id types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
-	dir := stateDir(r.data, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := deleteObject(dir, id.ValueString()); err != nil {
-		resp.Diagnostics.AddError("bridgetest: cannot delete object", err.Error())
-	}
+	deleteStored(ctx, r.data, req, resp)
 }
 
 func (r *relabeledResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -31,3 +31,16 @@ func readStored(ctx context.Context, data *providerData, req resource.ReadReques
 	}
 	return obj, true
 }
+
+// deleteStored deletes the stored object of the state's id, the whole of Delete for a resource with nothing else to undo.
+func deleteStored(ctx context.Context, data *providerData, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var id types.String
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
+	dir := stateDir(data, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := deleteObject(dir, id.ValueString()); err != nil {
+		resp.Diagnostics.AddError("bridgetest: cannot delete object", err.Error())
+	}
+}
