@@ -7,12 +7,13 @@
 // Known problem, worked around and printed: Pulumi's Go generator writes `return nil, err` in the plain form of a
 // function returning a bool (local's direxists), which does not compile (see language-go.test.ts); the test patches
 // that line in the generated SDK to `return false, err`.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderGo } from "../../src/schema-translate/examples/go.js";
 import { convertExample } from "../../src/schema-translate/examples/index.js";
 import { EXAMPLE_PEERS, LOOP_PROGRAM, peerExamples, peerModel, peerSchemaFile } from "../support/examples.js";
+import { GO_SCALAR_RETURN_REASON, patchScalarReturns } from "../support/go-scalar-returns.js";
 import { goEnv, hostsMissing } from "../support/languages.js";
 import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
 import { spawnAsync } from "../support/processes.js";
@@ -25,22 +26,6 @@ afterAll(() => {
 });
 
 const SDK_MODULE = (peer: string): string => `github.com/pulumi/pulumi-terraform-provider/sdks/go/${peer}`;
-
-/** Patches the generator's `return nil, err` in functions returning a plain bool, number or string; names the files. */
-function patchScalarReturns(pkgDir: string): string[] {
-  const patched: string[] = [];
-  for (const f of readdirSync(pkgDir).filter((n) => n.endsWith(".go"))) {
-    const text = readFileSync(join(pkgDir, f), "utf8");
-    const fixed = text.replace(/^func \w+\(ctx \*pulumi\.Context[^\n]*\) \((bool|float64|string), error\) \{\n[\s\S]*?^\}$/gm, (fn, type: string) =>
-      fn.replaceAll("return nil, err", `return ${type === "bool" ? "false" : type === "string" ? '""' : "0"}, err`),
-    );
-    if (fixed !== text) {
-      writeFileSync(join(pkgDir, f), fixed);
-      patched.push(f);
-    }
-  }
-  return patched;
-}
 
 describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Go", (peer) => {
   it("build and vet against the generated SDK, and are gofmt-clean", async () => {
@@ -70,7 +55,7 @@ describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Go", (peer) 
     const patched = patchScalarReturns(join(dir, "sdk", "go", peer));
     if (patched.length > 0) {
       console.log(
-        `examples-go: patched \`return nil, err\` for a scalar result in the generated ${peer} SDK: ${patched.join(", ")} (Pulumi's Go generator writes it for a function returning a plain bool, number or string; no schema form avoids it without changing the other languages' API: docs/troubleshooting.md)`,
+        `examples-go: patched \`return nil, err\` for a scalar result in the generated ${peer} SDK: ${patched.join(", ")}: ${GO_SCALAR_RETURN_REASON}`,
       );
     }
 
