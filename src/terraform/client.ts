@@ -150,6 +150,7 @@ const AFTER_STOP_REFUSED: ReadonlySet<string> = new Set([
   "CallFunction",
   "PlanAction",
   "InvokeAction",
+  "ListResource",
 ]);
 
 /** A provider's log line with the secrets handed to it replaced: SDKs log the diagnostics they return, quotes and all. */
@@ -229,13 +230,17 @@ export class GrpcTerraformProvider implements TerraformProvider {
     return this.send(rpc, (m: Method<unknown, Lean<Tf[M]["response"]>>) => this.process.channel.unary(m, request, timeoutMs === undefined ? {} : { deadline: Date.now() + timeoutMs }), timeoutMs);
   }
 
-  /** Calls a server-streaming RPC, handing each message to `onMessage`; resolves when the stream ends OK. */
-  private stream<M extends keyof Tf>(rpc: M, request: Tf[M]["requestIn"], onMessage: (message: Lean<Tf[M]["response"]>) => void): Promise<void> {
+  /**
+   * Calls a server-streaming RPC, handing each message to `onMessage`; resolves when the stream ends OK. `onCall` gets
+   * the call once it is sent, for a reader that may stop early to cancel it.
+   */
+  private stream<M extends keyof Tf>(rpc: M, request: Tf[M]["requestIn"], onMessage: (message: Lean<Tf[M]["response"]>) => void, onCall?: (call: ClientCall) => void): Promise<void> {
     return this.send(rpc, (m: Method<unknown, Lean<Tf[M]["response"]>>) => {
       let call: ClientCall | undefined;
       const ended = new Promise<void>((resolve, reject) => {
         call = this.process.channel.serverStream(m, request, onMessage, (err) => (err === undefined ? resolve() : reject(err)));
       });
+      onCall?.(call!);
       return Object.assign(ended, { cancel: () => call!.cancel() });
     });
   }
@@ -681,29 +686,15 @@ export class GrpcTerraformProvider implements TerraformProvider {
   async listResource(req: ListResourceRequest): Promise<ListResourceStream> {
     const t = impliedType((await this.listSchema(req.typeName)).block);
     const types = { resource: impliedType((await this.resourceSchema(req.typeName)).block), identity: await this.identityTypeOf(req.typeName) };
-    const rpcMethod = typedMethod<Lean<tf6.ListResource_Event>>(this.service, "ListResource");
-    if (rpcMethod === undefined) throw new TerraformProviderError(`protocol ${this.protocolVersion} has no RPC ListResource`);
-    if (this.process.exit !== undefined) throw this.crashError("ListResource");
-    if (this.stopped) throw new ProviderCallError("ListResource was not sent: the operation was cancelled (the provider was asked to stop)", "ListResource", Status.CANCELLED);
     const request: tf6.ListResource_RequestIn = { type_name: req.typeName, config: toDynamic(req.config, t), include_resource_object: req.includeResource, limit: String(req.limit) };
     return pullStream((push, end) => {
-      const c = this.process.channel.serverStream(
-        rpcMethod,
-        request,
-        (e) => push(listEventFromPb(e, types, (d) => this.diagnostics(d))),
-        (err) => {
-          this.open.delete(c);
-          if (err === undefined) return end(undefined);
-          if (this.process.exit !== undefined) return end(this.crashError("ListResource"));
-          const what = err.code === Status.UNIMPLEMENTED ? "the provider does not implement ListResource" : "ListResource failed";
-          end(new ProviderCallError(`${what}: ${this.secretSink.scrubString(err.details)}`, "ListResource", err.code, { cause: err }));
-        },
+      let call: ClientCall | undefined;
+      // send() refuses the call after a stop or a crash, tracks it while open and explains its failure, as for every RPC.
+      this.stream("ListResource", request, (e) => push(listEventFromPb(e, types, (d) => this.diagnostics(d))), (c) => (call = c)).then(
+        () => end(undefined),
+        (err: unknown) => end(err as Error),
       );
-      this.open.add(c);
-      return () => {
-        this.open.delete(c);
-        c.cancel();
-      };
+      return () => call?.cancel();
     });
   }
 
