@@ -25,6 +25,7 @@ import {
   type TypeModule,
   EPHEMERAL_MODULE,
   TokenAllocator,
+  EntityMemo,
   TypeRegistry,
   pulumiShape,
   sameOwners,
@@ -262,20 +263,42 @@ function blockProperty(ctx: TypeContext, nb: NestedBlock, name: string, renamed:
 }
 
 function blockLikeProperties(ctx: TypeContext, attributes: readonly Attribute[], blocks: readonly NestedBlock[], renames?: ReadonlyMap<string, string>): PropertyModel[] {
-  const siblings = new Set([...attributes.map((a) => a.name), ...blocks.map((b) => b.typeName)]);
-  const { names, suffixed } = propertyNames(
-    [
-      ...attributes.map((a) => ({ tfName: a.name, collection: isCollection(attributeType(a)), rename: renames?.get(a.name) })),
-      ...blocks.map((b) => ({ tfName: b.typeName, collection: blockIsArray(b), rename: renames?.get(b.typeName) })),
-    ],
-    siblings,
-  );
+  const { names, suffixed } = blockPropertyNames(attributes, blocks, renames);
   const props = [
     ...attributes.map((a, i) => attributeProperty(ctx, a, names[i]!, renames?.has(a.name) === true || suffixed[i]!)),
     ...blocks.map((b, i) => blockProperty(ctx, b, names[attributes.length + i]!, renames?.has(b.typeName) === true || suffixed[attributes.length + i]!)),
   ];
   return props.sort((a, b) => (a.tfName < b.tfName ? -1 : a.tfName > b.tfName ? 1 : 0));
 }
+
+/**
+ * The Pulumi names of a block's attributes then its blocks: a function of the schema's own arrays (and the renames of a
+ * resource's top level), kept per array so that a model built again (`buildProviderModel`) names nothing twice.
+ */
+function blockPropertyNames(attributes: readonly Attribute[], blocks: readonly NestedBlock[], renames?: ReadonlyMap<string, string>): { names: string[]; suffixed: boolean[] } {
+  const cacheable = renames === undefined || renames.size === 0;
+  const blocksKey = blocks.length === 0 ? NO_BLOCKS : blocks;
+  const known = cacheable ? namesOfBlock.get(attributes)?.get(blocksKey) : undefined;
+  if (known !== undefined) return known;
+  const siblings = new Set([...attributes.map((a) => a.name), ...blocks.map((b) => b.typeName)]);
+  const named = propertyNames(
+    [
+      ...attributes.map((a) => ({ tfName: a.name, collection: isCollection(attributeType(a)), rename: renames?.get(a.name) })),
+      ...blocks.map((b) => ({ tfName: b.typeName, collection: blockIsArray(b), rename: renames?.get(b.typeName) })),
+    ],
+    siblings,
+  );
+  if (cacheable) {
+    let byBlocks = namesOfBlock.get(attributes);
+    if (byBlocks === undefined) namesOfBlock.set(attributes, (byBlocks = new WeakMap()));
+    byBlocks.set(blocksKey, named);
+  }
+  return named;
+}
+
+/** Per attribute array, then per nested-block array (NO_BLOCKS for none): the properties' names (blockPropertyNames). */
+const namesOfBlock = new WeakMap<readonly Attribute[], WeakMap<readonly NestedBlock[], { names: string[]; suffixed: boolean[] }>>();
+const NO_BLOCKS: readonly NestedBlock[] = [];
 
 /**
  * Top-level renames a resource needs: Pulumi owns `id` and `urn`, and `pulumi` would clash with SDK internals.
@@ -318,6 +341,20 @@ function markAutonamed(props: PropertyModel[]): PropertyModel[] {
 function configVariableProperties(pkg: string, types: TypeRegistry, attributes: readonly Attribute[], blocks: readonly NestedBlock[]): PropertyModel[] {
   return blockLikeProperties({ pkg, types, prefix: "", module: "config" }, attributes, blocks);
 }
+
+/** schemaProblem, kept per root block: a model built again (`buildProviderModel`) walks no schema twice. */
+function blockProblem(roots: readonly SchemaNode[], maxDepth: number): string | undefined {
+  const only = roots.length === 1 ? roots[0]! : undefined;
+  const root = only !== undefined && "block" in only && only.path === "" && only.depth === 0 ? only.block : undefined;
+  if (root === undefined) return schemaProblem(roots, maxDepth);
+  const known = problems.get(root);
+  if (known !== undefined && known.maxDepth === maxDepth) return known.problem;
+  const problem = schemaProblem(roots, maxDepth);
+  problems.set(root, { maxDepth, problem });
+  return problem;
+}
+
+const problems = new WeakMap<Block, { maxDepth: number; problem: string | undefined }>();
 
 /** One thing to look at in a schema: where it is (attribute path), how deep, and what it is. */
 type SchemaNode = { path: string; depth: number } & ({ block: Block } | { attributes: readonly Attribute[] } | { type: CtyType });
@@ -426,14 +463,17 @@ function blockFunction(ctx: TypeContext, tfName: string, token: string, s: Schem
  */
 export function buildProviderModel(schema: ProviderSchema, options: ModelOptions): ProviderModel {
   let owners = new Map<string, string>();
+  const memo = new EntityMemo();
   for (let build = 1; ; build++) {
     const warnings: string[] = [];
-    const types = new TypeRegistry(owners);
+    const types = new TypeRegistry(owners, memo);
     const model = buildProviderModelWith(schema, { ...options, warn: (m) => warnings.push(m) }, types);
     const contested = types.contested();
     // Owning a name can rename an owner's parent's nested types, which may contest new names: a third build settles them.
     if (build === 3 || sameOwners(contested, owners)) {
       for (const w of warnings) options.warn?.(w);
+      // Once, on the model kept: documenting changes the properties, which a later build may reuse (`entity`).
+      if (options.docs !== undefined) applyDocs(model, options.docs, options.exampleLog);
       return model;
     }
     owners = contested;
@@ -449,7 +489,7 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
   // A provider's schema may hold what no Terraform configuration could use; that entity is left out with a warning,
   // the rest of the provider stays usable.
   const usable = (kind: string, tfName: string, roots: SchemaNode[]): boolean => {
-    const problem = nameProblem(tfName, prefix) ?? schemaProblem(roots, maxDepth);
+    const problem = nameProblem(tfName, prefix) ?? blockProblem(roots, maxDepth);
     if (problem === undefined) return true;
     options.warn?.(`${pkg}: ${kind} ${tfName} is left out of the Pulumi package: ${problem}. The provider's schema is at fault; tell its authors, or --exclude ${tfName} to leave it out without this warning`);
     return false;
@@ -479,7 +519,7 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
       token,
       aliases,
       tfSchema: s,
-      properties: markAutonamed(blockLikeProperties(ctx, attributes, s.block.blockTypes, renames)),
+      properties: types.entity(s, "resource", () => markAutonamed(blockLikeProperties(ctx, attributes, s.block.blockTypes, renames))),
       id: hasId ? { kind: "attribute", tfName: "id" } : { kind: "synthesized" },
       description: s.block.description,
       deprecationMessage: deprecation(s.block.deprecated, s.block.deprecationMessage),
@@ -490,7 +530,7 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
   for (const [tfName, s] of schema.dataSources) {
     if (!keep(tfName) || !usable("data source", tfName, [{ path: "", depth: 0, block: s.block }])) continue;
     const { token, name } = tokens.allocate((n) => moduleToken(pkg, n), `get${pascalName(stripPrefix(tfName, prefix))}`);
-    dataSources.set(tfName, blockFunction({ pkg, types, prefix: name }, tfName, token, s));
+    dataSources.set(tfName, types.entity(s, "data source", () => blockFunction({ pkg, types, prefix: name }, tfName, token, s)));
   }
 
   const functions = new Map<string, FunctionModel>();
@@ -510,7 +550,7 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
       while (i > 0 && params[i - 1]!.allowNullValue) i--;
       return i;
     })();
-    functions.set(tfName, {
+    functions.set(tfName, types.entity(f, "function", () => ({
       tfName,
       token,
       parameters: params.map((p, i) => functionParameter(ctx, p, names[i]!, i < optionalFrom, false, name)),
@@ -524,7 +564,7 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
       // The summary heads the description, as in the reference's schemas.
       description: [f.summary, f.description].filter((d) => d !== "").join("\n\n"),
       deprecationMessage: f.deprecationMessage !== "" ? f.deprecationMessage : undefined,
-    });
+    })));
   }
 
   // Last, so that no existing token or type name can change because a provider gained ephemeral resources.
@@ -532,7 +572,7 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
   for (const [tfName, s] of schema.ephemeralResources) {
     if (!keep(tfName) || !usable("ephemeral resource", tfName, [{ path: "", depth: 0, block: s.block }])) continue;
     const { token, name } = tokens.allocate((n) => ephemeralFunctionToken(pkg, n), ephemeralFunctionName(stripPrefix(tfName, prefix)));
-    ephemeralResources.set(tfName, blockFunction({ pkg, types, prefix: name, module: EPHEMERAL_MODULE }, tfName, token, s));
+    ephemeralResources.set(tfName, types.entity(s, "ephemeral resource", () => blockFunction({ pkg, types, prefix: name, module: EPHEMERAL_MODULE }, tfName, token, s)));
   }
 
   // After the ephemeral resources, for the same reason: a provider gaining actions renames nothing it had.
@@ -540,7 +580,7 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
   for (const [tfName, s] of schema.actions) {
     if (!keep(tfName) || !usable("action", tfName, [{ path: "", depth: 0, block: s.block }])) continue;
     const { token, name } = tokens.allocate((n) => actionFunctionToken(pkg, n), actionFunctionName(stripPrefix(tfName, prefix)));
-    actions.set(tfName, blockFunction({ pkg, types, prefix: name, module: ACTIONS_MODULE }, tfName, token, s));
+    actions.set(tfName, types.entity(s, "action", () => blockFunction({ pkg, types, prefix: name, module: ACTIONS_MODULE }, tfName, token, s)));
   }
 
   // A list resource's configuration is its managed resource's `listInputs`, named like every other block; after the
@@ -549,14 +589,12 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
     const r = resources.get(tfName);
     if (r === undefined || !usable("list resource", tfName, [{ path: "", depth: 0, block: s.block }])) continue;
     const ctx: TypeContext = { pkg, types, prefix: `${r.token.split(":")[2]!}List` };
-    r.list = { tfSchema: s, properties: blockLikeProperties(ctx, s.block.attributes, s.block.blockTypes) };
+    r.list = { tfSchema: s, properties: types.entity(s, "list resource", () => blockLikeProperties(ctx, s.block.attributes, s.block.blockTypes)) };
   }
 
   const configCtx: TypeContext = { pkg, types, prefix: "Provider" };
-  const config = blockLikeProperties(configCtx, schema.provider.block.attributes, schema.provider.block.blockTypes);
-  const configVariables = configVariableProperties(pkg, types, schema.provider.block.attributes, schema.provider.block.blockTypes);
+  const config = types.entity(schema.provider, "config", () => blockLikeProperties(configCtx, schema.provider.block.attributes, schema.provider.block.blockTypes));
+  const configVariables = types.entity(schema.provider, "config variables", () => configVariableProperties(pkg, types, schema.provider.block.attributes, schema.provider.block.blockTypes));
 
-  const model: ProviderModel = { name: pkg, version: options.packageVersion, config, configVariables, resources, dataSources, functions, ephemeralResources, actions, types };
-  if (options.docs !== undefined) applyDocs(model, options.docs, options.exampleLog);
-  return model;
+  return { name: pkg, version: options.packageVersion, config, configVariables, resources, dataSources, functions, ephemeralResources, actions, types };
 }
