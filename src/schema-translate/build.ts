@@ -357,7 +357,8 @@ function blockProblem(roots: readonly SchemaNode[], maxDepth: number): string | 
 const problems = new WeakMap<Block, { maxDepth: number; problem: string | undefined }>();
 
 /** One thing to look at in a schema: where it is (attribute path), how deep, and what it is. */
-type SchemaNode = { path: string; depth: number } & ({ block: Block } | { attributes: readonly Attribute[] } | { type: CtyType });
+type SchemaNodeKind = { block: Block } | { attributes: readonly Attribute[] } | { type: CtyType };
+type SchemaNode = { path: string; depth: number } & SchemaNodeKind;
 
 /** A path for messages: the first and last few steps of a long one. */
 function shownPath(path: string): string {
@@ -371,36 +372,46 @@ function shownPath(path: string): string {
  * walk is a loop, not a recursion, so it cannot run out of stack on what it is there to refuse.
  */
 function schemaProblem(roots: readonly SchemaNode[], maxDepth: number): string | undefined {
-  const stack = [...roots];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    const { path, depth } = node;
-    if (depth > maxDepth) {
-      return `${shownPath(path)} is nested more than ${maxDepth} levels deep (${MAX_SCHEMA_DEPTH_ENV}, default ${DEFAULT_MAX_SCHEMA_DEPTH}); raise ${MAX_SCHEMA_DEPTH_ENV} if the provider really nests this deep`;
+  // Each node keeps its parent's step, not its path: the path is spelled only for the message, and most schemas have none.
+  type Step = { up: Step | undefined; name: string };
+  type Walk = SchemaNodeKind & { depth: number; step: Step };
+  const pathOf = (step: Step): string => {
+    const parts: string[] = [];
+    for (let s: Step | undefined = step; s !== undefined; s = s.up) {
+      // A root's name is its path as given; the names below it are quoted where they are not plain.
+      if (s.up === undefined) {
+        if (s.name !== "") parts.push(s.name);
+      } else parts.push(/^[A-Za-z0-9_]+$/.test(s.name) ? s.name : JSON.stringify(s.name));
     }
-    const at = (name: string): string => {
-      const step = /^[A-Za-z0-9_]+$/.test(name) ? name : JSON.stringify(name);
-      return path === "" ? step : `${path}.${step}`;
-    };
+    return parts.reverse().join(".");
+  };
+  const child = (up: Step, name: string): Step => ({ up, name });
+  const stack: Walk[] = roots.map((r) => ({ ...r, step: { up: undefined, name: r.path } }));
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const { step, depth } = node;
+    if (depth > maxDepth) {
+      return `${shownPath(pathOf(step))} is nested more than ${maxDepth} levels deep (${MAX_SCHEMA_DEPTH_ENV}, default ${DEFAULT_MAX_SCHEMA_DEPTH}); raise ${MAX_SCHEMA_DEPTH_ENV} if the provider really nests this deep`;
+    }
     if ("type" in node) {
       const t = node.type;
-      if (t.kind === "list" || t.kind === "set" || t.kind === "map") stack.push({ path, depth: depth + 1, type: t.element });
-      else if (t.kind === "tuple") for (const e of t.elements) stack.push({ path, depth: depth + 1, type: e });
-      else if (t.kind === "object") for (const [k, v] of Object.entries(t.attributes)) stack.push({ path: at(k), depth: depth + 1, type: v });
+      if (t.kind === "list" || t.kind === "set" || t.kind === "map") stack.push({ step, depth: depth + 1, type: t.element });
+      else if (t.kind === "tuple") for (const e of t.elements) stack.push({ step, depth: depth + 1, type: e });
+      else if (t.kind === "object") for (const [k, v] of Object.entries(t.attributes)) stack.push({ step: child(step, k), depth: depth + 1, type: v });
       continue;
     }
     const attributes = "block" in node ? node.block.attributes : node.attributes;
     const blocks = "block" in node ? node.block.blockTypes : [];
     const seen = new Set<string>();
     for (const name of [...attributes.map((a) => a.name), ...blocks.map((b) => b.typeName)]) {
-      if (seen.has(name)) return `${at(name)} is declared twice`;
+      if (seen.has(name)) return `${pathOf(child(step, name))} is declared twice`;
       seen.add(name);
     }
     for (const a of attributes) {
-      if (a.nestedType !== undefined) stack.push({ path: at(a.name), depth: depth + 1, attributes: a.nestedType.attributes });
-      else if (a.type !== undefined) stack.push({ path: at(a.name), depth, type: a.type });
-      else return `attribute ${at(a.name)} has neither a type nor nested attributes`;
+      if (a.nestedType !== undefined) stack.push({ step: child(step, a.name), depth: depth + 1, attributes: a.nestedType.attributes });
+      else if (a.type !== undefined) stack.push({ step: child(step, a.name), depth, type: a.type });
+      else return `attribute ${pathOf(child(step, a.name))} has neither a type nor nested attributes`;
     }
-    for (const b of blocks) stack.push({ path: at(b.typeName), depth: depth + 1, block: b.block });
+    for (const b of blocks) stack.push({ step: child(step, b.typeName), depth: depth + 1, block: b.block });
   }
   return undefined;
 }

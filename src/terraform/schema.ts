@@ -27,6 +27,17 @@ export function attributeType(a: Attribute): CtyType {
 }
 
 function nestedObjectType(o: NestedAttributeObject): CtyType {
+  // Asked for at every level of a translation or conversion over nested attributes: kept, as blocks' types are.
+  const known = nestedImplied.get(o);
+  if (known !== undefined) return known;
+  const t = spellNestedObjectType(o);
+  nestedImplied.set(o, t);
+  return t;
+}
+
+const nestedImplied = new WeakMap<NestedAttributeObject, CtyType>();
+
+function spellNestedObjectType(o: NestedAttributeObject): CtyType {
   const attrs: Record<string, CtyType> = {};
   const optional: string[] = [];
   for (const a of o.attributes) {
