@@ -458,14 +458,25 @@ function functionParameter(ctx: TypeContext, p: FunctionParameter, name: string,
 
 /** A data source or ephemeral resource: a function whose inputs and outputs are its block's properties. */
 function blockFunction(ctx: TypeContext, tfName: string, token: string, s: Schema): DataSourceModel {
-  return {
-    tfName,
-    token,
-    tfSchema: s,
-    properties: blockLikeProperties(ctx, s.block.attributes, s.block.blockTypes),
-    description: s.block.description,
-    deprecationMessage: deprecation(s.block.deprecated, s.block.deprecationMessage),
-  };
+  return { ...blockFunctionHead(tfName, token, s), properties: blockLikeProperties(ctx, s.block.attributes, s.block.blockTypes) };
+}
+
+function blockFunctionHead(tfName: string, token: string, s: Schema): Omit<DataSourceModel, "properties"> {
+  return { tfName, token, tfSchema: s, description: s.block.description, deprecationMessage: deprecation(s.block.deprecated, s.block.deprecationMessage) };
+}
+
+/** `target` whose `key` is computed by `make` when first read (and kept), or set. */
+function lazily<T extends object, K extends keyof T>(target: T, key: K, make: () => T[K]): T {
+  let value: { v: T[K] } | undefined;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => (value ??= { v: make() }).v,
+    set: (v: T[K]) => {
+      value = { v };
+    },
+  });
+  return target;
 }
 
 /**
@@ -473,6 +484,11 @@ function blockFunction(ctx: TypeContext, tfName: string, token: string, s: Schem
  * declaration each such name belongs to (`TypeRegistry`); its warnings are the last build's, given once.
  */
 export function buildProviderModel(schema: ProviderSchema, options: ModelOptions): ProviderModel {
+  // No type of a lazy model is named for the package schema, so none is contested: one build.
+  if (options.lazy === true) {
+    if (options.docs !== undefined) throw new Error("a lazy provider model takes no docs: it is never rendered");
+    return buildProviderModelWith(schema, options, new TypeRegistry());
+  }
   let owners = new Map<string, string>();
   const memo = new EntityMemo();
   for (let build = 1; ; build++) {
@@ -505,6 +521,13 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
     options.warn?.(`${pkg}: ${kind} ${tfName} is left out of the Pulumi package: ${problem}. The provider's schema is at fault; tell its authors, or --exclude ${tfName} to leave it out without this warning`);
     return false;
   };
+  // A part of the model: built now through the registry (and its earlier build, `TypeRegistry.entity`), or in a lazy
+  // model on first use, with a registry of its own.
+  const part = <T extends object, K extends keyof T>(target: T, key: K, label: string, schemaKey: object, build: (registry: TypeRegistry) => T[K]): T => {
+    if (options.lazy === true) return lazily(target, key, () => build(new TypeRegistry()));
+    target[key] = types.entity(schemaKey, label, () => build(types));
+    return target;
+  };
   const configProblem = schemaProblem([{ path: "", depth: 0, block: schema.provider.block }], maxDepth);
   if (configProblem !== undefined) {
     throw new SchemaTranslationError(`${pkg}: the provider's configuration schema cannot be translated: ${configProblem}. The provider's schema is at fault; use another version of it`);
@@ -523,25 +546,27 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
     // nested type names (`ObjectListBlock`), so that its stacks and programs carry on.
     const aliases = className !== pascal && name === className ? [moduleToken(pkg, pascal)] : [];
     const { renames, idIsResourceId, hasId } = resourceRenames(s.block, stripped, pkg);
-    const ctx: TypeContext = { pkg, types, prefix: aliases.length > 0 ? pascal : name };
+    const typePrefix = aliases.length > 0 ? pascal : name;
     const attributes = idIsResourceId ? s.block.attributes.filter((a) => a.name !== "id") : s.block.attributes;
-    resources.set(tfName, {
+    const model: ResourceModel = {
       tfName,
       token,
       aliases,
       tfSchema: s,
-      properties: types.entity(s, "resource", () => markAutonamed(blockLikeProperties(ctx, attributes, s.block.blockTypes, renames))),
+      properties: [],
       id: hasId ? { kind: "attribute", tfName: "id" } : { kind: "synthesized" },
       description: s.block.description,
       deprecationMessage: deprecation(s.block.deprecated, s.block.deprecationMessage),
-    });
+    };
+    resources.set(tfName, part(model, "properties", "resource", s, (registry) => markAutonamed(blockLikeProperties({ pkg, types: registry, prefix: typePrefix }, attributes, s.block.blockTypes, renames))));
   }
 
   const dataSources = new Map<string, DataSourceModel>();
   for (const [tfName, s] of schema.dataSources) {
     if (!keep(tfName) || !usable("data source", tfName, [{ path: "", depth: 0, block: s.block }])) continue;
     const { token, name } = tokens.allocate((n) => moduleToken(pkg, n), `get${pascalName(stripPrefix(tfName, prefix))}`);
-    dataSources.set(tfName, types.entity(s, "data source", () => blockFunction({ pkg, types, prefix: name }, tfName, token, s)));
+    const model: DataSourceModel = { ...blockFunctionHead(tfName, token, s), properties: [] };
+    dataSources.set(tfName, part(model, "properties", "data source", s, (registry) => blockLikeProperties({ pkg, types: registry, prefix: name }, s.block.attributes, s.block.blockTypes)));
   }
 
   const functions = new Map<string, FunctionModel>();
@@ -607,5 +632,5 @@ function buildProviderModelWith(schema: ProviderSchema, options: ModelOptions, t
   const config = types.entity(schema.provider, "config", () => blockLikeProperties(configCtx, schema.provider.block.attributes, schema.provider.block.blockTypes));
   const configVariables = types.entity(schema.provider, "config variables", () => configVariableProperties(pkg, types, schema.provider.block.attributes, schema.provider.block.blockTypes));
 
-  return { name: pkg, version: options.packageVersion, config, configVariables, resources, dataSources, functions, ephemeralResources, actions, types };
+  return { name: pkg, version: options.packageVersion, config, configVariables, resources, dataSources, functions, ephemeralResources, actions, types, ...(options.lazy === true ? { lazy: true as const } : {}) };
 }

@@ -153,6 +153,12 @@ export interface ProviderModel {
   actions: Map<string, ActionModel>;
   /** Named object types by token. */
   types: Map<string, ObjectTypeModel>;
+  /**
+   * Set on a model built with `lazy`: resources' and data sources' properties are built on first use, each with a
+   * registry of its own, so `types` lacks theirs and their object types' tokens are not the package's. Conversions and
+   * names are the same; a package schema is never rendered from it.
+   */
+  lazy?: true;
   /** The provider's own doc page (`docs/index.md`), when full docs were read: for the registry's `_index.md`. */
   overview?: { description: string; examples: string; frontMatter: Record<string, string> };
 }
@@ -177,6 +183,11 @@ export interface ModelOptions {
   maxSchemaDepth?: number;
   /** Where the docs' examples that stay HCL say why (the engine's debug log). */
   exampleLog?: (message: string) => void;
+  /**
+   * Build resources' and data sources' properties on first use (`ProviderModel.lazy`): a program's run uses a few of
+   * a giant provider's thousands and never renders the package schema.
+   */
+  lazy?: boolean;
 }
 
 /** What GetSchema adds around the model. */

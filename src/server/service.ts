@@ -131,6 +131,8 @@ export class ProviderService {
           includes: parameterized.selection.includes,
           excludes: parameterized.selection.excludes,
           warn: (m) => log.log("warning", m),
+          // A program's run (the SDK's value) uses a few resources of the provider and never renders its schema.
+          lazy: input.kind === "value",
         });
         const ops = (this.options.opsFactory ?? noResourceOps)({ provider: parameterized.provider, schema: parameterized.schema, model, log: this.log, parameterized });
         return { parameterized, model, ops };
@@ -187,7 +189,8 @@ export class ProviderService {
    */
   private async renderSchema(active: Active): Promise<pb.GetSchemaResponseIn> {
     const p = active.parameterized;
-    let model = active.model;
+    // A program's run may still be asked (`pulumi package get-schema` of an SDK's value): the package's own type names.
+    let model = active.model.lazy === true ? buildProviderModel(p.schema, { packageName: p.name, packageVersion: p.version, includes: p.selection.includes, excludes: p.selection.excludes }) : active.model;
     if (p.docs !== undefined || p.indexDoc !== undefined) {
       const docs = await import("../docs/index.js");
       const log = this.log;

@@ -88,3 +88,41 @@ describe("TypeRegistry rebuilds", () => {
     expect(schemaJson.resources["acme:index/aB:AB"]!.properties["c"]!.$ref).toBe("#/types/acme:index%2FABC:ABC");
   });
 });
+
+describe("lazy provider models (a program's run)", () => {
+  const schema = provider({
+    resources: {
+      acme_a: block([comp("id", S)], [nested("b_c", "single", block([opt("x", N)]))]),
+      acme_a_b: block([comp("id", S)], [nested("c", "single", block([opt("y", S)], [nested("qux", "single", block([opt("z", B)]))]))]),
+    },
+    dataSources: { acme_a: block([comp("id", S), opt("filter", S)], [nested("b_c", "list", block([opt("x", N)]))]) },
+  });
+  const options = { packageName: "acme", packageVersion: "1.0.0" };
+  /** A property tree without type tokens: what conversions and names depend on. */
+  const shape = (props: readonly PropertyModel[]): unknown =>
+    props.map((p) => {
+      const t = p.type.kind === "array" ? p.type.items : p.type.kind === "map" ? p.type.values : p.type;
+      return [p.tfName, p.name, p.required, p.secret, p.type.kind, t.kind === "object" ? shape(t.ref.properties) : t.kind];
+    });
+
+  it("builds a resource's or data source's properties when first read, the same but for type tokens as the package's model", () => {
+    const full = buildProviderModel(schema, options);
+    const lazy = buildProviderModel(schema, { ...options, lazy: true });
+    expect(lazy.lazy).toBe(true);
+    expect(full.lazy).toBeUndefined();
+    // Nothing of the resources' or data sources' types is registered until they are read.
+    expect(lazy.types.size).toBe(0);
+    expect(full.types.size).toBeGreaterThan(0);
+    for (const tf of ["acme_a", "acme_a_b"]) {
+      expect(lazy.resources.get(tf)!.token).toBe(full.resources.get(tf)!.token);
+      expect(shape(lazy.resources.get(tf)!.properties)).toEqual(shape(full.resources.get(tf)!.properties));
+    }
+    expect(shape(lazy.dataSources.get("acme_a")!.properties)).toEqual(shape(full.dataSources.get("acme_a")!.properties));
+    // Read twice, the same objects: built once.
+    expect(lazy.resources.get("acme_a")!.properties).toBe(lazy.resources.get("acme_a")!.properties);
+  });
+
+  it("takes no docs: it is never rendered", () => {
+    expect(() => buildProviderModel(schema, { ...options, lazy: true, docs: { resources: new Map(), dataSources: new Map(), ephemeralResources: new Map(), functions: new Map() } as never })).toThrow(/lazy provider model takes no docs/);
+  });
+});
