@@ -28,7 +28,7 @@ function typeSpec(t: TypeModel): JsonObject {
 }
 
 function propertySpec(p: PropertyModel): JsonObject {
-  const spec: JsonObject = { ...typeSpec(p.type) };
+  const spec: JsonObject = typeSpec(p.type);
   if (p.description !== "") spec["description"] = p.description;
   if (p.secret) spec["secret"] = true;
   if (p.deprecationMessage !== undefined) spec["deprecationMessage"] = p.deprecationMessage;

@@ -172,6 +172,19 @@ const utf8 = new TextDecoder();
 /** A CtyType from the JSON bytes a Terraform schema carries for an attribute type. */
 export function parseTypeBytes(bytes: Uint8Array | string): CtyType {
   const text = typeof bytes === "string" ? bytes : utf8.decode(bytes);
+  // A provider's schema spells the same few types (`"string"`, `["list","string"]`…) tens of thousands of times.
+  let known = parsedTypes.get(text);
+  if (known === undefined) {
+    known = parseTypeText(text);
+    if (parsedTypes.size >= 10_000) parsedTypes.clear();
+    parsedTypes.set(text, known);
+  }
+  return known;
+}
+
+const parsedTypes = new Map<string, CtyType>();
+
+function parseTypeText(text: string): CtyType {
   let json: unknown;
   try {
     json = JSON.parse(text);
