@@ -1,12 +1,16 @@
 // Scale benchmark (issue 36 item 5): `pulumi up`, a no-change preview and destroy of many resources, ours (the packaged
 // plugin) beside the reference bridge installed as the same plugin, through the load scenario's steps. Prints wall times
-// and the plugin's peak RSS with ours ÷ reference, and time per resource at each size so growth with stack size shows.
+// and the plugin's peak RSS with ours ÷ reference, time per resource at each size, and the CPU each class of process
+// (engine, plugin, Terraform provider) spent per step and per resource, with its growth from the first size to the
+// last, so a step of the plugin that grows faster than the engine's own shows.
 // SCALE_KIND: `random_id` (random_id only; default sizes 500,2000) or `aws` (resources spread over aws resource types
 // served by the replay peer from the aws schema dump; default 200,500). SCALE_SIZES, LOAD_PARALLEL (default 32) and
-// LOAD_PLUGINS (default ours,reference) as in bench/load.bench.ts. No assertions.
+// LOAD_PLUGINS (default ours,reference) as in bench/load.bench.ts. SCALE_SKIP_CHECKPOINTS=1 runs every pulumi command
+// with PULUMI_SKIP_CHECKPOINTS=true (the engine saves the snapshot once at the end instead of after every step, which
+// is quadratic in stack size on the local backend). No assertions.
 import { awsLoad } from "../test/support/scale-scenario.js";
 import type { PluginKind } from "../test/support/interchange.js";
-import { describeLoad, runLoadScenario, type LoadResult } from "../test/support/load-scenario.js";
+import { describeLoad, runLoadScenario, type LoadResult, type LoadStep, type ProcessClass } from "../test/support/load-scenario.js";
 import { report } from "./report.js";
 
 const kind = process.env["SCALE_KIND"] ?? "random_id";
@@ -14,6 +18,12 @@ if (kind !== "random_id" && kind !== "aws") throw new Error(`SCALE_KIND is ${kin
 const sizes = (process.env["SCALE_SIZES"] ?? (kind === "aws" ? "200,500" : "500,2000")).split(",").map(Number);
 const parallel = Number(process.env["LOAD_PARALLEL"] ?? 32);
 const plugins = (process.env["LOAD_PLUGINS"] ?? "ours,reference").split(",") as PluginKind[];
+const skipCheckpoints = process.env["SCALE_SKIP_CHECKPOINTS"] === "1";
+const env = skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : undefined;
+console.log(
+  `scale: ${kind}, sizes ${sizes.join(",")}, --parallel ${parallel}, plugins ${plugins.join(",")}, ` +
+    `checkpoints ${skipCheckpoints ? "skipped (PULUMI_SKIP_CHECKPOINTS=true)" : "saved after every step (the engine's default)"}`,
+);
 
 const STEPS = [
   ["up", "upMs"],
@@ -28,13 +38,25 @@ function peakMiB(r: LoadResult): number | undefined {
 }
 
 async function run(n: number, plugin: PluginKind): Promise<LoadResult> {
-  if (kind === "random_id") return runLoadScenario({ randomIds: n, randomStrings: 0, items: 0, parallel, plugin });
+  if (kind === "random_id") return runLoadScenario({ randomIds: n, randomStrings: 0, items: 0, parallel, plugin, env });
   const custom = awsLoad(n);
   try {
-    return await runLoadScenario({ randomIds: 0, randomStrings: 0, items: 0, parallel, plugin, custom });
+    return await runLoadScenario({ randomIds: 0, randomStrings: 0, items: 0, parallel, plugin, custom, env });
   } finally {
     custom.cleanup();
   }
+}
+
+const CPU_STEPS: LoadStep[] = ["setup", "up", "preview", "destroy"];
+const CPU_CLASSES: ProcessClass[] = ["engine", "plugin", "provider", "language host"];
+
+/** CPU seconds of each class of process per step, and per resource in ms. */
+function describeStepCpu(r: LoadResult): string[] {
+  const cell = (s: number): string => `${s.toFixed(1)} s ${((s * 1000) / r.resources).toFixed(2)} ms/res`;
+  return [
+    `CPU per step (${CPU_CLASSES.join(" | ")}; seconds, ms per resource):`,
+    ...CPU_STEPS.map((step) => `  ${step}: ${CPU_CLASSES.map((c) => cell(r.stepCpuSeconds[step][c])).join(" | ")}`),
+  ];
 }
 
 const results = new Map<number, Partial<Record<PluginKind, LoadResult>>>();
@@ -43,6 +65,7 @@ for (const n of sizes) {
   for (const plugin of plugins) {
     const r = await run(n, plugin);
     for (const line of describeLoad(r)) console.log(line);
+    for (const line of describeStepCpu(r)) console.log(line);
     runs[plugin] = r;
   }
   results.set(n, runs);
@@ -60,5 +83,18 @@ for (const plugin of plugins) {
   for (const [step, k] of STEPS) {
     const per = sizes.map((n) => { const r = results.get(n)?.[plugin]; return r ? r[k] / r.resources : NaN; });
     console.log(`  ${plugin} ${step}: ${per.map((x) => x.toFixed(1)).join(" / ")}; growth ${(per[per.length - 1]! / per[0]!).toFixed(2)}×`);
+  }
+}
+
+// CPU growth: each class's CPU per resource at the first size and the last, and last ÷ first, per step and plugin. The
+// engine's figure is the yardstick: a plugin (or provider) figure that grows faster than it is growth of our own.
+console.log(`\nCPU growth (${kind}, ms of CPU per resource at ${sizes[0]} → ${sizes[sizes.length - 1]}; last ÷ first):`);
+for (const plugin of plugins) {
+  for (const step of CPU_STEPS.slice(1)) {
+    const cells = CPU_CLASSES.slice(0, 3).map((c) => {
+      const per = sizes.map((n) => { const r = results.get(n)?.[plugin]; return r ? (r.stepCpuSeconds[step][c] * 1000) / r.resources : NaN; });
+      return `${c} ${per[0]!.toFixed(2)} → ${per[per.length - 1]!.toFixed(2)} (${(per[per.length - 1]! / per[0]!).toFixed(2)}×)`;
+    });
+    console.log(`  ${plugin} ${step}: ${cells.join(", ")}`);
   }
 }

@@ -23,6 +23,8 @@ export interface LoadOptions {
   plugin?: PluginKind;
   /** Another program instead of loadProgram's: its own packages, the environment its providers need, its types. */
   custom?: CustomLoad;
+  /** Extra environment for every pulumi command of the run (e.g. PULUMI_SKIP_CHECKPOINTS). */
+  env?: Record<string, string>;
 }
 
 /** A program of other resources (test/support/scale-scenario.ts), run through the same steps and measured alike. */
@@ -70,6 +72,8 @@ export interface LoadResult {
   providerPeaks: ProcessPeak[];
   /** CPU time by kind of process over the whole run (sampled every 250 ms, so a little low). */
   cpuSeconds: Record<string, number>;
+  /** The same, per step: what each class spent from the end of the step before to the end of this one. */
+  stepCpuSeconds: Record<LoadStep, Record<ProcessClass, number>>;
   /** terraform-provider-* and plugin processes of this sandbox still alive 10 s after destroy. */
   leftovers: { pid: number; cmd: string }[];
 }
@@ -104,7 +108,9 @@ export function loadProgram(o: Pick<LoadOptions, "randomIds" | "randomStrings" |
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ; 100 on Linux/x86-64). */
 const USER_HZ = 100;
 
-type ProcessClass = "engine" | "language host" | "plugin" | "provider" | "other";
+export type ProcessClass = "engine" | "language host" | "plugin" | "provider" | "other";
+export type LoadStep = "setup" | "up" | "preview" | "destroy";
+const noCpu = (): Record<ProcessClass, number> => ({ engine: 0, "language host": 0, plugin: 0, provider: 0, other: 0 });
 
 function classify(cmd: string): ProcessClass {
   const exe = basename(cmd.split(" ")[0] ?? "");
@@ -119,6 +125,8 @@ function classify(cmd: string): ProcessClass {
 
 /** Samples every process of the sandbox: peak RSS (VmHWM) and CPU time, until stopped. */
 function startSampler(sandbox: ReturnType<typeof pulumiSandbox>): {
+  /** CPU seconds per class of every process seen so far, sampled now. */
+  cpu(): Record<ProcessClass, number>;
   stop(): { plugins: ProcessPeak[]; providers: ProcessPeak[]; cpuSeconds: Record<ProcessClass, number> };
 } {
   const peaks = new Map<number, ProcessPeak & { cpuTicks: number }>();
@@ -139,12 +147,18 @@ function startSampler(sandbox: ReturnType<typeof pulumiSandbox>): {
     }
   };
   const timer = setInterval(sample, 250);
+  const cpu = (): Record<ProcessClass, number> => {
+    sample();
+    const cpuSeconds = noCpu();
+    for (const p of peaks.values()) cpuSeconds[classify(p.cmd)] += p.cpuTicks / USER_HZ;
+    return cpuSeconds;
+  };
   return {
+    cpu,
     stop: () => {
       clearInterval(timer);
       const all = [...peaks.values()];
-      const cpuSeconds: Record<ProcessClass, number> = { engine: 0, "language host": 0, plugin: 0, provider: 0, other: 0 };
-      for (const p of all) cpuSeconds[classify(p.cmd)] += p.cpuTicks / USER_HZ;
+      const cpuSeconds = cpu();
       const strip = ({ pid, ppid, cmd, peakKiB }: ProcessPeak): ProcessPeak => ({ pid, ppid, cmd, peakKiB });
       return {
         plugins: all.filter((p) => classify(p.cmd) === "plugin").map(strip),
@@ -175,7 +189,15 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
       for (const r of readRssReports(rssFile).slice(reports.length)) reports.push({ ...r, phase });
     };
     sampler = startSampler(sandbox);
-    Object.assign(sandbox.env, o.custom?.env ?? {});
+    // Each step's CPU per class: the sampler's totals at the step's end less those at the end of the step before.
+    const stepCpu = { setup: noCpu(), up: noCpu(), preview: noCpu(), destroy: noCpu() };
+    let cpuBefore = noCpu();
+    const endStep = (step: LoadStep): void => {
+      const now = sampler!.cpu();
+      for (const k of Object.keys(now) as ProcessClass[]) stepCpu[step][k] = now[k] - cpuBefore[k];
+      cpuBefore = now;
+    };
+    Object.assign(sandbox.env, o.custom?.env ?? {}, o.env ?? {});
     const ourTypes = o.custom?.types ?? OUR_TYPES;
     const project = YamlScenario.inline(dir, "load", "", sandbox.env);
     for (const pkg of o.custom?.packages ?? [peerPath("random"), ...(o.items > 0 ? [peerPath("httpapi")] : [])]) {
@@ -191,11 +213,13 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
     const resources = o.custom?.resources ?? o.randomIds + o.randomStrings + o.items;
 
     collectReports("setup");
+    endStep("setup");
     let started = Date.now();
     const up = await project.ok(["up", "--yes", "--skip-preview", "--parallel", String(o.parallel)], 1_800_000);
     const upMs = Date.now() - started;
     log(`load (${kind}): up of ${resources} resources with --parallel ${o.parallel}: ${(upMs / 1000).toFixed(1)} s`);
     collectReports("up");
+    endStep("up");
 
     // A second look must find nothing to do: no perpetual diffs at scale.
     started = Date.now();
@@ -203,17 +227,20 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
     const previewMs = Date.now() - started;
     log(`load (${kind}): no-change preview: ${(previewMs / 1000).toFixed(1)} s`);
     collectReports("preview");
+    endStep("preview");
 
     const exported: ExportedResource[] = (await project.resources()).filter((r) => ourTypes.has(r.type));
     const serviceItems = await api.items();
     const stackItemIds = new Set(exported.filter((r) => r.type === "httpapi:index/item:Item").map((r) => r.id ?? ""));
     const serviceIds = new Set(serviceItems.map((i) => i.id));
+    cpuBefore = sampler.cpu(); // the stack export above is no step's
 
     started = Date.now();
     await project.ok(["destroy", "--yes", "--skip-preview", "--parallel", String(o.parallel)], 1_800_000);
     const destroyMs = Date.now() - started;
     log(`load (${kind}): destroy: ${(destroyMs / 1000).toFixed(1)} s`);
     collectReports("destroy");
+    endStep("destroy");
     const afterDestroy = (await project.resources()).filter((r) => ourTypes.has(r.type)).length;
     const leftovers = await waitNoSandboxProcesses(sandbox, "terraform-provider", 10_000);
     // The reference leaves its Terraform providers running when the engine stops it; they are counted, then ended so
@@ -244,6 +271,7 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
       pluginPeaks: peaks.plugins,
       providerPeaks: peaks.providers,
       cpuSeconds: peaks.cpuSeconds,
+      stepCpuSeconds: stepCpu,
       leftovers,
     };
   } finally {
