@@ -6,7 +6,10 @@
 //                     [--json results.jsonl]   (each result appended as one JSON line, error output included)
 //
 // --slice <language>=<n> compiles that language from an --include of n resources spread over the provider (default:
-// go and java sliced to 40 on aws, azurerm and google, which do not fit this machine whole; --whole lifts it).
+// go and java sliced to 40 on aws, azurerm and google: Go does not fit this machine whole, and aws's Java fails on a
+// 256-byte file name; --whole lifts it).
+// GIANTS_GO_ENV ("GOMEMLIMIT=6GiB GOGC=50") and GIANTS_GO_FLAGS ("-p 1 -gcflags=-c=1") set the Go compile's environment
+// and `go build` flags (goBuild in test/support/giants-matrix.ts).
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

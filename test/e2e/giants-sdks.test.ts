@@ -6,8 +6,9 @@
 //
 // Sliced here though they pass whole (docs/performance.md has the whole figures): kubernetes and cloudflare in Go, whose
 // one package each (82 resources with deep nested types; 257 resources and 443 data sources) builds in one compile
-// process of 15–20 GB and 13 GB for 4 to 14 minutes, more than a CI machine shared with other jobs can give; the big
-// three in Go and Java, which would not fit this machine's 24 GB whole.
+// process of 15–20 GB and 13 GB for 4 to 14 minutes, more than a CI machine shared with other jobs can give (bounding
+// the compiler, GOMEMLIMIT with -c=1 and -p 1, leaves them at 10 and 9 GB and doubles the time); the big three in Go
+// and Java, which would not fit this machine's 24 GB whole.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

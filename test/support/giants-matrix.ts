@@ -261,6 +261,31 @@ export function yamlProgram(schema: PulumiSchema): string | undefined {
   return undefined;
 }
 
+/**
+ * How `go build` compiles a giant's Go SDK: environment and flags, GIANTS_GO_ENV ("GOMEMLIMIT=6GiB GOGC=100") and
+ * GIANTS_GO_FLAGS ("-p 1 -gcflags=-c=1") replacing the defaults. The SDK is one Go package with all of the provider's
+ * types, which one compile process builds; GOMEMLIMIT reaches that process (the compiler is a Go program), -c=1 turns
+ * off its concurrent backend, and -p 1 builds one package at a time.
+ */
+export function goBuild(): { env: Record<string, string>; flags: string[] } {
+  const words = (v: string | undefined, fallback: string[]): string[] => (v === undefined ? fallback : v.split(/\s+/).filter((w) => w !== ""));
+  const env = words(process.env["GIANTS_GO_ENV"], GO_BUILD_ENV).map((w) => {
+    const eq = w.indexOf("=");
+    if (eq <= 0) throw new Error(`GIANTS_GO_ENV: "${w}" is not NAME=value; give space-separated NAME=value pairs, e.g. GOMEMLIMIT=6GiB GOGC=100`);
+    return [w.slice(0, eq), w.slice(eq + 1)] as const;
+  });
+  return { env: Object.fromEntries(env), flags: words(process.env["GIANTS_GO_FLAGS"], GO_BUILD_FLAGS) };
+}
+
+/**
+ * The defaults of goBuild: Go's own. Bounding the compiler's memory does not fit the giants' one package into ~6 GB: its
+ * live heap is larger, so a GOMEMLIMIT under it makes the collector run without end. kubernetes with GOMEMLIMIT=5GiB,
+ * -p 1 and -gcflags=all=-c=1 was still compiling after 17 minutes at 10 GB and rising (20 GB and 14 minutes with the
+ * defaults); docs/performance.md has every figure.
+ */
+const GO_BUILD_ENV: string[] = [];
+const GO_BUILD_FLAGS: string[] = [];
+
 /** A giant served by the replay peer, driven through the real CLI with our plugin installed in `sandboxEnv`'s home. */
 export class GiantRun {
   private readonly served;
@@ -366,7 +391,8 @@ export class GiantRun {
         writeFileSync(gomod, readFileSync(gomod, "utf8").replace(/(github\.com\/pulumi\/pulumi\/sdk\/v3) v\S+/, `$1 v${PULUMI_SDK}`));
         const tidy = await measure("go", ["mod", "tidy"], { cwd: sdk, env });
         if (tidy.code !== 0) return tidy;
-        const built = await measure("go", ["build", "./..."], { cwd: sdk, env });
+        const go = goBuild();
+        const built = await measure("go", ["build", ...go.flags, "./..."], { cwd: sdk, env: { ...env, ...go.env } });
         return { ...built, stage: sum(tidy.stage, built.stage) };
       }
       case "java": {

@@ -1,10 +1,10 @@
 // The giants matrix's own logic (test/support/giants-matrix.ts): which mypy errors are Pulumi's Python generator's,
-// the --include slice, and the YAML program it previews.
+// the --include slice, the YAML program it previews, and the Go build settings it takes from the environment.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { classifyMypy, sampleResources, yamlProgram } from "../support/giants-matrix.js";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { classifyMypy, goBuild, sampleResources, yamlProgram } from "../support/giants-matrix.js";
 
 const root = mkdtempSync(join(tmpdir(), "tfbridge-mypy-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -71,5 +71,20 @@ describe("yamlProgram", () => {
     });
     expect(program).toBe(`resources:\n  it:\n    type: p:index/b:B\n    properties: {"name":"x","count":1,"on":true,"meta":{"name":"x"},"tags":["x"]}\n`);
     expect(yamlProgram({ resources: { "p:index/a:A": { requiredInputs: ["spec"], inputProperties: {} } } })).toBeUndefined();
+  });
+});
+
+describe("goBuild", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("takes GIANTS_GO_ENV's NAME=value pairs and GIANTS_GO_FLAGS's words in place of Go's own defaults", () => {
+    vi.stubEnv("GIANTS_GO_ENV", " GOMEMLIMIT=6GiB  GOGC=50 ");
+    vi.stubEnv("GIANTS_GO_FLAGS", "-p 1 -gcflags=-c=1");
+    expect(goBuild()).toEqual({ env: { GOMEMLIMIT: "6GiB", GOGC: "50" }, flags: ["-p", "1", "-gcflags=-c=1"] });
+  });
+
+  it("refuses a GIANTS_GO_ENV word that is not NAME=value, naming it", () => {
+    vi.stubEnv("GIANTS_GO_ENV", "GOMEMLIMIT=6GiB 6GiB");
+    expect(() => goBuild()).toThrow(/GIANTS_GO_ENV: "6GiB" is not NAME=value/);
   });
 });
