@@ -1,6 +1,7 @@
 // Naming rules from Terraform names to Pulumi names and tokens, and when a property is required where it appears; the
 // only place such a rule is written.
 import { createHash } from "node:crypto";
+import { memoizeString } from "../memo.js";
 import { Pluralize, Singularize } from "./inflector.js";
 import type { ObjectTypeModel, TypeModel } from "./model.js";
 
@@ -484,18 +485,7 @@ export function terraformConfigToken(pkg: string): string {
  * `sha256_hash`), and an acronym followed by a lower-case letter gives that word its last capital (`HTTPServer` →
  * `http_server`).
  */
-export function pythonName(name: string): string {
-  let known = pythonNames.get(name);
-  if (known === undefined) {
-    // A giant provider's model asks for the same few thousand names hundreds of thousands of times.
-    if (pythonNames.size >= 100_000) pythonNames.clear();
-    known = spellPythonName(name);
-    pythonNames.set(name, known);
-  }
-  return known;
-}
-
-const pythonNames = new Map<string, string>();
+export const pythonName = memoizeString(spellPythonName, 100_000);
 
 function spellPythonName(name: string): string {
   const words: string[] = [];

@@ -1,5 +1,6 @@
 // The cty type model: constructors, the JSON form Terraform schemas and go-cty use for types, equality, and friendly names.
 
+import { memoizeString } from "../../memo.js";
 import { CtyError } from "./errors.js";
 import { index, key, type Path } from "../path.js";
 import { goJsonString, sortUtf8 } from "./strings.js";
@@ -169,22 +170,15 @@ function describeJson(v: unknown): string {
 
 const utf8 = new TextDecoder();
 
+// A provider's schema spells the same few types (`"string"`, `["list","string"]`…) tens of thousands of times.
+const parseTypeText = memoizeString(parseTypeOnce, 10_000);
+
 /** A CtyType from the JSON bytes a Terraform schema carries for an attribute type. */
 export function parseTypeBytes(bytes: Uint8Array | string): CtyType {
-  const text = typeof bytes === "string" ? bytes : utf8.decode(bytes);
-  // A provider's schema spells the same few types (`"string"`, `["list","string"]`…) tens of thousands of times.
-  let known = parsedTypes.get(text);
-  if (known === undefined) {
-    known = parseTypeText(text);
-    if (parsedTypes.size >= 10_000) parsedTypes.clear();
-    parsedTypes.set(text, known);
-  }
-  return known;
+  return parseTypeText(typeof bytes === "string" ? bytes : utf8.decode(bytes));
 }
 
-const parsedTypes = new Map<string, CtyType>();
-
-function parseTypeText(text: string): CtyType {
+function parseTypeOnce(text: string): CtyType {
   let json: unknown;
   try {
     json = JSON.parse(text);
