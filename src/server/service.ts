@@ -1,7 +1,7 @@
 // The pulumirpc.ResourceProvider service: Parameterize, GetSchema, plugin housekeeping, and dispatch of resource RPCs to ResourceOps.
 import { describe, HelpRequested, parameterize, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
 import { cacheRoot } from "../acquire/cache.js";
-import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
+import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, renderPackageSchema, type ModelOptions, type ProviderModel } from "../schema-translate/index.js";
 import { VERSION } from "../version.js";
 import { shadowedWarning } from "./installed-plugins.js";
 import * as convert from "./convert.js";
@@ -126,10 +126,7 @@ export class ProviderService {
       }).finally(() => status.done());
       try {
         const model = buildProviderModel(parameterized.schema, {
-          packageName: parameterized.name,
-          packageVersion: parameterized.version,
-          includes: parameterized.selection.includes,
-          excludes: parameterized.selection.excludes,
+          ...packageOptions(parameterized),
           warn: (m) => log.log("warning", m),
           // A program's run (the SDK's value) uses a few resources of the provider and never renders its schema.
           lazy: input.kind === "value",
@@ -190,7 +187,7 @@ export class ProviderService {
   private async renderSchema(active: Active): Promise<pb.GetSchemaResponseIn> {
     const p = active.parameterized;
     // A program's run may still be asked (`pulumi package get-schema` of an SDK's value): the package's own type names.
-    let model = active.model.lazy === true ? buildProviderModel(p.schema, { packageName: p.name, packageVersion: p.version, includes: p.selection.includes, excludes: p.selection.excludes }) : active.model;
+    let model = active.model.lazy === true ? buildProviderModel(p.schema, packageOptions(p)) : active.model;
     if (p.docs !== undefined || p.indexDoc !== undefined) {
       const docs = await import("../docs/index.js");
       const log = this.log;
@@ -202,7 +199,7 @@ export class ProviderService {
           ? { resources: [...model.resources.keys()], dataSources: [...model.dataSources.keys()], ephemeralResources: [...model.ephemeralResources.keys()], functions: [...model.functions.keys()] }
           : { resources: [], dataSources: [], functions: [] };
       const read = source !== undefined && repo !== undefined ? docs.readDocs(source, repo, wanted, options) : undefined;
-      const documented = read === undefined ? undefined : buildProviderModel(p.schema, { packageName: p.name, packageVersion: p.version, includes: p.selection.includes, excludes: p.selection.excludes, docs: read, exampleLog: (m: string) => log.log("debug", m) });
+      const documented = read === undefined ? undefined : buildProviderModel(p.schema, { ...packageOptions(p), docs: read, exampleLog: (m: string) => log.log("debug", m) });
       // --indexDocOutDir alone reads only the provider's page, for _index.md; the schema keeps the short docs.
       if (p.docs !== undefined && documented !== undefined) model = documented;
       if (p.indexDoc !== undefined) {
@@ -361,4 +358,9 @@ function decodeParameterize(r: pb.ParameterizeRequest): ParameterizeInput {
     return { kind: "value", name: value?.name ?? "", version: value?.version ?? "", value: value?.value ?? new Uint8Array() };
   }
   throw new RpcError(Status.INVALID_ARGUMENT, "Parameterize needs either args or a value");
+}
+
+/** The package a parameterization names: what every model built for it shares. */
+function packageOptions(p: Parameterized): ModelOptions {
+  return { packageName: p.name, packageVersion: p.version, includes: p.selection.includes, excludes: p.selection.excludes };
 }
