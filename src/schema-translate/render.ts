@@ -35,9 +35,11 @@ function propertySpec(p: PropertyModel): JsonObject {
   return spec;
 }
 
-function properties(props: readonly PropertyModel[]): JsonObject {
+/** Property specs by name; `made` holds specs already rendered for the same models (a resource's inputs are some of its
+ * properties), shared rather than built again: the rendered schema is only ever serialized. */
+function properties(props: readonly PropertyModel[], made?: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const p of props) out[p.name] = propertySpec(p);
+  for (const p of props) out[p.name] = made?.[p.name] ?? propertySpec(p);
   return out;
 }
 
@@ -244,12 +246,13 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
   schema["config"] = withList(model.configVariables.length > 0 ? { variables: configVars } : {}, "required", names(model.configVariables, (p) => p.required));
 
   const configInputs = model.config.filter((p) => p.input);
+  const configProps = properties(configInputs);
   schema["provider"] = withList(
     withList(
       {
         description: `The provider type for the ${name} package. Resources use the package-wide configuration unless given an explicit provider instance.`,
-        properties: properties(configInputs),
-        inputProperties: properties(configInputs),
+        properties: configProps,
+        inputProperties: configProps,
       },
       "required",
       names(configInputs, (p) => p.required),
@@ -266,9 +269,9 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
     const stateProps = properties(r.properties);
     const spec: JsonObject = {};
     if (r.description !== "") spec["description"] = r.description;
-    spec["properties"] = properties(r.properties);
+    spec["properties"] = stateProps;
     withList(spec, "required", names(r.properties, outputRequired));
-    spec["inputProperties"] = properties(inputs);
+    spec["inputProperties"] = properties(inputs, stateProps);
     withList(spec, "requiredInputs", names(inputs, inputRequired));
     spec["stateInputs"] = {
       description: `Input properties used for looking up and filtering ${r.token.split(":")[2]} resources.`,

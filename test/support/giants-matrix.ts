@@ -263,12 +263,14 @@ export function yamlProgram(schema: PulumiSchema): string | undefined {
 
 /**
  * How `go build` compiles a giant's Go SDK: environment and flags, GIANTS_GO_ENV ("GOMEMLIMIT=6GiB GOGC=100") and
- * GIANTS_GO_FLAGS ("-p 1 -gcflags=-c=1") replacing the defaults. The SDK is one Go package with all of the provider's
- * types, which one compile process builds; GOMEMLIMIT reaches that process (the compiler is a Go program), -c=1 turns
- * off its concurrent backend, and -p 1 builds one package at a time.
+ * GIANTS_GO_FLAGS ("-p 1 -gcflags='all=-N -l'"; single quotes keep a flag's spaces) replacing the defaults; an empty
+ * GIANTS_GO_FLAGS gives Go's own. The SDK is one Go package with all of the provider's types, which one compile
+ * process builds; GOMEMLIMIT reaches that process (the compiler is a Go program).
  */
 export function goBuild(): { env: Record<string, string>; flags: string[] } {
-  const words = (v: string | undefined, fallback: string[]): string[] => (v === undefined ? fallback : v.split(/\s+/).filter((w) => w !== ""));
+  // Split at spaces outside single quotes, as a shell would, so that one flag can carry spaces: -gcflags='all=-N -l'.
+  const words = (v: string | undefined, fallback: string[]): string[] =>
+    v === undefined ? fallback : (v.match(/(?:[^\s']+|'[^']*')+/g) ?? []).map((w) => w.replaceAll("'", ""));
   const env = words(process.env["GIANTS_GO_ENV"], GO_BUILD_ENV).map((w) => {
     const eq = w.indexOf("=");
     if (eq <= 0) throw new Error(`GIANTS_GO_ENV: "${w}" is not NAME=value; give space-separated NAME=value pairs, e.g. GOMEMLIMIT=6GiB GOGC=100`);
@@ -278,13 +280,14 @@ export function goBuild(): { env: Record<string, string>; flags: string[] } {
 }
 
 /**
- * The defaults of goBuild: Go's own. Bounding the compiler's memory does not fit the giants' one package into ~6 GB: its
- * live heap is larger, so a GOMEMLIMIT under it makes the collector run without end. kubernetes with GOMEMLIMIT=5GiB,
- * -p 1 and -gcflags=all=-c=1 was still compiling after 17 minutes at 10 GB and rising (20 GB and 14 minutes with the
- * defaults); docs/performance.md has every figure.
+ * The defaults of goBuild: the compiler's optimizations and inlining off (-N -l). The compile still type-checks and
+ * generates code for every function of the package, which is what proves an SDK; the optimizing passes are what a
+ * giant's thousands of small methods make costly: kubernetes whole takes 13.5 GB and 224 s against 20 GB and 832 s
+ * with Go's defaults. Bounding the compiler's memory instead (GOMEMLIMIT, -c=1) does not fit the one package into
+ * ~6 GB: its live heap is larger, so the collector runs without end. docs/performance.md has every figure.
  */
 const GO_BUILD_ENV: string[] = [];
-const GO_BUILD_FLAGS: string[] = [];
+const GO_BUILD_FLAGS: string[] = ["-gcflags=all=-N -l"];
 
 /** A giant served by the replay peer, driven through the real CLI with our plugin installed in `sandboxEnv`'s home. */
 export class GiantRun {

@@ -83,6 +83,18 @@ describe("goBuild", () => {
     expect(goBuild()).toEqual({ env: { GOMEMLIMIT: "6GiB", GOGC: "50" }, flags: ["-p", "1", "-gcflags=-c=1"] });
   });
 
+  it("keeps a single-quoted part of a GIANTS_GO_FLAGS word whole, spaces and all", () => {
+    vi.stubEnv("GIANTS_GO_FLAGS", "-p 1 -gcflags='all=-N -l'");
+    expect(goBuild().flags).toEqual(["-p", "1", "-gcflags=all=-N -l"]);
+  });
+
+  it("compiles with optimizations and inlining off unless told, and with Go's own flags when GIANTS_GO_FLAGS is empty", () => {
+    vi.stubEnv("GIANTS_GO_FLAGS", undefined);
+    expect(goBuild().flags).toEqual(["-gcflags=all=-N -l"]);
+    vi.stubEnv("GIANTS_GO_FLAGS", "");
+    expect(goBuild().flags).toEqual([]);
+  });
+
   it("refuses a GIANTS_GO_ENV word that is not NAME=value, naming it", () => {
     vi.stubEnv("GIANTS_GO_ENV", "GOMEMLIMIT=6GiB 6GiB");
     expect(() => goBuild()).toThrow(/GIANTS_GO_ENV: "6GiB" is not NAME=value/);
