@@ -371,6 +371,8 @@ function shownPath(path: string): string {
  * attributes and types each count one level), two attributes or blocks of one name, an attribute with no type. The
  * walk is a loop, not a recursion, so it cannot run out of stack on what it is there to refuse.
  */
+const isPrimitiveLeaf = (t: CtyType): boolean => t.kind === "string" || t.kind === "number" || t.kind === "bool" || t.kind === "dynamic";
+
 function schemaProblem(roots: readonly SchemaNode[], maxDepth: number): string | undefined {
   // Each node keeps its parent's step, not its path: the path is spelled only for the message, and most schemas have none.
   type Step = { up: Step | undefined; name: string };
@@ -394,22 +396,28 @@ function schemaProblem(roots: readonly SchemaNode[], maxDepth: number): string |
     }
     if ("type" in node) {
       const t = node.type;
-      if (t.kind === "list" || t.kind === "set" || t.kind === "map") stack.push({ step, depth: depth + 1, type: t.element });
-      else if (t.kind === "tuple") for (const e of t.elements) stack.push({ step, depth: depth + 1, type: e });
-      else if (t.kind === "object") for (const [k, v] of Object.entries(t.attributes)) stack.push({ step: child(step, k), depth: depth + 1, type: v });
+      // A primitive type holds nothing to check but its depth, so it is walked only when too deep.
+      const inner = depth + 1;
+      const walk = (type: CtyType, at: Step): void => {
+        if (!isPrimitiveLeaf(type) || inner > maxDepth) stack.push({ step: at, depth: inner, type });
+      };
+      if (t.kind === "list" || t.kind === "set" || t.kind === "map") walk(t.element, step);
+      else if (t.kind === "tuple") for (const e of t.elements) walk(e, step);
+      else if (t.kind === "object") for (const k of Object.keys(t.attributes)) walk(t.attributes[k]!, child(step, k));
       continue;
     }
     const attributes = "block" in node ? node.block.attributes : node.attributes;
     const blocks = "block" in node ? node.block.blockTypes : [];
     const seen = new Set<string>();
-    for (const name of [...attributes.map((a) => a.name), ...blocks.map((b) => b.typeName)]) {
-      if (seen.has(name)) return `${pathOf(child(step, name))} is declared twice`;
-      seen.add(name);
-    }
+    const twice = (name: string): boolean => seen.size === seen.add(name).size;
+    for (const a of attributes) if (twice(a.name)) return `${pathOf(child(step, a.name))} is declared twice`;
+    for (const b of blocks) if (twice(b.typeName)) return `${pathOf(child(step, b.typeName))} is declared twice`;
     for (const a of attributes) {
       if (a.nestedType !== undefined) stack.push({ step: child(step, a.name), depth: depth + 1, attributes: a.nestedType.attributes });
-      else if (a.type !== undefined) stack.push({ step: child(step, a.name), depth, type: a.type });
-      else return `attribute ${pathOf(child(step, a.name))} has neither a type nor nested attributes`;
+      // At its block's own depth, which was checked: a primitive attribute has nothing left to check.
+      else if (a.type !== undefined) {
+        if (!isPrimitiveLeaf(a.type)) stack.push({ step: child(step, a.name), depth, type: a.type });
+      } else return `attribute ${pathOf(child(step, a.name))} has neither a type nor nested attributes`;
     }
     for (const b of blocks) stack.push({ step: child(step, b.typeName), depth: depth + 1, block: b.block });
   }

@@ -47,7 +47,26 @@ export interface PropertyModel {
  * parameters and results) are all made here, so a new field gets its default in one place.
  */
 export function propertyModel(p: Pick<PropertyModel, "tfName" | "name" | "tfType" | "type"> & Partial<PropertyModel>): PropertyModel {
-  return { required: false, input: true, computed: false, secret: false, writeOnly: false, maxItemsOne: false, description: "", ...p };
+  // One shape for every property (a spread of callers' differently shaped objects makes as many shapes, slower to
+  // build and to read across a giant's hundred thousand properties); optional fields stay absent when not given.
+  const m: PropertyModel = {
+    tfName: p.tfName,
+    name: p.name,
+    tfType: p.tfType,
+    type: p.type,
+    required: p.required ?? false,
+    input: p.input ?? true,
+    computed: p.computed ?? false,
+    secret: p.secret ?? false,
+    writeOnly: p.writeOnly ?? false,
+    maxItemsOne: p.maxItemsOne ?? false,
+    description: p.description ?? "",
+  };
+  if (p.autonamed !== undefined) m.autonamed = p.autonamed;
+  if (p.renamed !== undefined) m.renamed = p.renamed;
+  if (p.block !== undefined) m.block = p.block;
+  if (p.deprecationMessage !== undefined) m.deprecationMessage = p.deprecationMessage;
+  return m;
 }
 
 export type TypeModel =

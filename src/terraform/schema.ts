@@ -1,5 +1,5 @@
 // The cty type a Terraform schema implies for the values it describes, computed as Terraform core does.
-import { CtyDynamic, list, map, object, set, type CtyType } from "./cty/index.js";
+import { attributeRecord, CtyDynamic, list, map, object, objectOwning, set, type CtyType } from "./cty/index.js";
 import type { Attribute, Block, IdentitySchema, NestedAttributeObject } from "./types.js";
 
 /** True when the type has a dynamic part anywhere, which changes how Terraform types list and map blocks. */
@@ -38,13 +38,13 @@ function nestedObjectType(o: NestedAttributeObject): CtyType {
 const nestedImplied = new WeakMap<NestedAttributeObject, CtyType>();
 
 function spellNestedObjectType(o: NestedAttributeObject): CtyType {
-  const attrs: Record<string, CtyType> = {};
+  const attrs = attributeRecord();
   const optional: string[] = [];
   for (const a of o.attributes) {
     attrs[a.name] = attributeType(a);
     if (a.optional || a.computed) optional.push(a.name);
   }
-  const obj = object(attrs, optional.length > 0 ? optional.sort() : undefined);
+  const obj = objectOwning(attrs, optional.length > 0 ? optional.sort() : undefined);
   switch (o.nesting) {
     case "single":
       return obj;
@@ -66,7 +66,7 @@ const implied = new WeakMap<Block, CtyType>();
 export function impliedType(block: Block): CtyType {
   const hit = implied.get(block);
   if (hit !== undefined) return hit;
-  const attrs: Record<string, CtyType> = {};
+  const attrs = attributeRecord();
   for (const a of block.attributes) attrs[a.name] = attributeType(a);
   for (const nb of block.blockTypes) {
     const inner = impliedType(nb.block);
@@ -86,7 +86,7 @@ export function impliedType(block: Block): CtyType {
         break;
     }
   }
-  const t = object(attrs);
+  const t = objectOwning(attrs);
   implied.set(block, t);
   return t;
 }

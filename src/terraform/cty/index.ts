@@ -2,6 +2,7 @@
 
 export { CtyError } from "./errors.js";
 export {
+  attributeRecord,
   CtyBool,
   CtyDynamic,
   CtyNumber,
@@ -9,6 +10,7 @@ export {
   list,
   map,
   object,
+  objectOwning,
   parseType,
   parseTypeBytes,
   set,

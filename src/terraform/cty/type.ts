@@ -44,8 +44,21 @@ export function tuple(elements: CtyType[]): CtyType {
 /** An object type; `optional` names attributes a caller may leave out (only type conversion cares, never the wire). */
 export function object(attributes: Record<string, CtyType>, optional?: string[]): CtyType {
   // A null-prototype copy keeps attribute names like "constructor" from resolving to Object.prototype.
-  const attrs: Record<string, CtyType> = Object.create(null) as Record<string, CtyType>;
+  const attrs = attributeRecord();
   for (const name of Object.keys(attributes)) attrs[name] = attributes[name]!;
+  return objectOwning(attrs, optional);
+}
+
+/** An empty null-prototype record of attribute types, for objectOwning. */
+export function attributeRecord(): Record<string, CtyType> {
+  return Object.create(null) as Record<string, CtyType>;
+}
+
+/**
+ * `object` over a record from attributeRecord that the caller gives up: no copy, for the schema's implied types, which
+ * a giant provider makes tens of thousands of.
+ */
+export function objectOwning(attrs: Record<string, CtyType>, optional?: string[]): CtyType {
   if (optional !== undefined && optional.length > 0) {
     for (const name of optional) {
       if (!Object.hasOwn(attrs, name)) throw new CtyError(`optional attribute ${JSON.stringify(name)} is not an attribute of the object type`);
