@@ -8,8 +8,9 @@
 // --slice <language>=<n> compiles that language from an --include of n resources spread over the provider (default:
 // go and java sliced to 40 on aws, azurerm and google: Go does not fit this machine whole, and aws's Java fails on a
 // 256-byte file name; --whole lifts it).
-// GIANTS_GO_ENV ("GOMEMLIMIT=6GiB GOGC=50") and GIANTS_GO_FLAGS ("-p 1 -gcflags=-c=1") set the Go compile's environment
-// and `go build` flags (goBuild in test/support/giants-matrix.ts).
+// GIANTS_GO_ENV ("GOMEMLIMIT=6GiB GOGC=50") and GIANTS_GO_FLAGS ("-p 1 -gcflags='all=-N -l'", the default being the
+// quoted flag alone; "" for Go's own) set the Go compile's environment and `go build` flags (goBuild in
+// test/support/giants-matrix.ts).
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
