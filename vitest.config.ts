@@ -9,6 +9,8 @@ export default defineConfig({
     // Integration tests start real provider processes; two workers suit the 2-core machines.
     pool: "forks",
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Each test file's temporary directories are removed when it ends (test/support/temp.ts).
+    setupFiles: ["test/support/temp-cleanup.ts"],
     projects: [
       { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
       // Only the tiers that start real providers build them and the Pulumi tools (idempotent; a warm cache takes seconds).

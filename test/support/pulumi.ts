@@ -196,7 +196,4 @@ export function expectSuccess(r: RunResult, what: string): RunResult {
   return r;
 }
 
-/** A fresh temporary directory. */
-export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { tempDir } from "./temp.js";
