@@ -1,6 +1,6 @@
 // Builds the provider model from a Terraform provider schema: names, tokens, types and flags, computed once.
 import { readSetting } from "../setting.js";
-import type { CtyType } from "../terraform/cty/index.js";
+import { isPrimitiveType, type CtyType } from "../terraform/cty/index.js";
 import { attributeType, impliedType } from "../terraform/schema.js";
 import type { Attribute, Block, FunctionParameter, NestedBlock, ProviderSchema, Schema } from "../terraform/types.js";
 import {
@@ -366,13 +366,14 @@ function shownPath(path: string): string {
   return steps.length <= 12 ? path : [...steps.slice(0, 6), "…", ...steps.slice(-5)].join(".");
 }
 
+/** A type with nothing inside it to walk. */
+const isLeafType = (t: CtyType): boolean => isPrimitiveType(t) || t.kind === "dynamic";
+
 /**
  * What makes a schema one no walk over it should start on, or undefined: nesting deeper than `maxDepth` (blocks, nested
  * attributes and types each count one level), two attributes or blocks of one name, an attribute with no type. The
  * walk is a loop, not a recursion, so it cannot run out of stack on what it is there to refuse.
  */
-const isPrimitiveLeaf = (t: CtyType): boolean => t.kind === "string" || t.kind === "number" || t.kind === "bool" || t.kind === "dynamic";
-
 function schemaProblem(roots: readonly SchemaNode[], maxDepth: number): string | undefined {
   // Each node keeps its parent's step, not its path: the path is spelled only for the message, and most schemas have none.
   type Step = { up: Step | undefined; name: string };
@@ -399,7 +400,7 @@ function schemaProblem(roots: readonly SchemaNode[], maxDepth: number): string |
       // A primitive type holds nothing to check but its depth, so it is walked only when too deep.
       const inner = depth + 1;
       const walk = (type: CtyType, at: Step): void => {
-        if (!isPrimitiveLeaf(type) || inner > maxDepth) stack.push({ step: at, depth: inner, type });
+        if (!isLeafType(type) || inner > maxDepth) stack.push({ step: at, depth: inner, type });
       };
       if (t.kind === "list" || t.kind === "set" || t.kind === "map") walk(t.element, step);
       else if (t.kind === "tuple") for (const e of t.elements) walk(e, step);
@@ -416,7 +417,7 @@ function schemaProblem(roots: readonly SchemaNode[], maxDepth: number): string |
       if (a.nestedType !== undefined) stack.push({ step: child(step, a.name), depth: depth + 1, attributes: a.nestedType.attributes });
       // At its block's own depth, which was checked: a primitive attribute has nothing left to check.
       else if (a.type !== undefined) {
-        if (!isPrimitiveLeaf(a.type)) stack.push({ step: child(step, a.name), depth, type: a.type });
+        if (!isLeafType(a.type)) stack.push({ step: child(step, a.name), depth, type: a.type });
       } else return `attribute ${pathOf(child(step, a.name))} has neither a type nor nested attributes`;
     }
     for (const b of blocks) stack.push({ step: child(step, b.typeName), depth: depth + 1, block: b.block });

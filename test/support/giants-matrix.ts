@@ -283,8 +283,9 @@ export function goBuild(): { env: Record<string, string>; flags: string[] } {
  * The defaults of goBuild: the compiler's optimizations and inlining off (-N -l). The compile still type-checks and
  * generates code for every function of the package, which is what proves an SDK; the optimizing passes are what a
  * giant's thousands of small methods make costly: kubernetes whole takes 13.5 GB and 224 s against 18.9 GB and 252 s
- * with Go's defaults, cloudflare 9.4 GB and 100 s against 13.0 GB and 127 s (the same machine and load). Bounding the compiler's memory instead (GOMEMLIMIT, -c=1) does not fit the one package into
- * ~6 GB: its live heap is larger, so the collector runs without end. docs/performance.md has every figure.
+ * with Go's defaults, cloudflare 9.4 GB and 100 s against 13.0 GB and 127 s (the same machine and load). Bounding the
+ * compiler's memory instead (GOMEMLIMIT, -c=1) does not fit the one package into ~6 GB: its live heap is larger, so the
+ * collector runs without end. docs/performance.md has every figure.
  */
 const GO_BUILD_ENV: string[] = [];
 const GO_BUILD_FLAGS: string[] = ["-gcflags=all=-N -l"];

@@ -9,6 +9,7 @@ export {
   CtyString,
   list,
   map,
+  isPrimitiveType,
   object,
   objectOwning,
   parseType,
