@@ -57,7 +57,7 @@ if complete "$bin"; then
 fi
 
 command -v go >/dev/null 2>&1 || die "Go is required to build the Pulumi CLI (https://go.dev/dl), and it is not on PATH"
-# Each wrapper module declares the Go its tools need (pulumi v3.274.1: go 1.26.6); the newer of the two is required,
+# Each wrapper module declares the Go its tools need (pulumi v3.276.0: go 1.26.6); the newer of the two is required,
 # checked here because an older go would otherwise try to download a toolchain mid-build.
 need="$(for m in "$wrap/go.mod" "$wrap/yaml/go.mod"; do awk '$1 == "go" { print $2; exit }' "$m"; done | sort -V | tail -n1)"
 have="$(go env GOVERSION | sed 's/^go//')"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Builds Terraform, the oracle for Terraform 1.14's protocol (actions, list resources, generated config), from the Go
+# Builds Terraform, the oracle for what only Terraform has (actions, list resources, generated config), from the Go
 # module proxy into the peer cache. BUSL-1.1: a test oracle only, never shipped or linked into anything we publish.
 # The module zip lacks Terraform's nested modules (the nine remote-state backends and internal/legacy), which its go.mod
 # replaces with local directories, so it is built from a writable copy with two edits: those backends' imports and map
 # entries dropped from internal/backend/init/init.go, and the `replace …/internal/…` lines with their
 # `v0.0.0-00010101…` requires dropped from go.mod. Idempotent; prints the binary's path on its last line.
 set -euo pipefail
-version="${TERRAFORM_VERSION:-v1.14.9}"
+version="${TERRAFORM_VERSION:-v1.16.4}"
 cache="${TF_BRIDGE_PEER_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/peers}"
 dir="$cache/terraform/$version-release"
 log() { echo "build-terraform: $*" >&2; }

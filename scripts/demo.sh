@@ -13,7 +13,7 @@ say "npm packages"
 npm install --no-audit --no-fund --loglevel=error
 say "real Terraform providers (Go module proxy; cached in ~/.cache/pulumi-tf-bridge-ts)"
 peers="$(bash scripts/build-peers.sh | tail -1)"
-say "the Pulumi CLI v3.274.1 and its YAML language host (Go module proxy; the first build takes a few minutes)"
+say "the Pulumi CLI v3.276.0 and its YAML language host (Go module proxy; the first build takes a few minutes)"
 pulumi_bin="$(bash scripts/build-pulumi.sh | tail -1)"
 say "Pulumi's Node.js language host (from PATH, else built from ../shared/pulumi-language-hosts)"
 hosts="$(bash scripts/build-language-hosts.sh | tail -1)" || hosts=""

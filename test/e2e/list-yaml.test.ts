@@ -1,5 +1,5 @@
 // Terraform 1.14 list resources through the real Pulumi CLI: `pulumi do <package> <Resource> list` over bridgetest's
-// list resource (filters, --count, --all across pages), the same items Terraform v1.14.9's `terraform query` finds, and
+// list resource (filters, --count, --all across pages), the same items Terraform v1.16.4's `terraform query` finds, and
 // discover-and-import: the listing turned into a `pulumi import --file` file, imported into a YAML project whose
 // generated program previews with no changes.
 import { readFileSync } from "node:fs";

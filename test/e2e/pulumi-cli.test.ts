@@ -1,4 +1,4 @@
-// End to end with the real Pulumi CLI (v3.274.1): install the packaged plugin, let the engine start it, add a bridged
+// End to end with the real Pulumi CLI (v3.276.0): install the packaged plugin, let the engine start it, add a bridged
 // Terraform provider to a YAML project, generate a TypeScript SDK for it with `pulumi package gen-sdk` (compiled
 // against @pulumi/pulumi 3.248.0) and run it from an Automation API program.
 import { execFileSync } from "node:child_process";

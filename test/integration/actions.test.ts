@@ -1,5 +1,5 @@
 // Terraform 1.14 actions served as functions, against the real bridgetest and local providers, and checked against
-// Terraform v1.14.9 itself: the RPCs the provider receives (recorded by bridgetest's actions), progress, failures.
+// Terraform v1.16.4 itself: the RPCs the provider receives (recorded by bridgetest's actions), progress, failures.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -158,7 +158,7 @@ describe("invoking an action", () => {
   });
 });
 
-describe("the same action run by Terraform v1.14.9", () => {
+describe("the same action run by Terraform v1.16.4", () => {
   let env: NodeJS.ProcessEnv;
   beforeAll(() => {
     env = devOverridesEnv(scratch, { "bridge/bridgetest": "bridgetest" });

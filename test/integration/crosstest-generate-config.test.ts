@@ -1,4 +1,4 @@
-// Every oracle corpus case that imports (test/crosstest, golden `imported` not null), live against Terraform 1.14.9:
+// Every oracle corpus case that imports (test/crosstest, golden `imported` not null), live against Terraform 1.16.4:
 // the object OpenTofu imported is put in the shapes provider's store, Terraform imports them all with
 // `plan -generate-config-out`, and our configuration for the same state must be the one it writes.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -55,7 +55,7 @@ function storeObject(flavour: Flavour, store: string, type: string, state: Recor
   return id;
 }
 
-describe.each(FLAVOURS)("%s corpus imports: our generated configuration is Terraform 1.14.9's", (flavour) => {
+describe.each(FLAVOURS)("%s corpus imports: our generated configuration is Terraform 1.16.4's", (flavour) => {
   it("for every case OpenTofu imported", async () => {
     const peer = PEER[flavour];
     const work = join(scratch, flavour);

@@ -1,4 +1,4 @@
-// Import inputs against Terraform 1.14.9's `plan -generate-config-out` on the real peers: the configuration we derive
+// Import inputs against Terraform 1.16.4's `plan -generate-config-out` on the real peers: the configuration we derive
 // for each imported state is the one Terraform writes, and the inputs made of it plan no change.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -139,7 +139,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-describe("generated import configuration, against Terraform 1.14.9", () => {
+describe("generated import configuration, against Terraform 1.16.4", () => {
   it("Terraform generated a resource for every case", () => {
     expect([...generated.keys()].sort()).toEqual(cases.map(addressOf).sort());
   });

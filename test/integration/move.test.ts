@@ -189,7 +189,7 @@ describe("moving a resource's state to another type", () => {
   });
 });
 
-/** Terraform v1.14.9 with bridgetest through dev_overrides, in a directory of its own; `main.tf` is rewritten per step. */
+/** Terraform v1.16.4 with bridgetest through dev_overrides, in a directory of its own; `main.tf` is rewritten per step. */
 function terraform(name: string): { dir: string; run: (args: string[], hcl: string) => ReturnType<typeof spawnAsync> } {
   const dir = join(scratch, name);
   const providers = join(dir, "providers");
@@ -219,7 +219,7 @@ function tfInstance(dir: string): { type: string; attributes: Record<string, unk
   return { type: r.type, attributes: r.instances[0]!.attributes, private: priv === undefined ? {} : (JSON.parse(Buffer.from(priv, "base64").toString()) as Record<string, unknown>) };
 }
 
-describe("the same move in Terraform v1.14.9 (a moved block) and through the bridge (an alias)", () => {
+describe("the same move in Terraform v1.16.4 (a moved block) and through the bridge (an alias)", () => {
   it("ends with the same state", { timeout: 120_000 }, async () => {
     const named = (name: string): string => `resource "bridgetest_named" "x" {\n  name = "${name}"\n  note = "hello"\n}\n`;
     const relabeled = (name: string, from = "bridgetest_named"): string =>

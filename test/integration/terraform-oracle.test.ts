@@ -43,9 +43,9 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("the Terraform oracle", () => {
-  it("is Terraform 1.14.9", async () => {
+  it("is Terraform 1.16.4", async () => {
     const r = await execAsync(terraformBin(), ["version", "-json"], { cwd: scratch, env });
-    expect(JSON.parse(r.stdout)).toMatchObject({ terraform_version: "1.14.9" });
+    expect(JSON.parse(r.stdout)).toMatchObject({ terraform_version: "1.16.4" });
   });
 
   it("reads the local peer's action schema", async () => {

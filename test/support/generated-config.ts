@@ -1,4 +1,4 @@
-// Terraform 1.14.9's `plan -generate-config-out` run over imports, and its file read back (hclwrite-formatted literals, blocks, `jsonencode(…)`) into plain values without Terraform validating it, in the form our configuration values are compared in.
+// Terraform 1.16.4's `plan -generate-config-out` run over imports, and its file read back (hclwrite-formatted literals, blocks, `jsonencode(…)`) into plain values without Terraform validating it, in the form our configuration values are compared in.
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BigNum, Dynamic, isRecord, type CtyValue } from "../../src/terraform/cty/index.js";

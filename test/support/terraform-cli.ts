@@ -1,4 +1,4 @@
-// Terraform v1.14.9 (the oracle) run on the real peers without `terraform init`: a CLI configuration whose dev_overrides
+// Terraform v1.16.4 (the oracle) run on the real peers without `terraform init`: a CLI configuration whose dev_overrides
 // point each provider address at a folder holding the peer's binary.
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Terraform v1.14.9's `terraform query` against a real peer through dev_overrides: the oracle for list resources.
+// Terraform v1.16.4's `terraform query` against a real peer through dev_overrides: the oracle for list resources.
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 // Terraform 1.14's rules for the configuration it generates on import (genconfig), rule by rule on hand-built schemas;
-// test/integration/{generate-config,crosstest-generate-config}.test.ts hold them against Terraform 1.14.9 itself.
+// test/integration/{generate-config,crosstest-generate-config}.test.ts hold them against Terraform 1.16.4 itself.
 import { describe, expect, it } from "vitest";
 import { inputsFromConfig, keptForPulumi, legacyConfigFromState, writtenConfig } from "../../src/bridge/generate-config.js";
 import { Secret } from "../../src/bridge/property-value.js";
