@@ -19,6 +19,7 @@ import { movedDiff, moveState, storedJson, storedObject } from "./move.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
 import { PlanMemo, type PlanInputs } from "./plan-memo.js";
 import { carrySecrets, markSensitive } from "./secrets.js";
+import { unknownSettings } from "./settings.js";
 import { withDeleteTimeout, withTimeouts, withTimeoutsValue } from "./timeouts.js";
 import { randomUuid } from "./uuid.js";
 import {
@@ -97,19 +98,30 @@ export class TerraformBridge extends ProviderCaller {
     return toTfObject(this.model.config, inputs, this.secrets);
   }
 
-  async checkConfig(news: PropertyMap): Promise<CheckResult> {
+  /**
+   * `urn` tells a default provider (stack configuration) from an explicit one, for how an unknown key is reported;
+   * `earlier` are failures found before the bridge saw the settings (a structured setting whose string is not JSON).
+   */
+  async checkConfig(news: PropertyMap, urn = "", earlier: readonly CheckFailure[] = []): Promise<CheckResult> {
     // Sensitive settings are secrets from here on: stored as such, and known by value to be scrubbed from what the provider says.
     const inputs = markSensitive(this.model.config, news);
+    const shown = (failures: CheckFailure[]): CheckResult => ({ inputs, failures: failuresShownSafely(failures, inputs) });
+    const failures = [...earlier, ...unknownSettings(this.model, inputs, urn)];
     let config: CtyValue;
     try {
       config = this.configObject(inputs);
     } catch (e) {
-      if (e instanceof ConversionError) return { inputs, failures: failuresShownSafely([{ property: e.property, reason: e.reason }], inputs) };
-      throw e;
+      if (!(e instanceof ConversionError)) throw e;
+      // A key already reported as undecodable fails conversion too; it is told once.
+      if (!earlier.some((f) => e.property === f.property || e.property.startsWith(`${f.property}.`) || e.property.startsWith(`${f.property}[`))) {
+        failures.push({ property: e.property, reason: e.reason });
+      }
+      return shown(failures);
     }
+    if (failures.length > 0) return shown(failures);
     const diags = await this.tf.validateProviderConfig(config);
     this.warn(diags, "provider configuration");
-    return { inputs, failures: failuresShownSafely(failuresFromDiagnostics(diags, this.model.config), inputs) };
+    return shown(failuresFromDiagnostics(diags, this.model.config));
   }
 
   async configure(inputs: PropertyMap): Promise<void> {

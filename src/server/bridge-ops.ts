@@ -3,6 +3,7 @@ import { TerraformBridge } from "../bridge/bridge.js";
 import { newerReleaseHint, terraformAddress } from "../parameterize/index.js";
 import { BridgeError, PartialFailure, type DiffResult as BridgeDiff } from "../bridge/types.js";
 import { terraformConfigToken } from "../schema-translate/names.js";
+import { decodeConfig } from "./config-encoding.js";
 import type { PropertyDiffKind, DiffResponse, ResourceOps, ResourceOpsFactory } from "./ops.js";
 import { ResourceInitError } from "./ops.js";
 
@@ -35,10 +36,15 @@ export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log, pa
   const hints = parameterized === undefined ? {} : { newerRelease: newerReleaseHint(parameterized), providerAddress: terraformAddress(parameterized.origin) };
   const bridge = new TerraformBridge(provider, schema, model, (severity, message) => log.log(severity, message), hints);
   return {
-    checkConfig: (r) => bridge.checkConfig(r.news),
-    diffConfig: async (r) => diffResult(bridge.diffConfig(r.olds, r.news)),
+    // Settings arrive as Pulumi encodes them (src/server/config-encoding.ts); the bridge sees them decoded, and check
+    // returns them decoded, so the stored provider inputs hold the values the program and the stack gave.
+    checkConfig: (r) => {
+      const { values, failures } = decodeConfig(model.config, r.news);
+      return bridge.checkConfig(values, r.urn, failures);
+    },
+    diffConfig: async (r) => diffResult(bridge.diffConfig(decodeConfig(model.config, r.olds).values, decodeConfig(model.config, r.news).values)),
     configure: async (r) => {
-      await bridge.configure(r.args);
+      await bridge.configure(decodeConfig(model.config, r.args).values);
       // Resource references and output values are not converted by the bridge: the engine sends plain ids and values.
       return { acceptSecrets: true, supportsPreview: true, acceptResources: false, acceptOutputs: false, supportsAutonamingConfiguration: true };
     },
