@@ -49,3 +49,17 @@ export function newerReleaseHint(p: {
     `(\`pulumi stack export\` names the release the stack last used: the "version" of its pulumi:providers:${p.name} resource)`
   );
 }
+
+/**
+ * The warning for a package added without an exact version: `pulumi install` runs `package add`'s arguments again, so
+ * an open constraint takes whatever release is newest then, and the SDK changes under the project. Names the command
+ * that pins the release just taken.
+ */
+export function openVersionWarning(address: ProviderAddress, constraint: string, version: string, selection: Selection): string {
+  const given = constraint === "" ? "no version was given" : `the version constraint "${constraint}" is open`;
+  const pin = packageAddCommand([providerArgument({ kind: "remote", address }), version], selection);
+  return (
+    `${providerArgument({ kind: "remote", address })}: ${given}, so ${version} (the newest matching release) was taken, and every ` +
+    `\`pulumi install\` resolves it again: a newer release there changes the SDK and the provider the stack runs. To pin ${version}: \`${pin}\``
+  );
+}

@@ -6,7 +6,7 @@ import { parseArgs, type Selection } from "./args.js";
 import { exactVersion, parseVersionConstraint, type VersionConstraint } from "../acquire/constraint.js";
 import { ParameterizeError, invalidArgument } from "../acquire/errors.js";
 import { LOCAL_VERSION, resolveLocalBinary } from "./local.js";
-import { packageAddCommand, providerArgument } from "./hints.js";
+import { openVersionWarning, packageAddCommand, providerArgument } from "./hints.js";
 import { describeReattach, findReattach, localPath, type ReattachEntry } from "./reattach.js";
 import { acquireRemote, type RemoteBinary } from "../acquire/remote.js";
 import { encodeValue, parseValue, type ValueDocs, type ValueSource } from "./value.js";
@@ -150,6 +150,7 @@ async function resolveSource(input: ParameterizeInput, options: ParameterizeOpti
     }
     const { address, constraint } = parsed.source;
     const remote = await remoteBinary(address, constraint, options);
+    if (exactVersion(constraint) === undefined) options.warn?.(openVersionWarning(address, constraint.raw, remote.version, parsed.selection));
     const hashes = remote.hashes.length > 0 ? { hashes: remote.hashes } : {};
     return { source: { kind: "remote", address, version: remote.version, ...hashes }, selection: parsed.selection, binary: remote.path, type: address.type, version: remote.version, attach: remote.attach, ...extra };
   }
