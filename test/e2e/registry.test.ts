@@ -77,6 +77,10 @@ describe("a registry provider through the real Pulumi CLI", () => {
     const address = `${reg.host}/hashicorp/random`;
     const r = expectSuccess(await runPulumi(["package", "add", "terraform-provider", address, "~> 3.0"], { cwd: project, env }), "package add");
     expect(r.stderr).toMatch(/Added package random/);
+    // "~> 3.0" is open: the next `pulumi install` resolves it again, so package add says how to pin what it took.
+    const said = (r.stdout + r.stderr).replace(/\s+/g, " ");
+    expect(said).toContain(`warning: ${address}: the version constraint "~> 3.0" is open, so 3.7.2 (the newest matching release) was taken`);
+    expect(said).toContain(`To pin 3.7.2: \`pulumi package add terraform-provider ${address} 3.7.2\``);
     const yaml = readFileSync(join(project, "Pulumi.yaml"), "utf8");
     expect(yaml).toMatch(new RegExp(`packages:\\n {2}random:\\n {4}source: terraform-provider\\n {4}version: ${VERSION.replace(/\./g, "\\.")}\\n {4}parameters:\\n {6}- 127\\.0\\.0\\.1:\\d+\\/hashicorp\\/random\\n {6}- ~> 3\\.0`));
     const lock = readFileSync(join(project, "sdks", "random", "random-3.7.2.yaml"), "utf8");
