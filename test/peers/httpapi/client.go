@@ -21,6 +21,8 @@ type apiClient struct {
 	endpoint *url.URL
 	token    string
 	http     *http.Client
+	// settings are the provider settings of settings.go as Configure received them, for httpapi_settings.
+	settings map[string]any
 }
 
 // httpError is a non-2xx answer; Status lets callers tell "gone" (404) from failures.

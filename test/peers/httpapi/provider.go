@@ -10,7 +10,7 @@ import (
 // New is the provider: configuration `endpoint` (or $HTTPAPI_ENDPOINT) and a sensitive `token` (or $HTTPAPI_TOKEN).
 func New() *schema.Provider {
 	return &schema.Provider{
-		Schema: map[string]*schema.Schema{
+		Schema: withSettings(map[string]*schema.Schema{
 			"endpoint": {
 				Type: schema.TypeString,
 				// Optional with an environment default, checked in configure: a Required+DefaultFunc attribute would make the
@@ -26,9 +26,9 @@ func New() *schema.Provider {
 				DefaultFunc: schema.EnvDefaultFunc("HTTPAPI_TOKEN", nil),
 				Description: "Bearer token sent with every request. Defaults to $HTTPAPI_TOKEN.",
 			},
-		},
+		}, settingsSchema()),
 		ResourcesMap:         map[string]*schema.Resource{"httpapi_item": resourceItem(), "httpapi_record": resourceRecord()},
-		DataSourcesMap:       map[string]*schema.Resource{"httpapi_items": dataSourceItems()},
+		DataSourcesMap:       map[string]*schema.Resource{"httpapi_items": dataSourceItems(), "httpapi_settings": dataSourceSettings()},
 		ConfigureContextFunc: configure,
 	}
 }
@@ -48,5 +48,6 @@ func configure(_ context.Context, d *schema.ResourceData) (any, diag.Diagnostics
 	if err != nil {
 		return nil, diag.FromErr(err)
 	}
+	c.settings = configuredSettings(d)
 	return c, nil
 }
