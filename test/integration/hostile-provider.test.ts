@@ -13,7 +13,7 @@ import { launchProvider, type ProviderLogEntry } from "../../src/terraform/launc
 import { MAX_LINE_BYTES, STDERR_QUOTE_CHARS } from "../../src/terraform/output.js";
 import { DEFAULT_MAX_PROVIDER_MESSAGE_BYTES, MAX_PROVIDER_MESSAGE_ENV, PING_TIMEOUT_ENV, SCHEMA_TIMEOUT_ENV } from "../../src/terraform/settings.js";
 import { RECEIVE_HEADER_LIST_BYTES } from "../../src/wire/rpc.js";
-import { repoRoot } from "../support/peers.js";
+import { peerPath, repoRoot } from "../support/peers.js";
 import { processAlive, waitGone } from "../support/processes.js";
 
 const HOSTILE = join(repoRoot, "test/peers/hostile/terraform-provider-hostile");
@@ -134,6 +134,20 @@ describe("a provider that completes the handshake and never answers", () => {
     expect((err as Error).message).toMatch(/TF_BRIDGE_SCHEMA_TIMEOUT="soon" is not a number of seconds above 0; set it to one or unset it \(default 300\)/);
     expect(ours()).toEqual([]);
   });
+});
+
+describe("deadlines meant as never", () => {
+  // 3000000 s is past the 24.8 days a Node.js timer can wait; unclamped, the timer fired after 1 ms and Parameterize
+  // failed at once, advising to raise the value.
+  it(`${SCHEMA_TIMEOUT_ENV} and ${PING_TIMEOUT_ENV} of 3000000 s: a real provider's Parameterize waits for its schema and succeeds`, async () => {
+    const result = await withEnv({ [SCHEMA_TIMEOUT_ENV]: "3000000", [PING_TIMEOUT_ENV]: "3000000" }, () => parameterize({ kind: "args", args: [peerPath("random")] }));
+    try {
+      expect(result.name).toBe("random");
+      expect([...result.schema.resources.keys()]).toContain("random_pet");
+    } finally {
+      await result.provider.close();
+    }
+  }, 60_000);
 });
 
 describe("a provider whose GetProviderSchema reply has a huge status message", () => {
