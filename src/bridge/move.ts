@@ -10,6 +10,7 @@ import type { DiffKind, DiffResult } from "./diff.js";
 import { META_KEY, withoutMeta, type Meta } from "./meta.js";
 import type { PropertyMap } from "./property-value.js";
 import { BridgeError } from "./types.js";
+import { shownValue } from "../wire/bound.js";
 
 /** gRPC's UNIMPLEMENTED: a provider built before MoveResourceState (protocol 5.5/6.5, Terraform 1.8). */
 const UNIMPLEMENTED = 12;
@@ -89,7 +90,7 @@ function cannotMove(source: MoveSource, target: ResourceModel, why: string): str
   const from = source.model !== undefined ? `${source.type} (${source.model.token})` : source.type;
   const to = `${target.tfName} (${target.token})`;
   return (
-    `cannot move ${source.id} from ${from} to ${to}: ${why}.\n` +
+    `cannot move ${shownValue(source.id)} from ${from} to ${to}: ${why}.\n` +
     `The resource's type changed under an alias, so Pulumi hands the ${source.type}'s stored state to the ${target.tfName}, which only the provider's ` +
     `MoveResourceState can convert (as for Terraform's \`moved\` block). Either keep the resource a ${source.type}; or remove the alias, so that Pulumi ` +
     `creates a new ${target.tfName} and deletes the ${source.type}; or take the resource out of the stack (\`pulumi state delete <urn>\`) and adopt the ` +
