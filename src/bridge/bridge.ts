@@ -1,6 +1,6 @@
 // Pulumi resource semantics over one Terraform provider: config, check, diff, create/update/delete, read/import.
 import { BigNum, decodeJson, encodeJson, isRecord, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
-import { errorDiagnostics, formatDiagnostics } from "../terraform/diagnostics.js";
+import { errorDiagnostics, formatDiagnostics, shownValue } from "../terraform/diagnostics.js";
 import { ProviderCrashedError } from "../terraform/errors.js";
 import { identityType, impliedType } from "../terraform/schema.js";
 import type { DeferredReason, Diagnostic, IdentitySchema, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
@@ -21,7 +21,6 @@ import { PlanMemo, type PlanInputs } from "./plan-memo.js";
 import { carrySecrets, markSensitive } from "./secrets.js";
 import { withDeleteTimeout, withTimeouts, withTimeoutsValue } from "./timeouts.js";
 import { randomUuid } from "./uuid.js";
-import { shownValue } from "../wire/bound.js";
 import {
   BridgeError,
   PartialFailure,

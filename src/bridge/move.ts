@@ -1,6 +1,6 @@
 // Moving a stored state to another Terraform resource type (MoveResourceState, Terraform's `moved` block across types), which a Pulumi alias that changes a resource's type needs.
 import { encodeJson, type CtyValue } from "../terraform/cty/index.js";
-import { errorDiagnostics, failureMessage } from "../terraform/diagnostics.js";
+import { errorDiagnostics, failureMessage, shownValue } from "../terraform/diagnostics.js";
 import { ProviderCallError } from "../terraform/errors.js";
 import { impliedType } from "../terraform/schema.js";
 import type { SecretSink, TerraformProvider } from "../terraform/types.js";
@@ -10,7 +10,6 @@ import type { DiffKind, DiffResult } from "./diff.js";
 import { META_KEY, withoutMeta, type Meta } from "./meta.js";
 import type { PropertyMap } from "./property-value.js";
 import { BridgeError } from "./types.js";
-import { shownValue } from "../wire/bound.js";
 
 /** gRPC's UNIMPLEMENTED: a provider built before MoveResourceState (protocol 5.5/6.5, Terraform 1.8). */
 const UNIMPLEMENTED = 12;

@@ -36,11 +36,3 @@ export function boundText(text: string, max: number): string {
 
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
 const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
-
-/** The most characters of a value (an id, an import argument) that a message quotes whole. */
-export const MAX_QUOTED_VALUE_CHARS = 200;
-
-/** A value as a message quotes it: whole up to MAX_QUOTED_VALUE_CHARS, else its start and end around a count. */
-export function shownValue(value: string): string {
-  return boundText(value, MAX_QUOTED_VALUE_CHARS);
-}

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LineSplitter, LineTail, MAX_LINE_BYTES } from "../../src/terraform/output.js";
 import { diagnosticsFromPb } from "../../src/terraform/wire.js";
-import { boundText, MAX_DIAGNOSTIC_CHARS, MAX_QUOTED_VALUE_CHARS, MAX_STATUS_MESSAGE_BYTES, shownValue } from "../../src/wire/bound.js";
+import { boundText, MAX_DIAGNOSTIC_CHARS, MAX_STATUS_MESSAGE_BYTES } from "../../src/wire/bound.js";
+import { MAX_QUOTED_VALUE_CHARS, shownValue } from "../../src/terraform/diagnostics.js";
 import { boundedStatusMessage, CallError, Channel, Server, Status, type Method } from "../../src/wire/rpc.js";
 
 function split(chunks: (string | Buffer)[], max = 16): string[] {
