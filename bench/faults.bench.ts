@@ -3,7 +3,7 @@
 // (runs, answered as expected, cache left clean, median time to the answer). No assertions.
 // `npx tsx bench/faults.bench.ts`, or `BENCHES=faults npm run bench`; FAULT_SCENARIOS=<regex> picks scenarios.
 import { FakeRegistry } from "../test/support/registry-server.js";
-import { diskFullMessage, runConcurrent, runDiskFull, runScenario, SCENARIOS, startFaultRegistry } from "../test/support/registry-faults.js";
+import { diskFullMessage, runConcurrent, unwritableCache, runDiskFull, runScenario, SCENARIOS, startFaultRegistry } from "../test/support/registry-faults.js";
 import { peerPath } from "../test/support/peers.js";
 import { median, report } from "./report.js";
 
@@ -50,7 +50,7 @@ try {
     const r = row(d.name, "fails, says what to do");
     for (let i = 0; i < runs; i++) {
       const run = await runDiskFull(reg, d.mib, d.how);
-      const cache = /no space left in (\S+) /.exec(run.result.message ?? "")?.[1] ?? "";
+      const cache = unwritableCache(run.result.message);
       const ok = !run.result.ok && diskFullMessage(cache, run.how).test(run.result.message ?? "");
       r.runs++;
       if (ok) r.expected++;

@@ -23,8 +23,27 @@ export function readSetting(env: NodeJS.ProcessEnv, s: Setting, refuse: (message
   return value;
 }
 
-/** Seconds (fractions allowed) above 0, as milliseconds. */
-export const secondsAsMs = (raw: string): number | undefined => (/^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0 ? Math.round(Number(raw) * 1000) : undefined);
+/**
+ * The longest a Node.js timer waits: 2^31 - 1 ms, about 24.8 days. A longer delay does not wait longer: Node warns
+ * (TimeoutOverflowWarning) and fires after 1 ms, so a deadline meant as "never" would expire at once.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Seconds (fractions allowed) above 0, as milliseconds for a timer: at least 1, and at most MAX_TIMER_MS, so that a
+ * huge value (3000000, meant as "never") waits 24.8 days instead of overflowing the timer and failing at once.
+ */
+export const secondsAsMs = (raw: string): number | undefined =>
+  /^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0 ? Math.min(MAX_TIMER_MS, Math.max(1, Math.round(Number(raw) * 1000))) : undefined;
+
+/**
+ * What to do about a wait of `ms` that ran out, for the message that says so: raise the setting, unless it is already
+ * as long as a timer can wait, where raising it changes nothing.
+ */
+export function raiseWaitAdvice(name: string, ms: number): string {
+  if (ms >= MAX_TIMER_MS) return `${name} is already at the longest wait there is (${ms / 1000} s, 24.8 days; a larger value waits no longer)`;
+  return `raise ${name} (seconds, now ${ms / 1000})`;
+}
 
 /** A whole number above 0. */
 export const positiveWhole = (raw: string): number | undefined => (/^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined);

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { domainToUnicode } from "node:url";
 import semver from "semver";
 import type { ProviderAddress } from "./address.js";
@@ -149,7 +149,7 @@ async function acquireLock(lockPath: string, target: string, options: InstallOpt
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT") {
         // Another process removed the empty version directory between our mkdir and our lock.
-        await mkdir(join(lockPath, ".."), { recursive: true });
+        await makeDirectory(join(lockPath, ".."));
         continue;
       }
       if (code !== "ELOCKED") throw e;
@@ -165,24 +165,76 @@ async function acquireLock(lockPath: string, target: string, options: InstallOpt
   }
 }
 
-/** The file system ran out of room (a full disk, a used-up quota, or a process file size limit, ulimit -f). */
-export class DiskFullError extends Error {
-  override name = "DiskFullError";
+/**
+ * The cache cannot take the package: its file system is read-only or full, this user may not write there, or a part
+ * of its path is a file.
+ */
+export class CacheNotWritableError extends Error {
+  override name = "CacheNotWritableError";
+  constructor(
+    /** The errno code that said so (EROFS, EACCES, ENOTDIR, ENOSPC, …). */
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
 }
 
-const FREE_SPACE = `Free some space there, or set ${CACHE_DIR_ENV} to a directory on a disk with room`;
-const DISK_FULL: Record<string, { why: string; advice: string }> = {
-  ENOSPC: { why: "the disk is full", advice: FREE_SPACE },
-  EDQUOT: { why: "the disk quota is used up", advice: `Free some space there or raise the quota, or set ${CACHE_DIR_ENV} to a directory elsewhere` },
-  EFBIG: { why: "a file would grow past this process's file size limit (ulimit -f)", advice: "Raise the file size limit (ulimit -f) of the pulumi command" },
+const ELSEWHERE = `set ${CACHE_DIR_ENV} to a writable directory`;
+const CANNOT_WRITE: Record<string, (at: string) => { why: string; advice: string }> = {
+  ENOSPC: () => ({ why: "no space left: the disk is full", advice: `Free some space there, or set ${CACHE_DIR_ENV} to a directory on a disk with room` }),
+  EDQUOT: () => ({ why: "no space left: the disk quota is used up", advice: `Free some space there or raise the quota, or set ${CACHE_DIR_ENV} to a directory elsewhere` }),
+  EFBIG: () => ({ why: "no space left: a file would grow past this process's file size limit (ulimit -f)", advice: "Raise the file size limit (ulimit -f) of the pulumi command" }),
+  // A container's root file system or a mounted volume is often read-only; only another directory helps.
+  EROFS: (at) => ({ why: `read-only file system at ${at}`, advice: `Mount it writable, or ${ELSEWHERE} (in a container, a volume or a tmpfs)` }),
+  EACCES: (at) => ({ why: `permission denied at ${at}`, advice: `Give this user (uid ${uid()}) write access there, or ${ELSEWHERE}` }),
+  EPERM: (at) => ({ why: `operation not permitted at ${at}`, advice: `Give this user (uid ${uid()}) write access there, or ${ELSEWHERE}` }),
+  ENOTDIR: (at) => ({ why: `${at} is a file, not a directory`, advice: `Move that file away, or ${ELSEWHERE}` }),
 };
 
-/** A full disk, said in words that name the cache and what to do; any other error as it is. */
-function diskFull(e: unknown, root: string, target: string): unknown {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  const full = typeof code === "string" ? DISK_FULL[code] : undefined;
-  if (full === undefined) return e;
-  return new DiskFullError(`no space left in ${root} (${code}: ${full.why}) while writing ${target}; nothing was installed. ${full.advice}`, { cause: e });
+const uid = (): string => String(process.getuid?.() ?? "?");
+
+/** A file system failure to write the cache, said in words that name the cache, the cause and what to do; any other error as it is. */
+function notWritable(e: unknown, root: string, target: string): unknown {
+  const err = e as NodeJS.ErrnoException | undefined;
+  const code = err?.code;
+  const say = typeof code === "string" ? CANNOT_WRITE[code] : undefined;
+  if (say === undefined) return e;
+  const { why, advice } = say(err?.path ?? root);
+  return new CacheNotWritableError(code!, `the plugin cache at ${root} cannot be written (${code}: ${why}) while installing ${target}; nothing was installed. ${advice}`, { cause: e });
+}
+
+/**
+ * `mkdir -p` that fails with the real cause. Node's recursive mkdir reports a read-only file system as ENOENT (Node
+ * 20: "no such file or directory, mkdir '<the first missing level>'"), and a file in the way as ENOTDIR naming the
+ * whole path; made one level at a time, each failure is the kernel's own for the level that failed, and a file in the
+ * way is named.
+ */
+export async function makeDirectory(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    let found;
+    try {
+      found = await stat(at);
+    } catch (e) {
+      // ENOTDIR: a file further up, found as the walk reaches it.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw e;
+    }
+    if (found?.isDirectory()) break;
+    if (found !== undefined) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}' (${at} is a file)`), { code: "ENOTDIR", syscall: "mkdir", path: at });
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      await mkdir(d);
+    } catch (e) {
+      // Another process made it meanwhile.
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+  }
 }
 
 /** Removes now-empty directories from `dir` up to (not including) `stopAt`. */
@@ -217,7 +269,7 @@ export async function installPackage(
   const pending = inFlight.get(target);
   if (pending) return pending;
   const run = installLocked(root, target, a, version, platform, fill, options)
-    .catch((e: unknown) => Promise.reject(diskFull(e, root, target)))
+    .catch((e: unknown) => Promise.reject(notWritable(e, root, target)))
     .finally(() => inFlight.delete(target));
   inFlight.set(target, run);
   return run;
@@ -233,7 +285,7 @@ async function installLocked(
   options: InstallOptions,
 ): Promise<string> {
   const versionDir = join(target, "..");
-  await mkdir(versionDir, { recursive: true });
+  await makeDirectory(versionDir);
   // Hidden names that are not valid platforms, so the reference's cache scan ignores them.
   const lockPath = join(versionDir, `.${platform}.install-lock`);
   const release = await acquireLock(lockPath, target, options);

@@ -14,6 +14,7 @@ import {
   MAX_ARCHIVE_BYTES_ENV,
   MAX_METADATA_BYTES_ENV,
 } from "./settings.js";
+import { raiseWaitAdvice } from "../setting.js";
 import { VERSION } from "../version.js";
 import { proxiedFetch, proxyFor, withoutUserinfo, type ProxySettings } from "./proxy.js";
 import { redactText, redactUrl } from "./redact.js";
@@ -207,7 +208,7 @@ export class Http {
   private timeoutFailure(url: URL, what: string, waited: number, envName: string, during: string): HttpFailure {
     return new HttpFailure("unreachable", `${what}: ${url.host} ${during} within ${seconds(waited)} (${redactUrl(url)})`, url.href, undefined, {
       retryable: true,
-      advice: `if ${url.host} is only slow, raise ${envName} (seconds, now ${waited / 1000}); otherwise check the network, or try again later`,
+      advice: `if ${url.host} is only slow, ${raiseWaitAdvice(envName, waited)}; otherwise check the network, or try again later`,
     });
   }
 
@@ -401,7 +402,7 @@ export class Http {
         ? this.timeoutFailure(target, what, this.timeoutMs, CLIENT_TIMEOUT_ENV, "did not answer")
         : new HttpFailure("transfer", `${what}: the download from ${target.host} stalled after ${received} bytes: no data for ${seconds(this.idleTimeoutMs)}`, target.href, undefined, {
             retryable: true,
-            advice: `if the connection to ${target.host} is only slow, raise ${DOWNLOAD_IDLE_TIMEOUT_ENV} (seconds, now ${this.idleTimeoutMs / 1000}); otherwise try again later`,
+            advice: `if the connection to ${target.host} is only slow, ${raiseWaitAdvice(DOWNLOAD_IDLE_TIMEOUT_ENV, this.idleTimeoutMs)}; otherwise try again later`,
           });
     let timer = setTimeout(() => controller.abort(stall()), this.timeoutMs);
     const resetIdle = (): void => {

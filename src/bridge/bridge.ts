@@ -1,6 +1,6 @@
 // Pulumi resource semantics over one Terraform provider: config, check, diff, create/update/delete, read/import.
 import { BigNum, decodeJson, encodeJson, isRecord, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
-import { errorDiagnostics, formatDiagnostics } from "../terraform/diagnostics.js";
+import { errorDiagnostics, formatDiagnostics, shownValue } from "../terraform/diagnostics.js";
 import { ProviderCrashedError } from "../terraform/errors.js";
 import { identityType, impliedType } from "../terraform/schema.js";
 import type { DeferredReason, Diagnostic, IdentitySchema, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
@@ -210,7 +210,7 @@ export class TerraformBridge extends ProviderCaller {
     if (stored.schemaVersion > schema.version) {
       // Terraform refuses such a state ("managed by newer provider version"); an upgrader cannot go backwards.
       throw new BridgeError(
-        `the stored state of ${model.tfName} ${id} was written with its schema version ${stored.schemaVersion}, but ${this.model.name} ${this.model.version} ` +
+        `the stored state of ${model.tfName} ${shownValue(id)} was written with its schema version ${stored.schemaVersion}, but ${this.model.name} ${this.model.version} ` +
           `knows schema version ${schema.version} at most: the stack was last updated with a newer release of the provider. ` +
           `${this.hints.newerRelease ?? `Go back to a release of ${this.model.name} newer than ${this.model.version}`}; ` +
           `or remove the resource from the stack (\`pulumi state delete\`) and import it with this release (\`pulumi import\`)`,
@@ -249,7 +249,7 @@ export class TerraformBridge extends ProviderCaller {
   private async movedState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap, stored: Meta, from: string): Promise<PriorState> {
     const sourceModel = [...this.model.resources.values()].find((r) => r.tfName === from);
     const moved = await moveState(this.tf, { type: from, model: sourceModel, id, state, meta: stored }, model, this.providerAddress, this.secrets);
-    this.log("info", `moved ${id} from ${from} to ${model.tfName}`);
+    this.log("info", `moved ${shownValue(id)} from ${from} to ${model.tfName}`);
     const context = await this.identityContext(model);
     const identity = context === undefined ? undefined : { schema: context.schema, value: moved.identity ?? null };
     const meta: Meta = { schemaVersion: schema.version, privateState: moved.privateState, ...this.keepIdentity(identity) };
@@ -476,8 +476,8 @@ export class TerraformBridge extends ProviderCaller {
       private: meta.privateState,
       ...(identity !== undefined ? { currentIdentity: identity.value } : {}),
     });
-    this.warnThenThrow(read.diagnostics, model.tfName, `reading ${model.tfName} "${id}" failed`, () => {
-      if (read.deferred !== undefined) throw new BridgeError(deferredMessage(`reading ${model.tfName} "${id}"`, read.deferred, read.diagnostics));
+    this.warnThenThrow(read.diagnostics, model.tfName, `reading ${model.tfName} "${shownValue(id)}" failed`, () => {
+      if (read.deferred !== undefined) throw new BridgeError(deferredMessage(`reading ${model.tfName} "${shownValue(id)}"`, read.deferred, read.diagnostics));
     });
     if (read.newState === null) return undefined;
     // What was secret before a refresh stays secret: in the prior state and in the inputs the program had set.
@@ -515,15 +515,15 @@ export class TerraformBridge extends ProviderCaller {
     try {
       target = parseImportTarget(model.tfName, arg, context?.schema);
     } catch (e) {
-      if (e instanceof IdentityInputError) throw new BridgeError(`cannot import ${model.tfName} ${arg}: ${e.message}`);
+      if (e instanceof IdentityInputError) throw new BridgeError(`cannot import ${model.tfName} ${shownValue(arg)}: ${e.message}`);
       throw e;
     }
     const imported = "identity" in target ? await this.tf.importResourceState(model.tfName, "", target.identity) : await this.tf.importResourceState(model.tfName, target.id);
-    this.warnThenThrow(imported.diagnostics, model.tfName, `importing ${model.tfName} "${arg}" failed`, () => {
-      if (imported.deferred !== undefined) throw new BridgeError(deferredMessage(`importing ${model.tfName} ${JSON.stringify(arg)}`, imported.deferred, imported.diagnostics));
+    this.warnThenThrow(imported.diagnostics, model.tfName, `importing ${model.tfName} "${shownValue(arg)}" failed`, () => {
+      if (imported.deferred !== undefined) throw new BridgeError(deferredMessage(`importing ${model.tfName} ${JSON.stringify(shownValue(arg))}`, imported.deferred, imported.diagnostics));
     });
     const mine = imported.imported.find((r) => r.typeName === model.tfName);
-    if (mine === undefined) throw new BridgeError(`importing ${model.tfName} "${arg}" returned no ${model.tfName}`);
+    if (mine === undefined) throw new BridgeError(`importing ${model.tfName} "${shownValue(arg)}" returned no ${model.tfName}`);
     if (context === undefined) return { state: mine.state, private: mine.private };
     return { state: mine.state, private: mine.private, identity: { schema: context.schema, value: mine.identity ?? ("identity" in target ? target.identity : null) } };
   }

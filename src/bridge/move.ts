@@ -1,6 +1,6 @@
 // Moving a stored state to another Terraform resource type (MoveResourceState, Terraform's `moved` block across types), which a Pulumi alias that changes a resource's type needs.
 import { encodeJson, type CtyValue } from "../terraform/cty/index.js";
-import { errorDiagnostics, failureMessage } from "../terraform/diagnostics.js";
+import { errorDiagnostics, failureMessage, shownValue } from "../terraform/diagnostics.js";
 import { ProviderCallError } from "../terraform/errors.js";
 import { impliedType } from "../terraform/schema.js";
 import type { SecretSink, TerraformProvider } from "../terraform/types.js";
@@ -89,7 +89,7 @@ function cannotMove(source: MoveSource, target: ResourceModel, why: string): str
   const from = source.model !== undefined ? `${source.type} (${source.model.token})` : source.type;
   const to = `${target.tfName} (${target.token})`;
   return (
-    `cannot move ${source.id} from ${from} to ${to}: ${why}.\n` +
+    `cannot move ${shownValue(source.id)} from ${from} to ${to}: ${why}.\n` +
     `The resource's type changed under an alias, so Pulumi hands the ${source.type}'s stored state to the ${target.tfName}, which only the provider's ` +
     `MoveResourceState can convert (as for Terraform's \`moved\` block). Either keep the resource a ${source.type}; or remove the alias, so that Pulumi ` +
     `creates a new ${target.tfName} and deletes the ${source.type}; or take the resource out of the stack (\`pulumi state delete <urn>\`) and adopt the ` +

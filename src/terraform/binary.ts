@@ -1,6 +1,8 @@
-// Says why a file cannot run on this machine, from its first bytes: a program for another system or processor, one
-// that needs a loader or interpreter this machine lacks, an archive, or no program at all.
-import { closeSync, existsSync, openSync, readSync } from "node:fs";
+// Says why a file cannot run on this machine: from its first bytes, a program for another system or processor, one
+// that needs a loader or interpreter this machine lacks, an archive, or no program at all; from its path, one that
+// cannot be reached (a symbolic link loop, a directory this user may not search, a file on the way).
+import { closeSync, existsSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import { dirname, resolve, sep } from "node:path";
 
 /** Enough for every header read here: ELF program headers and PT_INTERP, the PE header, a fat Mach-O's table. */
 const HEAD_BYTES = 8 * 1024;
@@ -138,4 +140,133 @@ export function whyNotRunnable(path: string): string | undefined {
     return `${path} is ${kind.what}, not a program: point at the provider's executable built for ${herePlatform}, or give a script a #! line`;
   }
   return `${path} is no program this machine can run (it has no ELF header); ${getBuild}`;
+}
+
+/** What stat of a provider's path found: the file, nothing there, or a reason it cannot be reached. */
+export type PathLookup = { found: Stats } | { missing: true } | { unreachable: string };
+
+/**
+ * Looks at `path` (absolute) as a provider executable's path. Only ENOENT is "not there": a symbolic link loop
+ * (ELOOP), a directory on the way this user may not search (EACCES) and a file on the way (ENOTDIR) each get a
+ * sentence saying so and what to do, instead of a "not found" that sends the user looking for a file that is there.
+ */
+export function lookUpPath(path: string): PathLookup {
+  try {
+    return { found: statSync(path) };
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    switch (err.code) {
+      case "ENOENT":
+        return { missing: true };
+      case "ELOOP": {
+        const chain = linkChain(path);
+        const loop = chain === undefined ? "" : ` (${chain.join(" → ")})`;
+        return { unreachable: `${path} is a symbolic link loop${loop}: following its links never reaches a file (ELOOP). Point the link at the provider executable, or give the executable's own path` };
+      }
+      case "EACCES": {
+        const dir = deniedDirectory(path);
+        const who = `this user (uid ${process.getuid?.() ?? "?"})`;
+        return {
+          unreachable:
+            dir === undefined
+              ? `${path} cannot be reached: ${who} is denied access to it (EACCES). Give it access to the directories on the way, or put the provider where it can read it`
+              : `${path} cannot be reached: ${who} may not enter the directory ${dir} (EACCES: it lacks search (x) permission for this user). Run \`chmod a+x ${dir}\`, or put the provider where this user can read it`,
+        };
+      }
+      case "ENOTDIR": {
+        const file = fileOnTheWay(path);
+        return { unreachable: `${path} cannot be reached: ${file ?? "a part of it"} is a file, not a directory (ENOTDIR). Fix the path` };
+      }
+      default:
+        return { unreachable: `${path} cannot be read (${err.code ?? "error"}: ${err.message})` };
+    }
+  }
+}
+
+/** The symbolic links from `path` until one repeats, e.g. [a, b, a]; undefined when the loop is in a directory above it. */
+function linkChain(path: string): string[] | undefined {
+  const chain = [path];
+  for (let at = path, hops = 0; hops < 40; hops++) {
+    try {
+      if (!lstatSync(at).isSymbolicLink()) return undefined;
+      at = resolve(dirname(at), readlinkSync(at));
+    } catch {
+      return undefined;
+    }
+    const seen = chain.includes(at);
+    chain.push(at);
+    if (seen) return chain;
+  }
+  return undefined;
+}
+
+/** The directories above `path`, outermost first. */
+function ancestors(path: string): string[] {
+  const parts = path.split(sep).filter((p) => p !== "");
+  return parts.slice(0, -1).map((_, i) => sep + parts.slice(0, i + 1).join(sep));
+}
+
+/** The first directory above `path` whose entries this user may not look up: the one before the first denied stat. */
+function deniedDirectory(path: string): string | undefined {
+  for (const p of [...ancestors(path), path]) {
+    try {
+      statSync(p);
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === "EACCES" ? dirname(p) : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The first path above `path` that is a file, not a directory. */
+function fileOnTheWay(path: string): string | undefined {
+  for (const p of ancestors(path)) {
+    try {
+      if (!statSync(p).isDirectory()) return p;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why `path` (mode `mode`) may not be executed by this user, for when access(X_OK) refused it: no execute permission,
+ * or, when its mode allows it, a file system mounted noexec (a container's /tmp or a volume often is), which no chmod
+ * changes.
+ */
+export function whyNotExecutable(path: string, mode: number): string {
+  if ((mode & 0o111) === 0) return `${path} is not executable; run \`chmod +x ${path}\``;
+  let real = path;
+  try {
+    real = realpathSync(path);
+  } catch {
+    // Looked at as given.
+  }
+  const mount = mountOf(real);
+  if (mount?.options.includes("noexec")) {
+    return `${path} cannot be executed: the file system at ${mount.point} is mounted noexec, so no chmod helps. Put the provider on another file system, or remount it with exec`;
+  }
+  return `${path} cannot be executed by this user (uid ${process.getuid?.() ?? "?"}) although its mode is ${(mode & 0o777).toString(8)}: check its owner and group, or a noexec mount`;
+}
+
+/** The mount point holding `path` and its options, from /proc/self/mounts (Linux); undefined elsewhere. */
+function mountOf(path: string): { point: string; options: string[] } | undefined {
+  let table: string;
+  try {
+    table = readFileSync("/proc/self/mounts", "utf8");
+  } catch {
+    return undefined;
+  }
+  let best: { point: string; options: string[] } | undefined;
+  for (const line of table.split("\n")) {
+    const fields = line.split(" ");
+    if (fields.length < 4) continue;
+    // Spaces and other characters in mount points are written as octal escapes (\040).
+    const point = fields[1]!.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+    const inside = point === "/" || path === point || path.startsWith(point + sep);
+    // The last matching line wins for the same point: a later mount hides an earlier one.
+    if (inside && (best === undefined || point.length >= best.point.length)) best = { point, options: fields[3]!.split(",") };
+  }
+  return best;
 }

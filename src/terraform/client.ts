@@ -6,6 +6,7 @@ import { KnownSecrets } from "./known-secrets.js";
 import { DEFAULT_PROTOCOL_VERSIONS, GO_PLUGIN_PROTO, goPluginProtos, launchProvider, type LaunchedProvider, type LaunchOptions, type ProviderLogEntry } from "./launch.js";
 import { AttachedProvider, attachProvider, type ReattachTarget } from "./reattach.js";
 import { SCHEMA_TIMEOUT_ENV, schemaTimeoutMs } from "./settings.js";
+import { raiseWaitAdvice } from "../setting.js";
 import { identityType, impliedType } from "./schema.js";
 import { listEventFromPb, pullStream } from "./list.js";
 import type {
@@ -287,7 +288,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
     const stderr = this.secretSink.scrubString(this.process.recentStderr(10).trim());
     return new ProviderCallError(
       `the Terraform provider ${this.process.path} did not answer ${method} within ${seconds} s; ` +
-        `it seems hung. If it is only slow, raise ${SCHEMA_TIMEOUT_ENV} (seconds, now ${seconds})` +
+        `it seems hung. If it is only slow, ${raiseWaitAdvice(SCHEMA_TIMEOUT_ENV, timeoutMs)}` +
         (stderr !== "" ? `; it printed:\n${stderr}` : ""),
       method,
       Status.DEADLINE_EXCEEDED,

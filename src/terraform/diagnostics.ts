@@ -1,5 +1,7 @@
-// Terraform diagnostics as this project reports them: split by severity, formatted, and the one "warn, then throw" rule.
+// Terraform diagnostics as this project reports them: split by severity, formatted, and the one "warn, then throw" rule;
+// and how a message quotes a value of any size (an id) beside them.
 import { formatPath } from "./path.js";
+import { boundText } from "../wire/bound.js";
 import type { AttributePath, Diagnostic } from "./types.js";
 
 /** Diagnostics by severity, each list in the provider's order. */
@@ -90,4 +92,15 @@ export function warnThenThrow(diags: readonly Diagnostic[], options: WarnThenThr
   reportWarnings(diags, options);
   options.beforeErrors?.();
   if (errorDiagnostics(diags).length > 0) throw options.makeError(failureMessage(options.failure, diags, options.names));
+}
+
+/** The most characters of a value (an id, an import argument) that a message quotes whole. */
+export const MAX_QUOTED_VALUE_CHARS = 200;
+
+/**
+ * A value as a message quotes it: whole up to MAX_QUOTED_VALUE_CHARS, else its start and end around a count, so that an
+ * id of megabytes leaves room in the message for the provider's diagnostics after it.
+ */
+export function shownValue(value: string): string {
+  return boundText(value, MAX_QUOTED_VALUE_CHARS);
 }

@@ -1,7 +1,7 @@
 // Starts a Terraform provider binary as go-plugin does (magic cookie, protocol negotiation, AutoMTLS), watches it, and stops it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { accessSync, constants as fsConstants, existsSync, statSync } from "node:fs";
-import { whyNotRunnable } from "./binary.js";
+import { accessSync, constants as fsConstants, existsSync } from "node:fs";
+import { lookUpPath, whyNotExecutable, whyNotRunnable } from "./binary.js";
 import { LaunchError } from "./errors.js";
 import { serverCertificatePem, takeClientCertificate } from "./mtls.js";
 import { LineSplitter, LineTail, MAX_LINE_BYTES, MAX_STDOUT_LINE_BYTES } from "./output.js";
@@ -112,17 +112,14 @@ function spawnCommand(path: string): { command: string; args: string[] } {
 }
 
 function checkBinary(path: string): void {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    throw new LaunchError(`Terraform provider binary not found: ${path}. Check the path, or install the provider first.`);
-  }
-  if (!st.isFile()) throw new LaunchError(`${path} is not a file; expected a terraform-provider-<name> executable.`);
+  const looked = lookUpPath(path);
+  if ("missing" in looked) throw new LaunchError(`Terraform provider binary not found: ${path}. Check the path, or install the provider first.`);
+  if ("unreachable" in looked) throw new LaunchError(`cannot launch the Terraform provider: ${looked.unreachable}`);
+  if (!looked.found.isFile()) throw new LaunchError(`${path} is not a file; expected a terraform-provider-<name> executable.`);
   try {
     accessSync(path, fsConstants.X_OK);
   } catch {
-    throw new LaunchError(`${path} is not executable; run \`chmod +x ${path}\` or point at the provider executable.`);
+    throw new LaunchError(`${whyNotExecutable(path, looked.found.mode)}, or point at the provider executable.`);
   }
 }
 

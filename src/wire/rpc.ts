@@ -10,6 +10,7 @@ import type net from "node:net";
 import type tls from "node:tls";
 import { gunzipSync } from "node:zlib";
 import { boundText, MAX_STATUS_MESSAGE_BYTES } from "./bound.js";
+import { MAX_TIMER_MS } from "../setting.js";
 
 /**
  * node:http2 and node:tls are loaded at the first connection or listen, not with this module: loading them costs ~9 ms
@@ -322,18 +323,22 @@ function resetHint(code: number): string {
   return "";
 }
 
-/** grpc-timeout: at most 8 digits and a unit. */
+/**
+ * grpc-timeout: at most 8 digits and a unit, and at most the longest a timer waits: a peer on Node (grpc-js) sets its
+ * deadline timer from it as it is, and a longer one would fire there at once.
+ */
 function encodeTimeout(ms: number): string {
-  const whole = Math.max(1, Math.ceil(ms));
-  return whole < 1e8 ? `${whole}m` : `${Math.min(99_999_999, Math.ceil(whole / 1000))}S`;
+  const whole = Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(ms)));
+  return whole < 1e8 ? `${whole}m` : `${Math.floor(whole / 1000)}S`;
 }
 
 const TIMEOUT_UNITS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 1e-3, n: 1e-6 };
 
+/** grpc-timeout in milliseconds, at most the longest a timer waits (8 digits of hours would overflow it and fire at once). */
 export function parseTimeout(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const m = /^(\d{1,8})([HMSmun])$/.exec(value);
-  return m === null ? undefined : Number(m[1]) * TIMEOUT_UNITS[m[2]!]!;
+  return m === null ? undefined : Math.min(MAX_TIMER_MS, Number(m[1]) * TIMEOUT_UNITS[m[2]!]!);
 }
 
 // ---- client -----------------------------------------------------------------------------------------------------
@@ -606,7 +611,7 @@ export class Channel {
       end(err);
     };
     if (options.deadline !== undefined) {
-      timer = setTimeout(() => finish(new CallError(Status.DEADLINE_EXCEEDED, "Deadline exceeded")), Math.max(0, options.deadline - Date.now()));
+      timer = setTimeout(() => finish(new CallError(Status.DEADLINE_EXCEEDED, "Deadline exceeded")), Math.min(MAX_TIMER_MS, Math.max(0, options.deadline - Date.now())));
     }
     stream.on("response", (h) => {
       liveness?.heard();

@@ -13,7 +13,7 @@ import { launchProvider, type ProviderLogEntry } from "../../src/terraform/launc
 import { MAX_LINE_BYTES, STDERR_QUOTE_CHARS } from "../../src/terraform/output.js";
 import { DEFAULT_MAX_PROVIDER_MESSAGE_BYTES, MAX_PROVIDER_MESSAGE_ENV, PING_TIMEOUT_ENV, SCHEMA_TIMEOUT_ENV } from "../../src/terraform/settings.js";
 import { RECEIVE_HEADER_LIST_BYTES } from "../../src/wire/rpc.js";
-import { repoRoot } from "../support/peers.js";
+import { peerPath, repoRoot } from "../support/peers.js";
 import { processAlive, waitGone } from "../support/processes.js";
 
 const HOSTILE = join(repoRoot, "test/peers/hostile/terraform-provider-hostile");
@@ -136,6 +136,20 @@ describe("a provider that completes the handshake and never answers", () => {
   });
 });
 
+describe("deadlines meant as never", () => {
+  // 3000000 s is past the 24.8 days a Node.js timer can wait; unclamped, the timer fired after 1 ms and Parameterize
+  // failed at once, advising to raise the value.
+  it(`${SCHEMA_TIMEOUT_ENV} and ${PING_TIMEOUT_ENV} of 3000000 s: a real provider's Parameterize waits for its schema and succeeds`, async () => {
+    const result = await withEnv({ [SCHEMA_TIMEOUT_ENV]: "3000000", [PING_TIMEOUT_ENV]: "3000000" }, () => parameterize({ kind: "args", args: [peerPath("random")] }));
+    try {
+      expect(result.name).toBe("random");
+      expect([...result.schema.resources.keys()]).toContain("random_pet");
+    } finally {
+      await result.provider.close();
+    }
+  }, 60_000);
+});
+
 describe("a provider whose GetProviderSchema reply has a huge status message", () => {
   // What grpc-go, every real provider's server, does: it will not send headers over the client's announced limit.
   it.each([
@@ -178,7 +192,7 @@ describe("a provider whose GetProviderSchema reply has a huge status message", (
       parameterize({ kind: "args", args: [HOSTILE] }).catch((e: unknown) => e),
     );
     expect((err as Error).message).toContain(`GetProviderSchema failed: ${FIRST_WORDS} xxx`);
-    expect((err as Error).message).toMatch(/x … \[\d+ more characters not shown\]/);
+    expect((err as Error).message).toMatch(/x … \[\d+ characters not shown\] … x/);
     expect(await noHostileLeft()).toEqual([]);
   }, 60_000);
 });

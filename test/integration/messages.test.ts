@@ -1,7 +1,8 @@
 // What the user is told, against real providers: a state from a newer release names the command that goes back to
 // one, a moved local binary names the path its SDK recorded and the command that records the new one, `-- --help`
 // shows the usage as information before an error that only says nothing was added, and a provider's errors name the
-// Pulumi properties beside the Terraform attributes they point at or quote.
+// Pulumi properties beside the Terraform attributes they point at or quote; an error about an id of megabytes keeps
+// what failed and the provider's reason.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +12,9 @@ import { META_KEY } from "../../src/bridge/meta.js";
 import { newerReleaseHint, parameterize, ParameterizeError } from "../../src/parameterize/index.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
-import { engineLogSink } from "../support/in-process-plugin.js";
+import { engineLogSink, failure as callFailure, inProcessPlugin } from "../support/in-process-plugin.js";
+import { toStruct } from "../support/reference-ops.js";
+import { MAX_STATUS_MESSAGE_BYTES } from "../../src/wire/bound.js";
 import { peerPath } from "../support/peers.js";
 import { argsRequest, callError, startPluginProcess } from "../support/pulumi.js";
 import { closedAfterEach } from "../support/launched.js";
@@ -152,4 +155,39 @@ describe("a provider's errors, in Pulumi's names too", () => {
     const message = await failure(b.create({ token: NAMED, urn: "urn:pulumi:s::p::bridgetest:index/named:Named::n", news: { name: "given" } }));
     expect(message).toContain("error: bridgetest: no state directory: Set the provider's state_dir (stateDir) or the environment variable BRIDGETEST_STATE_DIR.");
   });
+});
+
+describe("a Read or Delete of an id of 10 MB, through the plugin's gRPC", () => {
+  // bridgetest keeps each object in <state_dir>/<id>.json: with such an id the file system refuses the name, and the
+  // provider's reason ("file name too long") is the end of a message of 10 MB that every bound used to cut off.
+  it("keeps what failed and the provider's reason, eliding the middle of the id", async () => {
+    const sink = await engineLogSink();
+    const p = await inProcessPlugin(sink.address);
+    try {
+      await p.call("Parameterize", { args: { args: [peerPath("bridgetest")] } });
+      const providerType = "pulumi:providers:bridgetest";
+      await p.call("Configure", {
+        args: toStruct({ stateDir: scratch }), acceptSecrets: true, acceptResources: true, urn: `urn:pulumi:dev::p::${providerType}::default`, name: "default", type: providerType,
+      });
+      const type = "bridgetest:index/objectResource:ObjectResource";
+      const urn = `urn:pulumi:dev::p::${type}::huge`;
+      const id = `obj-${"x".repeat(10 * 1024 * 1024)}-end`;
+      const properties = toStruct({ id, name: "huge" });
+      const shownId = /obj-x+ … \[10485\d{3} characters not shown\] … x+-end/.source;
+      const read = await callFailure(p.call, "Read", { id, urn, properties, inputs: toStruct({ name: "huge" }) });
+      expect(read.details.length).toBeLessThan(MAX_STATUS_MESSAGE_BYTES);
+      // The id is elided where the message quotes it, so the provider's whole diagnostic fits; its own quote of the
+      // id (in the path) is elided in the diagnostic's middle, keeping its summary and its reason.
+      expect(read.details).toMatch(
+        new RegExp(`^reading bridgetest_object "${shownId}" failed:\\nerror: bridgetest: cannot read object: open ${scratch}/obj-x+ … \\[\\d+ characters not shown\\] … x+-end\\.json: file name too long$`),
+      );
+      const deleted = await callFailure(p.call, "Delete", { id, urn, name: "huge", type, properties, timeout: 60 });
+      expect(deleted.details).toMatch(
+        new RegExp(`^deleting bridgetest_object failed:\\nerror: bridgetest: cannot delete object: remove ${scratch}/obj-x+ … \\[\\d+ characters not shown\\] … x+-end\\.json: file name too long$`),
+      );
+    } finally {
+      await p.close();
+      sink.close();
+    }
+  }, 120_000);
 });

@@ -362,9 +362,65 @@ export async function runDiskFull(reg: FakeRegistry, mib: number, how?: "tmpfs" 
 export function diskFullMessage(cache: string, how: string): RegExp {
   const [errno, advice] =
     how === "tmpfs"
-      ? ["ENOSPC: the disk is full", "Free some space there, or set PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR to a directory on a disk with room"]
-      : ["EFBIG: a file would grow past this process's file size limit \\(ulimit -f\\)", "Raise the file size limit \\(ulimit -f\\) of the pulumi command"];
-  return new RegExp(`no space left in ${cache} \\(${errno}\\) while writing ${cache}/.*/faults/random/1\\.0\\.0/\\w+; nothing was installed\\. ${advice}$`);
+      ? ["ENOSPC: no space left: the disk is full", "Free some space there, or set PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR to a directory on a disk with room"]
+      : ["EFBIG: no space left: a file would grow past this process's file size limit \\(ulimit -f\\)", "Raise the file size limit \\(ulimit -f\\) of the pulumi command"];
+  return new RegExp(`the plugin cache at ${cache} cannot be written \\(${errno}\\) while installing ${cache}/.*/faults/random/1\\.0\\.0/\\w+; nothing was installed\\. ${advice}$`);
+}
+
+/** The cache directory a "cannot be written" message names. */
+export const unwritableCache = (message: string | undefined): string => /the plugin cache at (\S+) cannot be written/.exec(message ?? "")?.[1] ?? "";
+
+/** How the cache of `runUnwritable` is made unwritable. */
+export type Unwritable = "read-only mount" | "a file" | "a file above it" | "no permission";
+
+export interface UnwritableRun {
+  result: AcquireResult;
+  cache: string;
+  /** Set when this process cannot make that fault here (it may not mount, or may not drop its capabilities). */
+  skipped?: string;
+}
+
+/**
+ * Acquires faults/random 1.0.0 into a cache that cannot be written: a read-only tmpfs mounted over it (root only), a
+ * file where it should be or where one of its parents should be, or a directory without write permission, which as
+ * root needs the child to run without CAP_DAC_OVERRIDE (setpriv drops it from the bounding set, as a container's
+ * runtime does for a non-root user).
+ */
+export async function runUnwritable(reg: FakeRegistry, how: Unwritable): Promise<UnwritableRun> {
+  const sb = sandbox(reg.caFile);
+  let prefix: string[] = [];
+  let release = (): void => undefined;
+  try {
+    if (how === "read-only mount") {
+      mkdirSync(sb.cache);
+      try {
+        execFileSync("mount", ["-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", sb.cache], { stdio: "pipe" });
+      } catch (e) {
+        return { result: undefined as unknown as AcquireResult, cache: sb.cache, skipped: `this process may not mount a tmpfs: ${(e as Error).message.split("\n")[0]}` };
+      }
+      release = () => execFileSync("umount", [sb.cache]);
+    } else if (how === "a file") {
+      writeFileSync(sb.cache, "not a directory\n");
+    } else if (how === "a file above it") {
+      writeFileSync(sb.cache, "not a directory\n");
+      sb.env["PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR"] = join(sb.cache, "plugins");
+    } else {
+      mkdirSync(sb.cache, { mode: 0o555 });
+      if (process.getuid?.() === 0) {
+        prefix = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"];
+        try {
+          execFileSync(prefix[0]!, [...prefix.slice(1), "true"], { stdio: "pipe" });
+        } catch (e) {
+          return { result: undefined as unknown as AcquireResult, cache: sb.cache, skipped: `this root process may not drop CAP_DAC_OVERRIDE: ${(e as Error).message.split("\n")[0]}` };
+        }
+      }
+    }
+    const result = await acquireInChild(`${reg.host}/faults/random`, "= 1.0.0", sb.env, prefix);
+    return { result, cache: sb.env["PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR"]! };
+  } finally {
+    release();
+    rmSync(dirname(sb.home), { recursive: true, force: true });
+  }
 }
 
 export interface ConcurrentRun {

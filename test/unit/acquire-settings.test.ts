@@ -25,6 +25,11 @@ describe("acquisition settings", () => {
     ).toEqual({ timeoutMs: 2500, idleTimeoutMs: 7000, metadataRetries: 0, downloadRetries: 5, maxArchiveBytes: 1000, maxUnpackedBytes: 2000, maxArchiveEntries: 50, maxMetadataBytes: 3000 });
   });
 
+  it("takes a timeout past Node's longest timer (3000000 s, meant as never) as that longest wait, 24.8 days", () => {
+    const never = acquireSettings({ TF_REGISTRY_CLIENT_TIMEOUT: "3000000", TF_BRIDGE_DOWNLOAD_IDLE_TIMEOUT: "99999999999" });
+    expect([never.timeoutMs, never.idleTimeoutMs]).toEqual([2 ** 31 - 1, 2 ** 31 - 1]);
+  });
+
   it("caps metadata at 16 MiB unless told otherwise", () => {
     expect(DEFAULT_SETTINGS.maxMetadataBytes).toBe(16 * 1024 * 1024);
   });

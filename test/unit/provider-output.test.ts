@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LineSplitter, LineTail, MAX_LINE_BYTES } from "../../src/terraform/output.js";
 import { diagnosticsFromPb } from "../../src/terraform/wire.js";
 import { boundText, MAX_DIAGNOSTIC_CHARS, MAX_STATUS_MESSAGE_BYTES } from "../../src/wire/bound.js";
+import { MAX_QUOTED_VALUE_CHARS, shownValue } from "../../src/terraform/diagnostics.js";
 import { boundedStatusMessage, CallError, Channel, Server, Status, type Method } from "../../src/wire/rpc.js";
 
 function split(chunks: (string | Buffer)[], max = 16): string[] {
@@ -69,23 +70,35 @@ describe("LineTail", () => {
 });
 
 describe("boundText", () => {
-  it("leaves short text alone and cuts long text with a count of what was cut", () => {
+  it("leaves short text alone and cuts long text in the middle, keeping its start and its end, with a count of what was cut", () => {
     expect(boundText("short", 5)).toBe("short");
-    expect(boundText("abcdefgh", 3)).toBe("abc … [5 more characters not shown]");
+    expect(boundText("abcdefgh", 4)).toBe("abc … [4 characters not shown] … h");
+    expect(boundText("reading x 0123456789abcdef failed: because", 28)).toBe("reading x 0123456789a … [14 characters not shown] … because");
   });
 
-  it("never splits a surrogate pair", () => {
-    expect(boundText("a𝄞b", 2)).toBe("a … [3 more characters not shown]");
+  it("never splits a surrogate pair, at either end of the cut", () => {
+    // Three quarters of 3 is 3 characters from the start, but the third is the first half of 𝄞.
+    expect(boundText("ab𝄞cdef", 3)).toBe("ab … [6 characters not shown] … ");
+    // The last character of 4 would be the second half of 𝄞.
+    expect(boundText("abcde𝄞", 4)).toBe("abc … [4 characters not shown] … ");
+  });
+
+  it("shows a value of any size by its start and end", () => {
+    const id = `start-${"0".repeat(10 * 1024 * 1024)}-end`;
+    const shown = shownValue(id);
+    expect(shown.length).toBeLessThan(MAX_QUOTED_VALUE_CHARS + 50);
+    expect(shown).toMatch(/^start-0+ … \[10485\d\d\d characters not shown\] … 0+-end$/);
+    expect(shownValue("short-id")).toBe("short-id");
   });
 });
 
 describe("a provider's diagnostics", () => {
-  it("keep the first words of a summary and detail of megabytes", () => {
-    const huge = `Error calling the API: ${"z".repeat(4 * 1024 * 1024)}`;
+  it("keep the first words and the last of a summary and detail of megabytes", () => {
+    const huge = `Error calling the API: ${"z".repeat(4 * 1024 * 1024)}: the reason`;
     const [d] = diagnosticsFromPb([{ severity: "ERROR", summary: huge, detail: huge }]);
     for (const text of [d!.summary, d!.detail]) {
       expect(text.length).toBeLessThan(MAX_DIAGNOSTIC_CHARS + 100);
-      expect(text).toMatch(/^Error calling the API: z+ … \[\d+ more characters not shown\]$/);
+      expect(text).toMatch(/^Error calling the API: z+ … \[\d+ characters not shown\] … z+: the reason$/);
     }
   });
 });
@@ -113,14 +126,14 @@ describe("a status message of any size reaches the client", () => {
     await server.shutdown();
   });
 
-  it.each([[100], [1024 * 1024], [20 * 1024 * 1024]])("%d characters: its start, cut with a marker, and its status code", async (size) => {
+  it.each([[100], [1024 * 1024], [20 * 1024 * 1024]])("%d characters: its start and end, cut in the middle with a marker, and its status code", async (size) => {
     const err = (await channel.unary(FAIL, { size }).catch((e: unknown) => e)) as CallError;
     expect(err).toBeInstanceOf(CallError);
     expect(err.code).toBe(Status.FAILED_PRECONDITION);
     expect(err.details.startsWith("the provider said: éé")).toBe(true);
     expect(boundedStatusMessage(err.details).length).toBeLessThanOrEqual(MAX_STATUS_MESSAGE_BYTES);
     if (size < 1000) expect(err.details).toBe(`the provider said: ${"é".repeat(size)}`);
-    else expect(err.details).toMatch(/é … \[\d+ more characters not shown\]$/);
+    else expect(err.details).toMatch(/é … \[\d+ characters not shown\] … éé+$/);
   }, 60_000);
 });
 
@@ -141,7 +154,7 @@ describe("a peer's status message of 60 KB", () => {
     try {
       const err = (await channel.unary(ECHO, {}, { deadline: Date.now() + 10_000 }).catch((e: unknown) => e)) as CallError;
       expect(err.code, err.details).toBe(Status.UNKNOWN);
-      expect(err.details).toMatch(/^peer says: q+ … \[\d+ more characters not shown\]$/);
+      expect(err.details).toMatch(/^peer says: q+ … \[\d+ characters not shown\] … q+$/);
       expect(err.details.length).toBeLessThan(MAX_STATUS_MESSAGE_BYTES + 100);
     } finally {
       channel.close();

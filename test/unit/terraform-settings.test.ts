@@ -1,4 +1,5 @@
-// The settings that bound a launched provider (src/terraform/settings.ts): defaults, values, and refusals naming the variable.
+// The settings that bound a launched provider (src/terraform/settings.ts): defaults, values, the timer's limit, and
+// refusals naming the variable.
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_MAX_PROVIDER_MESSAGE_BYTES,
@@ -9,6 +10,7 @@ import {
   schemaTimeoutMs,
   SettingError,
 } from "../../src/terraform/settings.js";
+import { MAX_TIMER_MS, raiseWaitAdvice } from "../../src/setting.js";
 
 describe("provider bounds", () => {
   it("take their defaults when unset or empty, and the value given otherwise", () => {
@@ -22,6 +24,21 @@ describe("provider bounds", () => {
     expect(maxProviderMessageBytes({ TF_BRIDGE_MAX_PROVIDER_MESSAGE_BYTES: "1000" })).toBe(1000);
     // A gRPC length prefix holds at most 2^32 - 1: a larger limit is that.
     expect(maxProviderMessageBytes({ TF_BRIDGE_MAX_PROVIDER_MESSAGE_BYTES: "99999999999" })).toBe(2 ** 32 - 1);
+  });
+
+  it("take a timeout past Node's longest timer (3000000 s, meant as never) as that longest wait, and a tiny one as 1 ms", () => {
+    expect(schemaTimeoutMs({ TF_BRIDGE_SCHEMA_TIMEOUT: "3000000" })).toBe(MAX_TIMER_MS);
+    expect(pingTimeoutMs({ TF_BRIDGE_PROVIDER_PING_TIMEOUT: "3000000" })).toBe(MAX_TIMER_MS);
+    expect(schemaTimeoutMs({ TF_BRIDGE_SCHEMA_TIMEOUT: "2147483.647" })).toBe(MAX_TIMER_MS);
+    expect(schemaTimeoutMs({ TF_BRIDGE_SCHEMA_TIMEOUT: "2147483.646" })).toBe(MAX_TIMER_MS - 1);
+    expect(schemaTimeoutMs({ TF_BRIDGE_SCHEMA_TIMEOUT: "0.0001" })).toBe(1);
+  });
+
+  it("advise raising a wait that ran out, unless it is already the longest there is", () => {
+    expect(raiseWaitAdvice("TF_BRIDGE_SCHEMA_TIMEOUT", 300_000)).toBe("raise TF_BRIDGE_SCHEMA_TIMEOUT (seconds, now 300)");
+    expect(raiseWaitAdvice("TF_BRIDGE_SCHEMA_TIMEOUT", MAX_TIMER_MS)).toBe(
+      "TF_BRIDGE_SCHEMA_TIMEOUT is already at the longest wait there is (2147483.647 s, 24.8 days; a larger value waits no longer)",
+    );
   });
 
   it.each([

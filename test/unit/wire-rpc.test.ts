@@ -51,6 +51,9 @@ describe("parseTimeout", () => {
     ["1500u", 1.5],
     ["2000000n", 2],
     ["99999999m", 99_999_999],
+    // Past Node's longest timer (2^31 - 1 ms, 24.8 days): that, not a timer that overflows and fires at once.
+    ["3000000S", 2 ** 31 - 1],
+    ["99999999H", 2 ** 31 - 1],
   ])("%s → %d ms", (wire, ms) => expect(parseTimeout(wire)).toBeCloseTo(ms, 6));
 
   it.each([[undefined], [""], ["10"], ["123456789m"], ["-1S"], ["1.5S"], ["5x"]])("%s is no timeout", (wire) => {
@@ -135,6 +138,11 @@ describe("our Server, called by grpc-js", () => {
     expect(err.metadata.get("x-raw-bin")).toEqual([Buffer.from([0, 255])]);
   });
 
+  it("waits out a deadline longer than a timer can hold (grpc-timeout 3000000S) instead of failing at once", async () => {
+    // 3,000,000 s, beyond Node's 24.8-day timer limit, which would fire after 1 ms unless clamped.
+    expect(await unary("Echo", { text: "later", wait: 50 }, 3_000_000_000)).toEqual({ text: "later" });
+  });
+
   it("answers UNIMPLEMENTED for a method it does not serve", async () => {
     const err = (await unary("Missing", {}).catch((e) => e)) as grpc.ServiceError;
     expect(err.code).toBe(Status.UNIMPLEMENTED);
@@ -208,6 +216,10 @@ describe("our Channel, calling a grpc-js server", () => {
   it("fails with DEADLINE_EXCEEDED when the deadline passes first", async () => {
     const err = (await channel.unary(ECHO["Echo"]!, { wait: 2000 }, { deadline: Date.now() + 100 }).catch((e) => e)) as CallError;
     expect(err.code).toBe(Status.DEADLINE_EXCEEDED);
+  });
+
+  it("waits out a deadline longer than a timer can hold instead of failing at once", async () => {
+    expect(await channel.unary(ECHO["Echo"]!, { text: "later", wait: 50 }, { deadline: Date.now() + 3_000_000_000 })).toEqual({ text: "later" });
   });
 
   it("fails with CANCELLED when cancelled, and stays usable", async () => {
