@@ -24,7 +24,8 @@ export function isDefaultProvider(urn: string): boolean {
  * A failure for each key that is no setting of the provider. For stack configuration (a default provider) the reason
  * names the `pulumi config` key and where else to put a key not meant for the provider; for an explicit provider the
  * failure is on the property. Suggestions: the setting whose Terraform name the key is (`tls:proxy` is the `proxy`
- * block, `proxies` in Pulumi), then those within two edits of the key, the reference's distance.
+ * block, `proxies` in Pulumi), then those within two edits of the key (the reference's rule), else the nearest ones
+ * if they are less than half the key away.
  */
 export function unknownSettings(model: ProviderModel, inputs: PropertyMap, urn: string): CheckFailure[] {
   const known = new Set(model.config.map((p) => p.name));
@@ -52,5 +53,10 @@ export function unknownSettings(model: ProviderModel, inputs: PropertyMap, urn: 
 function nearestSettings(model: ProviderModel, key: string): string[] {
   const byTfName = model.config.filter((p) => p.tfName === key || p.name.toLowerCase() === key.toLowerCase()).map((p) => p.name);
   if (byTfName.length > 0) return byTfName;
-  return model.config.map((p) => p.name).filter((name) => distance(key, name) <= 2);
+  const scored = model.config.map((p) => ({ name: p.name, d: distance(key, p.name) }));
+  const close = scored.filter((s) => s.d <= 2).map((s) => s.name);
+  if (close.length > 0) return close;
+  // Past the reference's two edits (`maxRetry` is three from `maxRetries`), the nearest, while under half the key.
+  const best = Math.min(...scored.map((s) => s.d));
+  return best <= Math.floor(key.length / 2) ? scored.filter((s) => s.d === best).map((s) => s.name) : [];
 }

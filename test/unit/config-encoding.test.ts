@@ -115,9 +115,11 @@ describe("unknownSettings", () => {
     expect(unknownSettings(model, { max_retries: "5" }, defaultUrn)[0]!.reason).toContain("Did you mean `acme:maxRetries`?");
   });
 
-  it("a typo within two edits gets the nearest settings; a key far from all gets none", () => {
+  it("a typo within two edits gets those settings, a further one the nearest; a key far from all gets none", () => {
     expect(unknownSettings(model, { regoin: "x" }, defaultUrn)[0]!.reason).toContain("Did you mean `acme:region`?");
     expect(unknownSettings(model, { colour: "x" }, defaultUrn)[0]!.reason).not.toContain("Did you mean");
+    // Three edits away, past the reference's two, but the nearest by far.
+    expect(unknownSettings(model, { maxRetry: "5" }, defaultUrn)[0]!.reason).toContain("Did you mean `acme:maxRetries`?");
   });
 
   it("on an explicit provider the failure is on the property", () => {
