@@ -170,7 +170,7 @@ const explicit = new httpapi.Provider("explicit", {
 });
 
 export const fromStack = httpapi.getSettingsOutput().json;
-export const fromExplicit = httpapi.getSettingsOutput({ provider: explicit }).json;
+export const fromExplicit = httpapi.getSettingsOutput({}, { provider: explicit }).json;
 `,
       { "@pulumi/httpapi": sdk },
     );
