@@ -99,8 +99,9 @@ export class TerraformBridge extends ProviderCaller {
   }
 
   /**
-   * `urn` tells a default provider (stack configuration) from an explicit one, for how an unknown key is reported;
-   * `earlier` are failures found before the bridge saw the settings (a structured setting whose string is not JSON).
+   * `urn` is the provider resource's: the configuration's warnings are about it, and it tells a default provider (stack
+   * configuration) from an explicit one, for how an unknown key is reported. `earlier` are failures found before the
+   * bridge saw the settings (a structured setting whose string is not JSON).
    */
   async checkConfig(news: PropertyMap, urn = "", earlier: readonly CheckFailure[] = []): Promise<CheckResult> {
     // Sensitive settings are secrets from here on: stored as such, and known by value to be scrubbed from what the provider says.
@@ -120,14 +121,14 @@ export class TerraformBridge extends ProviderCaller {
     }
     if (failures.length > 0) return shown(failures);
     const diags = await this.tf.validateProviderConfig(config);
-    this.warn(diags, "provider configuration");
+    this.warn(diags, "provider configuration", urn === "" ? undefined : urn);
     return shown(failuresFromDiagnostics(diags, this.model.config));
   }
 
-  async configure(inputs: PropertyMap): Promise<void> {
+  async configure(inputs: PropertyMap, urn?: string): Promise<void> {
     this.configured = inputs;
     const diags = await this.tf.configureProvider(this.configObject((inputs)));
-    this.warnThenThrow(diags, "provider configuration", "configuring the Terraform provider failed");
+    this.warnThenThrow(diags, "provider configuration", "configuring the Terraform provider failed", { urn });
   }
 
   /** Any change to the provider configuration may change every resource's behaviour; report it, never replace. */
@@ -179,7 +180,7 @@ export class TerraformBridge extends ProviderCaller {
     }
     const config = toTfObject(model.properties, inputs, this.secrets);
     const diags = await this.tf.validateResourceConfig(model.tfName, config);
-    this.warn(diags, model.tfName);
+    this.warn(diags, model.tfName, urn);
     return hold({ inputs, failures: failuresFromDiagnostics(diags, model.properties) });
   }
 
@@ -204,9 +205,9 @@ export class TerraformBridge extends ProviderCaller {
   }
 
   /** Pulumi state → Terraform state of the current schema version (upgraded by the provider when older, as Terraform does). */
-  private async priorState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap): Promise<PriorState> {
+  private async priorState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap, urn: string | undefined): Promise<PriorState> {
     const stored = readMeta(state[META_KEY]);
-    if (stored.type !== undefined && stored.type !== model.tfName) return this.movedState(model, schema, id, state, stored, stored.type);
+    if (stored.type !== undefined && stored.type !== model.tfName) return this.movedState(model, schema, id, state, stored, stored.type, urn);
     if (stored.schemaVersion > schema.version) {
       // Terraform refuses such a state ("managed by newer provider version"); an upgrader cannot go backwards.
       throw new BridgeError(
@@ -246,10 +247,10 @@ export class TerraformBridge extends ProviderCaller {
    * A state another resource type wrote (a Pulumi alias changed the resource's type): the provider moves it to this
    * type, as Terraform does for a `moved` block across types; the result is at the current schema version.
    */
-  private async movedState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap, stored: Meta, from: string): Promise<PriorState> {
+  private async movedState(model: ResourceModel, schema: Schema, id: string, state: PropertyMap, stored: Meta, from: string, urn: string | undefined): Promise<PriorState> {
     const sourceModel = [...this.model.resources.values()].find((r) => r.tfName === from);
     const moved = await moveState(this.tf, { type: from, model: sourceModel, id, state, meta: stored }, model, this.providerAddress, this.secrets);
-    this.log("info", `moved ${shownValue(id)} from ${from} to ${model.tfName}`);
+    this.log("info", `moved ${shownValue(id)} from ${from} to ${model.tfName}`, urn);
     const context = await this.identityContext(model);
     const identity = context === undefined ? undefined : { schema: context.schema, value: moved.identity ?? null };
     const meta: Meta = { schemaVersion: schema.version, privateState: moved.privateState, ...this.keepIdentity(identity) };
@@ -315,9 +316,16 @@ export class TerraformBridge extends ProviderCaller {
 
   /**
    * Terraform's plan step: the proposed new state from prior state and configuration, PlanResourceChange, warnings
-   * to the log, errors as a BridgeError. A null config plans the deletion.
+   * to the log (about `urn`), errors as a BridgeError. A null config plans the deletion.
    */
-  private async plan(model: ResourceModel, schema: Schema, prior: { state: CtyValue; privateState?: Uint8Array; identity?: IdentityContext }, config: CtyValue, what = "planning") {
+  private async plan(
+    model: ResourceModel,
+    schema: Schema,
+    prior: { state: CtyValue; privateState?: Uint8Array; identity?: IdentityContext },
+    config: CtyValue,
+    urn: string | undefined,
+    what = "planning",
+  ) {
     const plan = await this.tf.planResourceChange({
       typeName: model.tfName,
       priorState: prior.state,
@@ -326,17 +334,20 @@ export class TerraformBridge extends ProviderCaller {
       priorPrivate: prior.privateState,
       ...(prior.identity !== undefined ? { priorIdentity: prior.identity.value } : {}),
     });
-    this.warnThenThrow(plan.diagnostics, model.tfName, `${what} ${model.tfName} failed`, () => {
-      if (plan.deferred !== undefined) throw new BridgeError(deferredMessage(`${what} ${model.tfName}`, plan.deferred, plan.diagnostics));
+    this.warnThenThrow(plan.diagnostics, model.tfName, `${what} ${model.tfName} failed`, {
+      urn,
+      beforeErrors: () => {
+        if (plan.deferred !== undefined) throw new BridgeError(deferredMessage(`${what} ${model.tfName}`, plan.deferred, plan.diagnostics));
+      },
     });
     return plan;
   }
 
-  async diff({ token, id, olds, news }: DiffRequest): Promise<DiffResult> {
+  async diff({ token, id, olds, news, urn }: DiffRequest): Promise<DiffResult> {
     const { model, schema } = this.resource(token);
-    const prior = await this.priorState(model, schema, id, olds);
+    const prior = await this.priorState(model, schema, id, olds, urn);
     const config = toTfObject(model.properties, news, this.secrets);
-    const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config);
+    const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config, urn);
     this.diffPlans.remember(planInputs(model, id, prior, config), plan);
     const replacing = changedReplacePaths(prior.state, plan.plannedState, plan.requiresReplace);
     const diff = computeDiff(model.properties, prior.state, plan.plannedState, replacing, schema.block);
@@ -344,7 +355,7 @@ export class TerraformBridge extends ProviderCaller {
     if (diff.replaces.length === 0) return diff;
     // A replacement creates a new object: Terraform plans it again from a null prior state, and that create plan is
     // what its plan shows (computed values unknown, emptied collections null), so the detailed diff is taken from it.
-    const created = await this.plan(model, schema, { state: null, identity: await this.identityContext(model) }, config);
+    const created = await this.plan(model, schema, { state: null, identity: await this.identityContext(model) }, config, urn);
     return { ...diff, detailedDiff: computeDiff(model.properties, prior.state, created.plannedState, replacing, schema.block).detailedDiff };
   }
 
@@ -353,7 +364,7 @@ export class TerraformBridge extends ProviderCaller {
     const { model, schema } = this.resource(token);
     const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(model, news, options.urn), this.secrets), "create", options.timeoutSeconds);
     const identity = await this.identityContext(model);
-    const plan = await this.plan(model, schema, { state: null, identity }, config);
+    const plan = await this.plan(model, schema, { state: null, identity }, config, options.urn);
     const meta: Meta = { schemaVersion: schema.version, privateState: plan.plannedPrivate, ...this.keepIdentity(identity, plan.plannedIdentity) };
     if (options.preview) return { id: "", properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, meta), news) };
 
@@ -374,7 +385,7 @@ export class TerraformBridge extends ProviderCaller {
         }
         throw e;
       });
-    this.warn(applied.diagnostics, model.tfName);
+    this.warn(applied.diagnostics, model.tfName, options.urn);
     const newMeta: Meta = { schemaVersion: schema.version, privateState: applied.private, ...this.keepIdentity(identity, applied.newIdentity) };
     const failed = errorDiagnostics(applied.diagnostics).length > 0;
     if (failed && applied.newState === null) throw new BridgeError(this.failureMessage(model.tfName, `creating ${model.tfName} failed`, applied.diagnostics));
@@ -388,11 +399,11 @@ export class TerraformBridge extends ProviderCaller {
   async update(options: UpdateRequest): Promise<{ properties: PropertyMap }> {
     const { token, id, olds, news } = options;
     const { model, schema } = this.resource(token);
-    const prior = await this.priorState(model, schema, id, olds);
+    const prior = await this.priorState(model, schema, id, olds, options.urn);
     const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(model, news, options.urn), this.secrets), "update", options.timeoutSeconds);
     const plan =
       this.diffPlans.take(planInputs(model, id, prior, config)) ??
-      (await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config));
+      (await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config, options.urn));
     if (options.preview) {
       return { properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate, ...this.keepIdentity(prior.identity, plan.plannedIdentity) }), news) };
     }
@@ -408,7 +419,7 @@ export class TerraformBridge extends ProviderCaller {
       plannedPrivate: plan.plannedPrivate,
       ...(prior.identity !== undefined ? { plannedIdentity: plan.plannedIdentity ?? prior.identity.value } : {}),
     });
-    this.warn(applied.diagnostics, model.tfName);
+    this.warn(applied.diagnostics, model.tfName, options.urn);
     const failed = errorDiagnostics(applied.diagnostics).length > 0;
     if (failed && applied.newState === null) throw new BridgeError(this.failureMessage(model.tfName, `updating ${model.tfName} failed`, applied.diagnostics));
     const newMeta: Meta = { schemaVersion: schema.version, privateState: applied.private, ...this.keepIdentity(prior.identity, applied.newIdentity, plan.plannedIdentity) };
@@ -423,9 +434,9 @@ export class TerraformBridge extends ProviderCaller {
    * the timeouts it keeps in its private state (see withDeleteTimeout). A timeouts.delete the program set wins.
    */
   async delete(options: DeleteRequest): Promise<void> {
-    const { token, id, olds } = options;
+    const { token, id, olds, urn } = options;
     const { model, schema } = this.resource(token);
-    const stored = await this.priorState(model, schema, id, olds);
+    const stored = await this.priorState(model, schema, id, olds, urn);
     if (stored.state === null) return;
     const timed = withTimeoutsValue(schema, stored.state, "delete", options.timeoutSeconds);
     const prior = timed === undefined ? stored : { ...stored, state: timed, meta: { ...stored.meta, privateState: withDeleteTimeout(stored.meta.privateState, options.timeoutSeconds!) } };
@@ -433,7 +444,7 @@ export class TerraformBridge extends ProviderCaller {
     // A deletion's planned identity is the prior one (the plugin framework hands it to Delete as such).
     let plannedIdentity = prior.identity?.value;
     if (this.schema.serverCapabilities.planDestroy) {
-      const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, null, "planning the deletion of");
+      const plan = await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, null, urn, "planning the deletion of");
       plannedPrivate = plan.plannedPrivate;
       if (plannedIdentity !== undefined && plan.plannedIdentity !== undefined) plannedIdentity = plan.plannedIdentity;
     }
@@ -445,7 +456,7 @@ export class TerraformBridge extends ProviderCaller {
       plannedPrivate,
       ...(plannedIdentity !== undefined ? { plannedIdentity } : {}),
     });
-    this.warnThenThrow(applied.diagnostics, model.tfName, `deleting ${model.tfName} failed`);
+    this.warnThenThrow(applied.diagnostics, model.tfName, `deleting ${model.tfName} failed`, { urn });
   }
 
   /**
@@ -453,19 +464,19 @@ export class TerraformBridge extends ProviderCaller {
    * resource is gone. Inputs are derived from the new state: for a refresh, the inputs the program had set; for an
    * import, the configuration Terraform would generate for it.
    */
-  async read({ token, id, state, inputs }: ReadRequest): Promise<ReadResult | undefined> {
+  async read({ token, id, state, inputs, urn }: ReadRequest): Promise<ReadResult | undefined> {
     const { model, schema } = this.resource(token);
     let current: CtyValue;
     let meta: Meta;
     let identity: IdentityContext | undefined;
     const importing = state === undefined || Object.keys(state).length === 0;
     if (importing) {
-      const imported = await this.importState(model, id);
+      const imported = await this.importState(model, id, urn);
       current = imported.state;
       meta = { schemaVersion: schema.version, privateState: imported.private };
       identity = imported.identity;
     } else {
-      const prior = await this.priorState(model, schema, id, state);
+      const prior = await this.priorState(model, schema, id, state, urn);
       current = prior.state;
       meta = prior.meta;
       identity = prior.identity;
@@ -476,15 +487,18 @@ export class TerraformBridge extends ProviderCaller {
       private: meta.privateState,
       ...(identity !== undefined ? { currentIdentity: identity.value } : {}),
     });
-    this.warnThenThrow(read.diagnostics, model.tfName, `reading ${model.tfName} "${shownValue(id)}" failed`, () => {
-      if (read.deferred !== undefined) throw new BridgeError(deferredMessage(`reading ${model.tfName} "${shownValue(id)}"`, read.deferred, read.diagnostics));
+    this.warnThenThrow(read.diagnostics, model.tfName, `reading ${model.tfName} "${shownValue(id)}" failed`, {
+      urn,
+      beforeErrors: () => {
+        if (read.deferred !== undefined) throw new BridgeError(deferredMessage(`reading ${model.tfName} "${shownValue(id)}"`, read.deferred, read.diagnostics));
+      },
     });
     if (read.newState === null) return undefined;
     // What was secret before a refresh stays secret: in the prior state and in the inputs the program had set.
     const newMeta: Meta = { schemaVersion: schema.version, privateState: read.private, ...this.keepIdentity(identity, read.newIdentity) };
     const properties = carrySecrets(model.properties, carrySecrets(model.properties, this.outputs(model, read.newState, newMeta), state), inputs);
     const newId = this.idOf(model, read.newState, id);
-    if (importing) return { id: newId, properties, inputs: await this.importedInputs(model, schema, read.newState) };
+    if (importing) return { id: newId, properties, inputs: await this.importedInputs(model, schema, read.newState, urn) };
     const derived: PropertyMap = {};
     for (const p of model.properties) {
       if (!p.input) continue;
@@ -499,9 +513,9 @@ export class TerraformBridge extends ProviderCaller {
    * An imported resource's inputs: the configuration Terraform 1.14's `plan -generate-config-out` writes for its state
    * (see generate-config.ts for where they part), so `pulumi import` prints no output-only or conflicting values.
    */
-  private async importedInputs(model: ResourceModel, schema: Schema, state: CtyValue): Promise<PropertyMap> {
+  private async importedInputs(model: ResourceModel, schema: Schema, state: CtyValue, urn: string | undefined): Promise<PropertyMap> {
     const generated = await generatedConfig(this.tf, this.schema.serverCapabilities.generateResourceConfig, model.tfName, schema.block, state);
-    this.warnThenThrow(generated.diagnostics, model.tfName, `generating the configuration of the imported ${model.tfName} failed`);
+    this.warnThenThrow(generated.diagnostics, model.tfName, `generating the configuration of the imported ${model.tfName} failed`, { urn });
     return inputsFromConfig(model.properties, generated.config);
   }
 
@@ -509,7 +523,7 @@ export class TerraformBridge extends ProviderCaller {
    * ImportResourceState by the import argument: the provider's import id, or, for a resource with an identity schema, an
    * identity given as a JSON object (see parseImportTarget).
    */
-  private async importState(model: ResourceModel, arg: string): Promise<{ state: CtyValue; private: Uint8Array; identity?: IdentityContext }> {
+  private async importState(model: ResourceModel, arg: string, urn: string | undefined): Promise<{ state: CtyValue; private: Uint8Array; identity?: IdentityContext }> {
     const context = await this.identityContext(model);
     let target;
     try {
@@ -519,8 +533,11 @@ export class TerraformBridge extends ProviderCaller {
       throw e;
     }
     const imported = "identity" in target ? await this.tf.importResourceState(model.tfName, "", target.identity) : await this.tf.importResourceState(model.tfName, target.id);
-    this.warnThenThrow(imported.diagnostics, model.tfName, `importing ${model.tfName} "${shownValue(arg)}" failed`, () => {
-      if (imported.deferred !== undefined) throw new BridgeError(deferredMessage(`importing ${model.tfName} ${JSON.stringify(shownValue(arg))}`, imported.deferred, imported.diagnostics));
+    this.warnThenThrow(imported.diagnostics, model.tfName, `importing ${model.tfName} "${shownValue(arg)}" failed`, {
+      urn,
+      beforeErrors: () => {
+        if (imported.deferred !== undefined) throw new BridgeError(deferredMessage(`importing ${model.tfName} ${JSON.stringify(shownValue(arg))}`, imported.deferred, imported.diagnostics));
+      },
     });
     const mine = imported.imported.find((r) => r.typeName === model.tfName);
     if (mine === undefined) throw new BridgeError(`importing ${model.tfName} "${shownValue(arg)}" returned no ${model.tfName}`);

@@ -51,14 +51,19 @@ export abstract class ProviderCaller {
     return this.tf.secretSink;
   }
 
-  protected warn(diags: readonly Diagnostic[], context: string): void {
-    reportWarnings(diags, { context, warn: (m) => this.log("warning", m), names: this.names?.for(context) });
+  /**
+   * An RPC's warnings, logged under `context` and about the resource `urn` (the engine shows them with it; without one,
+   * with the stack).
+   */
+  protected warn(diags: readonly Diagnostic[], context: string, urn?: string): void {
+    reportWarnings(diags, { context, warn: (m) => this.log("warning", m, urn), names: this.names?.for(context) });
   }
 
-  /** An RPC's diagnostics: warnings logged under `context`, errors fail it as `failure` (after `beforeErrors`). */
-  protected warnThenThrow(diags: readonly Diagnostic[], context: string, failure: string, beforeErrors?: () => void): void {
+  /** An RPC's diagnostics: warnings logged as warn() does, errors fail it as `failure` (after `beforeErrors`). */
+  protected warnThenThrow(diags: readonly Diagnostic[], context: string, failure: string, options: { urn?: string; beforeErrors?: () => void } = {}): void {
     const names = this.names?.for(context);
-    warnThenThrow(diags, { context, failure, warn: (m) => this.log("warning", m), makeError: (m) => new BridgeError(m), beforeErrors, names });
+    const { urn, beforeErrors } = options;
+    warnThenThrow(diags, { context, failure, warn: (m) => this.log("warning", m, urn), makeError: (m) => new BridgeError(m), beforeErrors, names });
   }
 
   /** The message of a failure about `context` (a Terraform type name): what failed, then its errors, Pulumi names told. */

@@ -30,7 +30,7 @@ export interface CheckRequest {
   autonaming?: Autonaming;
   /** The engine's seed for names that stay the same across previews; empty or absent when it sends none. */
   randomSeed?: Uint8Array;
-  /** The key under which write-only inputs are held for create/update; `name` when absent. */
+  /** The resource's URN: what its warnings are about, and the key under which write-only inputs are held for create/update (`name` when absent). */
   urn?: string;
 }
 
@@ -41,6 +41,8 @@ export interface DiffRequest {
   olds: PropertyMap;
   /** The checked new inputs. */
   news: PropertyMap;
+  /** The resource's URN, which its warnings are about. */
+  urn?: string;
 }
 
 /** What create, update and delete share. */
@@ -50,7 +52,7 @@ export interface OperationOptions {
   timeoutSeconds?: number;
   /** The resource's name in the program, for messages that tell the user what to run. */
   name?: string;
-  /** The resource's URN: the key under which check held its write-only values. */
+  /** The resource's URN: what its warnings are about, and the key under which check held its write-only values. */
   urn?: string;
 }
 
@@ -80,6 +82,8 @@ export interface ReadRequest {
   state?: PropertyMap;
   /** The stored inputs; absent on import. */
   inputs?: PropertyMap;
+  /** The resource's URN, which its warnings are about. */
+  urn?: string;
 }
 
 export interface ReadResult {
@@ -93,7 +97,8 @@ export interface InvokeResult {
   failures: CheckFailure[];
 }
 
-export type LogFn = (severity: "debug" | "info" | "warning" | "error", message: string) => void;
+/** Where the bridge's messages go; `urn` names the resource a message is about (none: the stack, as for an invoke). */
+export type LogFn = (severity: "debug" | "info" | "warning" | "error", message: string, urn?: string) => void;
 
 /** What the layers above know about where the package came from, for the bridge's messages to name. */
 export interface BridgeHints {

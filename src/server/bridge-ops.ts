@@ -34,7 +34,8 @@ async function partial<T>(op: () => Promise<T>): Promise<T> {
 
 export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log, parameterized }): ResourceOps => {
   const hints = parameterized === undefined ? {} : { newerRelease: newerReleaseHint(parameterized), providerAddress: terraformAddress(parameterized.origin) };
-  const bridge = new TerraformBridge(provider, schema, model, (severity, message) => log.log(severity, message), hints);
+  // A message about a resource goes to the engine with its URN, which shows it with that resource.
+  const bridge = new TerraformBridge(provider, schema, model, (severity, message, urn) => log.log(severity, message, urn ? { urn } : undefined), hints);
   return {
     // Settings arrive as Pulumi encodes them (src/server/config-encoding.ts); the bridge sees them decoded, and check
     // returns them decoded, so the stored provider inputs hold the values the program and the stack gave.
@@ -44,7 +45,7 @@ export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log, pa
     },
     diffConfig: async (r) => diffResult(bridge.diffConfig(decodeConfig(model.config, r.olds).values, decodeConfig(model.config, r.news).values)),
     configure: async (r) => {
-      await bridge.configure(decodeConfig(model.config, r.args).values);
+      await bridge.configure(decodeConfig(model.config, r.args).values, r.urn);
       // Resource references and output values are not converted by the bridge: the engine sends plain ids and values.
       return { acceptSecrets: true, supportsPreview: true, acceptResources: false, acceptOutputs: false, supportsAutonamingConfiguration: true };
     },
@@ -52,7 +53,7 @@ export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log, pa
       const { type, name } = typeAndName(r.urn, r.type, r.name);
       return bridge.check({ token: type, name, olds: r.olds, news: r.news, autonaming: r.autonaming, randomSeed: r.randomSeed, urn: r.urn });
     },
-    diff: async (r) => diffResult(await bridge.diff({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, olds: r.olds, news: r.news })),
+    diff: async (r) => diffResult(await bridge.diff({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, olds: r.olds, news: r.news, urn: r.urn })),
     create: (r) => {
       const { type, name } = typeAndName(r.urn, r.type, r.name);
       return partial(() => bridge.create({ token: type, news: r.properties, preview: r.preview, timeoutSeconds: r.timeout, name, urn: r.urn }));
@@ -60,8 +61,8 @@ export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log, pa
     update: (r) =>
       partial(() => bridge.update({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, olds: r.olds, news: r.news, preview: r.preview, timeoutSeconds: r.timeout, urn: r.urn })),
     read: async (r) =>
-      (await partial(() => bridge.read({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, state: r.properties, inputs: r.inputs }))) ?? { id: "", properties: {}, inputs: {} },
-    delete: (r) => bridge.delete({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, olds: r.properties, timeoutSeconds: r.timeout }),
+      (await partial(() => bridge.read({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, state: r.properties, inputs: r.inputs, urn: r.urn }))) ?? { id: "", properties: {}, inputs: {} },
+    delete: (r) => bridge.delete({ token: typeAndName(r.urn, r.type, r.name).type, id: r.id, olds: r.properties, timeoutSeconds: r.timeout, urn: r.urn }),
     invoke: async (r) => {
       const { result, failures } = await bridge.invoke(r.token, r.args, r.preview);
       return failures.length > 0 ? { failures } : { return: result, failures: [] };

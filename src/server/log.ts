@@ -162,17 +162,18 @@ export function slowStatus(emit: (message: string) => void, afterMs = 500): { up
 }
 
 /**
- * Maps a Terraform provider's log line to an engine severity. Info lines go to debug too: they are plugin-framework
- * and go-plugin chatter ("configuring server automatic mTLS") that Terraform itself never shows without TF_LOG.
- * Error lines as well: the framework logs every error diagnostic it returns ("Response contains error diagnostic"),
- * and the bridge already reports those diagnostics with the failed operation; as engine errors they would mark the
- * stack itself as failed and repeat the message. Trace lines only pass at -v=9 and above.
+ * Forwards a Terraform provider's log line (its stderr and stdout) to the engine as a debug message, whatever its level:
+ * a provider's log is for whoever debugs it, and Terraform shows it only when TF_LOG asks for it. What a user must see
+ * comes as diagnostics, which the bridge reports with the resource they are about; the framework's log repeats each
+ * one ("Response contains warning diagnostic"), and as an engine warning or error that copy would be shown a second
+ * time, on the stack (an error would mark the stack failed). `pulumi up --debug` shows these lines, as does the
+ * engine's own log from -v=3 (`--logtostderr`); TF_LOG or TF_LOG_PROVIDER choose what the provider logs (warnings and
+ * errors otherwise, src/terraform/launch.ts). Trace lines only pass at -v=9 and above.
  */
 export function forwardProviderLog(logger: Logger, providerName: string, verbosity: number): (e: ProviderLogEntry) => void {
   return (entry) => {
     if (entry.level === "trace" && verbosity < 9) return;
-    const severity: Severity = entry.level === "warn" ? "warning" : "debug";
-    logger.log(severity, `${providerName}: ${entry.message}${formatFields(entry.fields)}`);
+    logger.log("debug", `${providerName}: ${entry.message}${formatFields(entry.fields)}`);
   };
 }
 

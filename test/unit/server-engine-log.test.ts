@@ -1,7 +1,9 @@
 // src/server/log.ts's EngineLogger against a loopback engine that is slow on purpose: what a flood of provider log
 // lines may queue is bounded, errors are never dropped, the drop is reported, and each message is cut to its bound.
+// And where a Terraform provider's log lines go: to the engine's debug stream, whatever level the provider gave them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINE_PROTO, EngineLogger, MAX_PENDING_LOG_CHARS, StderrLogger } from "../../src/server/log.js";
+import { ENGINE_PROTO, EngineLogger, forwardProviderLog, MAX_PENDING_LOG_CHARS, StderrLogger, type LogOptions, type Logger, type Severity } from "../../src/server/log.js";
+import { parseLogLine } from "../../src/terraform/launch.js";
 import { MAX_LOG_MESSAGE_CHARS } from "../../src/wire/bound.js";
 import { loadProtos, serviceOf } from "../../src/wire/proto.js";
 import { Server, type Handler } from "../../src/wire/rpc.js";
@@ -61,5 +63,43 @@ describe("EngineLogger", () => {
     expect(received).toHaveLength(1);
     expect(received[0]!.message).toMatch(/^provider: first words y+ … \[\d+ characters not shown\] … y+$/);
     expect(received[0]!.message.length).toBeLessThan(MAX_LOG_MESSAGE_CHARS + 100);
+  });
+});
+
+describe("a Terraform provider's log lines", () => {
+  /** What the provider's lines became, as the engine logger was asked to send them. */
+  function forwarded(lines: string[], verbosity = 0): { severity: Severity; message: string; options?: LogOptions }[] {
+    const sent: { severity: Severity; message: string; options?: LogOptions }[] = [];
+    const logger: Logger = {
+      log: (severity, message, options) => sent.push({ severity, message, ...(options !== undefined ? { options } : {}) }),
+      status: () => undefined,
+      flush: async () => undefined,
+    };
+    const forward = forwardProviderLog(logger, "random", verbosity);
+    for (const line of lines) forward(parseLogLine(line, "stderr"));
+    return sent;
+  }
+
+  // As terraform-plugin-go logs the warning diagnostic it returns (the bridge reports the diagnostic itself), and as
+  // the tfe provider logs through Go's log package.
+  const WARN_DIAGNOSTIC =
+    '{"@level":"warn","@message":"Response contains warning diagnostic","@module":"sdk.proto","@timestamp":"2026-11-28T00:00:00.000000Z","diagnostic_severity":"WARNING","diagnostic_summary":"Attribute Deprecated","tf_proto_version":"5.10","tf_req_id":"0c1d","tf_resource_type":"random_string","tf_rpc":"ValidateResourceTypeConfig"}';
+  const TFE_WARN = "2026/11/28 00:00:00 [WARN] Unable to read CLI config or credentials file /root/.terraformrc: no such file";
+  const ERROR_DIAGNOSTIC = '{"@level":"error","@message":"Response contains error diagnostic","@module":"sdk.proto","tf_rpc":"ApplyResourceChange"}';
+
+  it("are debug messages at every level, never warnings or errors, and about no resource", () => {
+    const sent = forwarded([WARN_DIAGNOSTIC, TFE_WARN, ERROR_DIAGNOSTIC, "[INFO] configuring server automatic mTLS", "plain text"]);
+    expect(sent.map((s) => s.severity)).toEqual(["debug", "debug", "debug", "debug", "debug"]);
+    expect(sent.every((s) => s.options === undefined)).toBe(true);
+    expect(sent[0]!.message).toBe(
+      "random: Response contains warning diagnostic (diagnostic_severity=WARNING diagnostic_summary=Attribute Deprecated tf_proto_version=5.10 tf_req_id=0c1d tf_resource_type=random_string tf_rpc=ValidateResourceTypeConfig)",
+    );
+    expect(sent[1]!.message).toBe("random: Unable to read CLI config or credentials file /root/.terraformrc: no such file");
+  });
+
+  it("at trace level pass only at -v=9", () => {
+    const trace = '{"@level":"trace","@message":"Received request","tf_rpc":"GetProviderSchema"}';
+    expect(forwarded([trace])).toEqual([]);
+    expect(forwarded([trace], 9)).toEqual([{ severity: "debug", message: "random: Received request (tf_rpc=GetProviderSchema)" }]);
   });
 });

@@ -49,14 +49,17 @@ func (r *objectResource) Configure(_ context.Context, req resource.ConfigureRequ
 	r.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ValidateConfig and ModifyPlan exist for the crash points (crash.go) and the deferral switch (defer.go) only.
-func (r *objectResource) ValidateConfig(_ context.Context, _ resource.ValidateConfigRequest, _ *resource.ValidateConfigResponse) {
+// ValidateConfig and ModifyPlan exist for the crash points (crash.go), the deferral switch (defer.go) and the warning
+// points (warn.go) only.
+func (r *objectResource) ValidateConfig(_ context.Context, _ resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	crashAt("validate")
+	warnAt("validate", &resp.Diagnostics)
 }
 
 func (r *objectResource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !req.Plan.Raw.IsNull() {
 		crashAt("plan")
+		warnAt("plan", &resp.Diagnostics)
 		if reason, ok := deferAt("plan"); ok {
 			resp.Deferred = &resource.Deferred{Reason: reason}
 		}
@@ -310,6 +313,7 @@ func (r *objectResource) Create(ctx context.Context, req resource.CreateRequest,
 		panic("bridgetest: deliberate panic for crash tests")
 	}
 	crashAt("create")
+	warnAt("create", &resp.Diagnostics)
 	dir := stateDir(r.data, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -334,6 +338,7 @@ func (r *objectResource) Create(ctx context.Context, req resource.CreateRequest,
 
 func (r *objectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	crashAt("read")
+	warnAt("read", &resp.Diagnostics)
 	obj, ok := readStored(ctx, r.data, req, resp)
 	if !ok {
 		return
@@ -353,6 +358,7 @@ func (r *objectResource) Read(ctx context.Context, req resource.ReadRequest, res
 func (r *objectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	resp.State.Raw = req.State.Raw // on any error below, keep the prior state
 	crashAt("update")
+	warnAt("update", &resp.Diagnostics)
 	checkPrivate(ctx, "Update", req.Private.GetKey, &resp.Diagnostics)
 	var id types.String
 	var rev types.Int64
@@ -386,6 +392,7 @@ func (r *objectResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 	tflog.Info(ctx, "bridgetest: deleting object", map[string]any{"id": id.ValueString()})
 	crashAt("delete")
+	warnAt("delete", &resp.Diagnostics)
 	if err := deleteObject(dir, id.ValueString()); err != nil {
 		resp.Diagnostics.AddError("bridgetest: cannot delete object", err.Error())
 	}

@@ -79,6 +79,7 @@ func (p *bridgetestProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 
 func (p *bridgetestProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	crashAt("configure")
+	warnAt("configure", &resp.Diagnostics)
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
