@@ -19,16 +19,18 @@ function stdinIsPipe(): boolean {
 }
 
 /**
- * `TF_BRIDGE_RSS_REPORT=<file>`: append one JSON line `{pid, maxRssKiB, uptimeMs}` to <file> when told to
+ * `TF_BRIDGE_RSS_REPORT=<file>`: append one JSON line `{pid, maxRssKiB, uptimeMs, arch}` to <file> when told to
  * stop (and at exit, if no stop came first). The engine starts this process, so an environment variable is how the
- * load scenario and benchmark learn its peak memory. Written at the stop request: the engine may SIGKILL a slow stop.
+ * load scenario and benchmark learn its peak memory, and the emulated linux-arm64 test which build the engine ran
+ * (`arch` is Node's process.arch: arm64 only in the AArch64 executable). Written at the stop request: the engine may
+ * SIGKILL a slow stop.
  */
 let rssReported = false;
 function reportPeakRss(): void {
   const file = process.env["TF_BRIDGE_RSS_REPORT"];
   if (!file || rssReported) return;
   rssReported = true;
-  const line = { pid: process.pid, maxRssKiB: peakRssKiB(), uptimeMs: Math.round(process.uptime() * 1000) };
+  const line = { pid: process.pid, maxRssKiB: peakRssKiB(), uptimeMs: Math.round(process.uptime() * 1000), arch: process.arch };
   try {
     appendFileSync(file, `${JSON.stringify(line)}\n`);
   } catch {

@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { VERSION } from "../../src/version.js";
 import { repoRoot } from "./peers.js";
-import { processAlive } from "./processes.js";
+import { execAsync, processAlive } from "./processes.js";
 import { pulumiBinDir, pulumiSandbox, tempDir, type PulumiSandbox } from "./pulumi.js";
 
 /** What the package is built from: a change to any of these makes packagePlugin() build a new one. */
@@ -35,22 +35,36 @@ function packageInputsHash(): string {
  * every test run) with the same sources gets the same file, kept under dist/packages/<hash>/ (the three newest are
  * kept). package.sh rewrites
  * dist/ in place, so concurrent test files serialize on a lock file, and the one that finds the package already made
- * under the lock uses it. `TF_BRIDGE_PLUGIN_TARBALL=<file>` names a tarball to use instead (e.g. to benchmark another
- * build).
+ * under the lock uses it. `TF_BRIDGE_PLUGIN_TARBALL=<file>` names a linux-amd64 tarball to use instead (e.g. to
+ * benchmark another build). `platform` (a PLATFORMS name of package.sh) packages another platform's executable, kept
+ * beside this machine's.
  */
-export function packagePlugin(): string {
+export function packagePlugin(platform = "linux-amd64"): string {
+  const job = packageJob(platform);
+  if (job.command !== undefined) execFileSync(job.command[0]!, job.command.slice(1), { stdio: ["ignore", "ignore", "inherit"] });
+  return job.tarball;
+}
+
+/** packagePlugin without blocking the test worker, for a test file that packages a platform the setup did not. */
+export async function packagePluginAsync(platform: string): Promise<string> {
+  const job = packageJob(platform);
+  if (job.command !== undefined) await execAsync(job.command[0]!, job.command.slice(1));
+  return job.tarball;
+}
+
+/** Where packagePlugin keeps a platform's tarball, and the command that makes it there (none when it is there). */
+function packageJob(platform: string): { tarball: string; command?: string[] } {
   const given = process.env["TF_BRIDGE_PLUGIN_TARBALL"] ?? "";
-  if (given !== "") return given;
-  const name = `pulumi-resource-terraform-provider-v${VERSION}-linux-amd64.tar.gz`;
+  if (given !== "" && platform === "linux-amd64") return { tarball: given };
+  const name = `pulumi-resource-terraform-provider-v${VERSION}-${platform}.tar.gz`;
   const kept = join(repoRoot, "dist", "packages", packageInputsHash(), name);
-  if (existsSync(kept)) return kept;
+  if (existsSync(kept)) return { tarball: kept };
   mkdirSync(join(repoRoot, "dist"), { recursive: true });
   // A new package also prunes all but the three newest (37 MB each), so a long-lived checkout does not fill up.
   const packages = join(repoRoot, "dist", "packages");
   const prune = `ls -1dt '${packages}'/*/ | tail -n +4 | xargs -r rm -rf`;
-  const script = `[ -f '${kept}' ] || { t="$(bash '${join(repoRoot, "scripts/package.sh")}' | tail -1)" && mkdir -p '${dirname(kept)}' && cp "$t" '${kept}.tmp' && mv '${kept}.tmp' '${kept}' && ${prune}; }`;
-  execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", "-c", script], { stdio: ["ignore", "ignore", "inherit"] });
-  return kept;
+  const script = `[ -f '${kept}' ] || { t="$(PLATFORMS='${platform}' bash '${join(repoRoot, "scripts/package.sh")}' | tail -1)" && mkdir -p '${dirname(kept)}' && cp "$t" '${kept}.tmp' && mv '${kept}.tmp' '${kept}' && ${prune}; }`;
+  return { tarball: kept, command: ["flock", join(repoRoot, "dist", ".package.lock"), "bash", "-c", script] };
 }
 
 /** The Node the packaged executable is made of, as scripts/package.sh pins it: its version, the node flags the executable
@@ -160,6 +174,8 @@ export interface RssReport {
   pid: number;
   maxRssKiB: number;
   uptimeMs: number;
+  /** Node's process.arch in the plugin: "x64", or "arm64" in the AArch64 executable (absent from builds without it). */
+  arch?: string;
 }
 
 export function readRssReports(file: string): RssReport[] {

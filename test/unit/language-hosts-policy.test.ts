@@ -1,7 +1,8 @@
-// Missing language hosts (the Java and .NET hosts too) and a missing tinyproxy skip their tests on a developer's machine, saying why and what to install, and fail them in CI.
+// Missing language hosts (the Java and .NET hosts too), a missing tinyproxy and a machine that cannot emulate arm64 skip their tests on a developer's machine, saying why and what to install, and fail them in CI.
 import { describe, expect, it, vi } from "vitest";
 import { dotnetHostMissing, hostsMissing, inCi, javaHostMissing } from "../support/languages.js";
 import { tinyproxyMissing } from "../support/tinyproxy.js";
+import { arm64EmulationMissing } from "../support/arm64.js";
 
 describe("hostsMissing", () => {
   const missing = () => ({ missing: "no pulumi-language-nodejs on PATH and no ../shared/pulumi-language-hosts" });
@@ -70,5 +71,24 @@ describe("tinyproxyMissing", () => {
 
   it("runs the tests where tinyproxy is", () => {
     expect(tinyproxyMissing({ CI: "true" }, () => "/usr/bin/tinyproxy")).toBe(false);
+  });
+});
+
+describe("arm64EmulationMissing", () => {
+  const missing = () => ({ missing: "the kernel has no binfmt_misc entry for AArch64 (/proc/sys/fs/binfmt_misc/qemu-aarch64)" });
+
+  it("skips outside CI, printing why and how to set emulation up", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    expect(arm64EmulationMissing({}, missing)).toBe(true);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/skipping the linux-arm64 test: the kernel has no binfmt_misc entry .* To run it: as root: apt-get install qemu-user-static binfmt-support libc6-arm64-cross/));
+    warn.mockRestore();
+  });
+
+  it("fails in CI, with the same setup", () => {
+    expect(() => arm64EmulationMissing({ CI: "true" }, missing)).toThrow(/CI=true does not allow skipping the linux-arm64 test\. Set it up: as root: apt-get install qemu-user-static .* update-binfmts --enable qemu-aarch64/);
+  });
+
+  it("runs the test where arm64 programs run", () => {
+    expect(arm64EmulationMissing({ CI: "true" }, () => ({ env: { QEMU_LD_PREFIX: "/usr/aarch64-linux-gnu" } }))).toBe(false);
   });
 });
