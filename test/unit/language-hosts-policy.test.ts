@@ -1,7 +1,8 @@
-// Missing language hosts (the Java and .NET hosts too) and a missing tinyproxy skip their tests on a developer's machine, saying why and what to install, and fail them in CI.
+// Missing language hosts (the Java and .NET hosts too), a missing tinyproxy and a missing Wine skip their tests on a developer's machine, saying why and what to install, and fail them in CI.
 import { describe, expect, it, vi } from "vitest";
 import { dotnetHostMissing, hostsMissing, inCi, javaHostMissing } from "../support/languages.js";
 import { tinyproxyMissing } from "../support/tinyproxy.js";
+import { wineMissing } from "../support/wine.js";
 
 describe("hostsMissing", () => {
   const missing = () => ({ missing: "no pulumi-language-nodejs on PATH and no ../shared/pulumi-language-hosts" });
@@ -70,5 +71,22 @@ describe("tinyproxyMissing", () => {
 
   it("runs the tests where tinyproxy is", () => {
     expect(tinyproxyMissing({ CI: "true" }, () => "/usr/bin/tinyproxy")).toBe(false);
+  });
+});
+
+describe("wineMissing", () => {
+  it("skips outside CI, printing why and the command that installs it", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    expect(wineMissing({}, () => undefined)).toBe(true);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/skipping the tests of Windows builds under Wine: Wine is not installed\. To run them: sudo apt-get install wine64/));
+    warn.mockRestore();
+  });
+
+  it("fails in CI, with the same command", () => {
+    expect(() => wineMissing({ CI: "true" }, () => undefined)).toThrow(/CI=true does not allow skipping the Wine tests\. Install it: sudo apt-get install wine64/);
+  });
+
+  it("runs the tests where Wine is", () => {
+    expect(wineMissing({ CI: "true" }, () => "/usr/bin/wine")).toBe(false);
   });
 });
