@@ -2,6 +2,8 @@
 # Builds the real Terraform providers pinned in test/peers/pins.json, the reference bridge (Pulumi's Go
 # pulumi-terraform-provider, test/peers/reference), OpenTofu (scripts/build-tofu.sh) and Terraform (scripts/build-terraform.sh,
 # a test oracle only), into a cache outside the clone.
+# The peers under "transports" are other builds of an in-repo provider: with go-plugin's Windows listener (a TCP socket
+# on 127.0.0.1, "listener": "tcp"), or for another operating system ("goos"; linked with that system's file suffix).
 # Idempotent: a binary that already exists for its pinned version is not rebuilt.
 # Prints the directory of links to this checkout's binaries (<repo>/.peers) on its last line; the reference is
 # .peers/reference/pulumi-resource-terraform-provider, OpenTofu .peers/tofu, Terraform .peers/terraform.
@@ -11,21 +13,50 @@ cache="${TF_BRIDGE_PEER_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/peers}"
 mkdir -p "$cache"
 command -v go >/dev/null || { echo "build-peers: Go is required (https://go.dev/dl)" >&2; exit 1; }
 
-# name module version source, one line each, from pins.json (the real peers, then the oracle corpus's schema-driven ones)
+# go-plugin chooses its listener by the operating system it was compiled for (serverListener in server.go: TCP on
+# Windows, a Unix socket elsewhere), and no ServeConfig field or environment variable changes that. A Go workspace
+# replaces the go-plugin the provider's go.sum pins with a copy of that same version in which that one condition holds
+# everywhere, so the provider runs go-plugin's own Windows path (serverListener_tcp, which honours PLUGIN_MIN_PORT and
+# PLUGIN_MAX_PORT) here. (A build overlay cannot do it: Go refuses to overlay files in the module cache.)
+# Prints the GOWORK value to build with.
+tcp_workspace() {
+  local src="$1" tmp="$2" dir
+  dir="$(cd "$src" && go list -m -f '{{.Dir}}' github.com/hashicorp/go-plugin)"
+  [ -f "$dir/server.go" ] || { echo "build-peers: go-plugin's server.go not found under '$dir'" >&2; return 1; }
+  local cond='if runtime.GOOS == "windows" {'
+  [ "$(grep -cF "$cond" "$dir/server.go")" = 1 ] ||
+    { echo "build-peers: $dir/server.go no longer has exactly one '$cond'; update tcp_workspace in $0" >&2; return 1; }
+  cp -R "$dir" "$tmp/go-plugin"
+  chmod -R u+w "$tmp/go-plugin"
+  sed -i 's/if runtime\.GOOS == "windows" {/if true || runtime.GOOS == "windows" {/' "$tmp/go-plugin/server.go"
+  (cd "$tmp" && go work init "$src" && go work edit -replace "github.com/hashicorp/go-plugin=$tmp/go-plugin") >&2
+  echo "$tmp/go.work"
+}
+
+# name module version source listener goos, one line each, from pins.json (the real peers, the oracle corpus's
+# schema-driven ones, then the other builds of in-repo providers)
 node -e '
   const j = require(process.argv[1]);
-  for (const [n, v] of Object.entries({ ...j.providers, ...j.oracle })) {
-    if (typeof v === "object") console.log([n, v.module ?? "-", v.version ?? "-", v.source ?? "-"].join(" "));
+  for (const [n, v] of Object.entries({ ...j.providers, ...j.oracle, ...j.transports })) {
+    if (typeof v === "object") console.log([n, v.module ?? "-", v.version ?? "-", v.source ?? "-", v.listener ?? "-", v.goos ?? "-"].join(" "));
   }
-' "$root/test/peers/pins.json" | while read -r name module version source; do
+' "$root/test/peers/pins.json" | while read -r name module version source listener goos; do
+  exe=""
+  [ "$goos" = windows ] && exe=.exe
   if [ "$source" != "-" ]; then
-    # A provider whose source lives in this repo: key the cache on the hash of its sources.
-    hash="$(cd "$root/$source" && cat $(find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) | sort) | sha256sum | cut -c1-16)"
+    # A provider whose source lives in this repo: key the cache on the hash of its sources (and how it is built).
+    variant=""
+    [ "$listener$goos" != -- ] && variant="listener=$listener goos=$goos"
+    hash="$(cd "$root/$source" && { cat $(find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) | sort); echo -n "$variant"; } | sha256sum | cut -c1-16)"
     dir="$cache/$name/src-$hash"
-    if [ ! -x "$dir/terraform-provider-$name" ]; then
-      echo "build-peers: building $name from $source" >&2
+    if [ ! -x "$dir/terraform-provider-$name$exe" ]; then
+      echo "build-peers: building $name from $source (listener: $listener, GOOS: $goos)" >&2
       tmp="$(mktemp -d "$cache/.tmp-$name-XXXXXX")"
-      (cd "$root/$source" && CGO_ENABLED=0 go build -trimpath -o "$tmp/terraform-provider-$name" .)
+      build_env=(CGO_ENABLED=0)
+      if [ "$listener" = tcp ]; then work="$(tcp_workspace "$root/$source" "$tmp")"; build_env+=(GOWORK="$work"); fi
+      [ "$goos" != "-" ] && build_env+=(GOOS="$goos" GOARCH=amd64)
+      (cd "$root/$source" && env "${build_env[@]}" go build -trimpath -o "$tmp/terraform-provider-$name$exe" .)
+      rm -rf "$tmp/go-plugin" "$tmp"/go.work*
       mkdir -p "$(dirname "$dir")"; rm -rf "$dir"; mv "$tmp" "$dir"
     fi
   else
@@ -40,7 +71,7 @@ node -e '
   # Links live in this checkout, not in the shared cache: two checkouts building different sources must not
   # re-point each other's providers.
   mkdir -p "$root/.peers"
-  ln -sfn "$dir/terraform-provider-$name" "$root/.peers/terraform-provider-$name"
+  ln -sfn "$dir/terraform-provider-$name$exe" "$root/.peers/terraform-provider-$name$exe"
 done
 # The reference bridge: pulumi-terraform-bridge/v3's dynamic/ at the version test/peers/reference/go.mod pins, stamped
 # with our own version so that both plugins answer to the same `pulumi-resource-terraform-provider` <version>.

@@ -11,6 +11,9 @@ fi
 if ! command -v tinyproxy >/dev/null 2>&1 && [ ! -x /usr/bin/tinyproxy ]; then
   echo "test.sh: tinyproxy is not installed, so the proxy tests will be skipped; to run them: sudo apt-get install tinyproxy (or: bash .ci/run, which installs it)" >&2
 fi
+if ! command -v wine >/dev/null 2>&1; then
+  echo "test.sh: Wine is not installed, so the tests of Windows builds of providers will be skipped; to run them: sudo apt-get install wine64 (or: bash .ci/run, which installs it)" >&2
+fi
 # Every temporary file of the run (test directories, Go's build directories, the CLI's and the compilers') goes under
 # one directory removed when the run ends, however it ends: what tests and killed tools left behind filled /tmp over
 # repeated runs (38 GB on a developer machine).

@@ -10,21 +10,36 @@ export interface PeerPin {
   version?: string;
   source?: string;
   protocol: 5 | 6;
+  /** "tcp": built with go-plugin's Windows listener (scripts/build-peers.sh). */
+  listener?: "tcp";
+  /** Built for another operating system; "windows" links it with an .exe suffix. */
+  goos?: "windows";
 }
 
-const pinsFile = JSON.parse(readFileSync(join(repoRoot, "test/peers/pins.json"), "utf8")) as { providers: Record<string, PeerPin>; oracle: Record<string, PeerPin | string> };
+const pinsFile = JSON.parse(readFileSync(join(repoRoot, "test/peers/pins.json"), "utf8")) as {
+  providers: Record<string, PeerPin>;
+  oracle: Record<string, PeerPin | string>;
+  transports: Record<string, PeerPin | string>;
+};
+
+const objects = (section: Record<string, PeerPin | string>): Record<string, PeerPin> =>
+  Object.fromEntries(Object.entries(section).filter((e): e is [string, PeerPin] => typeof e[1] === "object"));
 
 /** The real providers every per-peer suite covers. */
 export const pins: Record<string, PeerPin> = pinsFile.providers;
 
 /** The schema-driven providers of the oracle corpus (test/crosstest). */
-export const oraclePins: Record<string, PeerPin> = Object.fromEntries(Object.entries(pinsFile.oracle).filter((e): e is [string, PeerPin] => typeof e[1] === "object"));
+export const oraclePins: Record<string, PeerPin> = objects(pinsFile.oracle);
+
+/** Other builds of in-repo providers: go-plugin's Windows TCP listener, a Windows executable. */
+export const transportPins: Record<string, PeerPin> = objects(pinsFile.transports);
 
 
 /** Absolute path of a built peer binary (linked from this checkout's .peers/); names the command to run when missing. */
 export function peerPath(name: string): string {
-  if (!(name in pins) && !(name in oraclePins)) throw new Error(`no pinned peer named ${name} in test/peers/pins.json`);
-  const link = join(repoRoot, ".peers", `terraform-provider-${name}`);
+  const pin = pins[name] ?? oraclePins[name] ?? transportPins[name];
+  if (pin === undefined) throw new Error(`no pinned peer named ${name} in test/peers/pins.json`);
+  const link = join(repoRoot, ".peers", `terraform-provider-${name}${pin.goos === "windows" ? ".exe" : ""}`);
   if (!existsSync(link)) throw new Error(`peer ${name} is not built (${link} is missing); run \`npm run peers\``);
   return realpathSync(link);
 }

@@ -1,8 +1,9 @@
-// Missing language hosts (the Java and .NET hosts too), a missing tinyproxy and a machine that cannot emulate arm64 skip their tests on a developer's machine, saying why and what to install, and fail them in CI.
+// Missing language hosts (the Java and .NET hosts too), a missing tinyproxy, a missing Wine and a machine that cannot emulate arm64 skip their tests on a developer's machine, saying why and what to install, and fail them in CI.
 import { describe, expect, it, vi } from "vitest";
 import { dotnetHostMissing, hostsMissing, inCi, javaHostMissing } from "../support/languages.js";
 import { tinyproxyMissing } from "../support/tinyproxy.js";
 import { arm64EmulationMissing } from "../support/arm64.js";
+import { wineMissing } from "../support/wine.js";
 
 describe("hostsMissing", () => {
   const missing = () => ({ missing: "no pulumi-language-nodejs on PATH and no ../shared/pulumi-language-hosts" });
@@ -90,5 +91,22 @@ describe("arm64EmulationMissing", () => {
 
   it("runs the test where arm64 programs run", () => {
     expect(arm64EmulationMissing({ CI: "true" }, () => ({ env: { QEMU_LD_PREFIX: "/usr/aarch64-linux-gnu" } }))).toBe(false);
+  });
+});
+
+describe("wineMissing", () => {
+  it("skips outside CI, printing why and the command that installs it", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    expect(wineMissing({}, () => undefined)).toBe(true);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/skipping the tests of Windows builds under Wine: Wine is not installed\. To run them: sudo apt-get install wine64/));
+    warn.mockRestore();
+  });
+
+  it("fails in CI, with the same command", () => {
+    expect(() => wineMissing({ CI: "true" }, () => undefined)).toThrow(/CI=true does not allow skipping the Wine tests\. Install it: sudo apt-get install wine64/);
+  });
+
+  it("runs the tests where Wine is", () => {
+    expect(wineMissing({ CI: "true" }, () => "/usr/bin/wine")).toBe(false);
   });
 });
