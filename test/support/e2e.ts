@@ -49,7 +49,11 @@ export function packagePlugin(): string {
   const packages = join(repoRoot, "dist", "packages");
   const prune = `ls -1dt '${packages}'/*/ | tail -n +4 | xargs -r rm -rf`;
   const script = `[ -f '${kept}' ] || { t="$(bash '${join(repoRoot, "scripts/package.sh")}' | tail -1)" && mkdir -p '${dirname(kept)}' && cp "$t" '${kept}.tmp' && mv '${kept}.tmp' '${kept}' && ${prune}; }`;
-  execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", "-c", script], { stdio: ["ignore", "ignore", "inherit"] });
+  // Every test file shares this package (its hash covers package.json, not the environment): it bakes in package.json's
+  // release location, whatever TF_BRIDGE_PLUGIN_DOWNLOAD_URL this shell holds.
+  const env = { ...process.env };
+  delete env["TF_BRIDGE_PLUGIN_DOWNLOAD_URL"];
+  execFileSync("flock", [join(repoRoot, "dist", ".package.lock"), "bash", "-c", script], { env, stdio: ["ignore", "ignore", "inherit"] });
   return kept;
 }
 
