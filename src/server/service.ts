@@ -209,8 +209,8 @@ export class ProviderService {
         log.log("info", `wrote ${file}`);
       }
     }
-    const pluginDownloadURL = releaseLocation();
-    return { schema: JSON.stringify(renderPackageSchema(model, { bridgeVersion: VERSION, parameter: p.value, source: p.origin, ...(pluginDownloadURL !== undefined && { pluginDownloadURL }) })) };
+    const location = releaseLocation();
+    return { schema: JSON.stringify(renderPackageSchema(model, { bridgeVersion: VERSION, parameter: p.value, source: p.origin, ...(location !== undefined && { pluginDownloadURL: location }) })) };
   }
 
   /**
