@@ -6,7 +6,7 @@ import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rena
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkedDownloadURL, checksumsFileName, formatChecksums, packagedDownloadURL, PLUGIN_DOWNLOAD_URL_ENV, RELEASE_PLATFORMS, releaseAssetName, type ReleasePlatform } from "../src/release.js";
+import { checkedDownloadURL, checksumsFileName, formatChecksums, packagedDownloadURL, PLUGIN_DOWNLOAD_URL_ENV, pulumiChecksums, RELEASE_PLATFORMS, releaseAssetName, type ReleasePlatform } from "../src/release.js";
 import { VERSION } from "../src/version.js";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
@@ -63,6 +63,7 @@ async function main(args: string[]): Promise<void> {
     if (location !== undefined && here !== undefined) {
       process.stderr.write(`release: once published, install it by hand with\n  pulumi plugin install resource terraform-provider ${VERSION} --server ${location} --checksum ${here}\n`);
     }
+    process.stderr.write(`release: a Pulumi.json packages entry verifies the download at \`pulumi install\` with\n  "checksums": ${JSON.stringify(pulumiChecksums(sums, VERSION))}\n`);
   } finally {
     rmSync(built, { recursive: true, force: true });
   }

@@ -50,6 +50,20 @@ export function parseChecksums(text: string): Map<string, string> {
 }
 
 /**
+ * The checksums as Pulumi takes them in a project file's `packages.<name>.checksums`: the machine's `<os>-<arch>` to the
+ * tarball's raw SHA-256, base64 (Go's []byte in JSON). Only a Pulumi.json can hold them: Pulumi.yaml's decoder takes no
+ * string as bytes and refuses the whole entry (docs/releasing.md).
+ */
+export function pulumiChecksums(sums: ReadonlyMap<string, string>, version: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const platform of RELEASE_PLATFORMS) {
+    const hex = sums.get(releaseAssetName(version, platform));
+    if (hex !== undefined) out[platform] = Buffer.from(hex, "hex").toString("base64");
+  }
+  return out;
+}
+
+/**
  * Whether `url` is a location the Pulumi engine can download a plugin from, as Pulumi's `newPluginSource` parses it;
  * undefined when it is, else what is wrong. `git://` is left out: Pulumi builds a plugin from source there.
  */

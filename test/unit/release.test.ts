@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { layoutRelease } from "../../scripts/release.js";
-import { checkedDownloadURL, checksumsFileName, downloadURLProblem, formatChecksums, packagedDownloadURL, parseChecksums, pluginDownloadURL, PLUGIN_DOWNLOAD_URL_ENV, RELEASE_PLATFORMS, releaseAssetName } from "../../src/release.js";
+import { checkedDownloadURL, checksumsFileName, downloadURLProblem, formatChecksums, packagedDownloadURL, parseChecksums, pluginDownloadURL, PLUGIN_DOWNLOAD_URL_ENV, pulumiChecksums, RELEASE_PLATFORMS, releaseAssetName } from "../../src/release.js";
 import { buildProviderModel, renderPackageSchema } from "../../src/schema-translate/index.js";
 import { tempDir } from "../support/temp.js";
 import { provider } from "../support/tf-schema.js";
@@ -51,6 +51,16 @@ describe("release tarballs and checksums", () => {
     expect(() => parseChecksums("abc  x.tar.gz\n")).toThrow(/line 1 is not "<sha256 hex>  <file>"/);
     expect(() => formatChecksums(new Map([["a", "ABC"]]))).toThrow(/checksum of a is not 64 lower-case hex digits/);
     expect(() => formatChecksums(new Map([["a\nb", sha256("a")]]))).toThrow(/cannot hold a slash, backslash or newline/);
+  });
+  it("gives Pulumi's project-file checksums: <os>-<arch> to the raw SHA-256 in base64, for the platforms present", () => {
+    const sums = new Map([
+      [releaseAssetName("1.0.0", "linux-amd64"), sha256("linux")],
+      [releaseAssetName("1.0.0", "windows-amd64"), sha256("windows")],
+      [checksumsFileName("1.0.0"), sha256("not a platform")],
+    ]);
+    const checksums = pulumiChecksums(sums, "1.0.0");
+    expect(Object.keys(checksums)).toEqual(["linux-amd64", "windows-amd64"]);
+    expect(Buffer.from(checksums["linux-amd64"]!, "base64")).toEqual(createHash("sha256").update("linux").digest());
   });
 });
 
