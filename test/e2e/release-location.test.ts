@@ -60,19 +60,21 @@ describe.skipIf(hostsMissing())("the release location in generated SDKs", () => 
     expect(readFileSync(join(sdk, "utilities.ts"), "utf8")).toContain(`baseProviderDownloadUrl: "${OVERRIDE}"`);
   }, 180_000);
 
-  it("Python and Go: pulumi-plugin.json names it as the server", async () => {
+  it("Python and Go: pulumi-plugin.json names it as the base plugin's server; Go's resources pass it too", async () => {
     for (const language of ["python", "go"]) {
       const sdk = await genSdk(language, ["terraform-provider", peerPath("random")], withLanguageHosts(envWith(OVERRIDE)));
-      expect(pulumiPluginJson(sdk), language).toMatchObject({ resource: true, server: OVERRIDE });
+      expect(pulumiPluginJson(sdk), language).toMatchObject({ resource: true, name: "terraform-provider", version: VERSION, server: OVERRIDE, parameterization: { name: "random" } });
+      if (language === "go") expect(readFileSync(join(sdk, "random", "internal", "pulumiUtilities.go"), "utf8")).toContain(`pulumi.PluginDownloadURL("${OVERRIDE}")`);
     }
   }, 240_000);
 
-  it.skipIf(javaHostMissing())("Java: the generated build carries it", async () => {
+  it.skipIf(javaHostMissing())("Java: build.gradle's plugin metadata names it as the base plugin's server, and resources pass it", async () => {
     const h = javaHost() as { dir: string };
     const env = withLanguageHosts(envWith(OVERRIDE));
     env["PATH"] = `${h.dir}:${env["PATH"] ?? ""}`;
     const sdk = await genSdk("java", ["terraform-provider", peerPath("random")], env);
-    expect(filesWith(sdk, OVERRIDE).length).toBeGreaterThan(0);
+    expect(readFileSync(join(sdk, "build.gradle"), "utf8")).toMatch(new RegExp(`name "terraform-provider"\\s+server "${OVERRIDE}"\\s+version "${VERSION}"`));
+    expect(filesWith(sdk, OVERRIDE)).toContain(join("src", "main", "java", "com", "pulumi", "random", "Pet.java"));
   }, 240_000);
 
   it("without the variable, the SDK names the location baked in at packaging (package.json's pluginDownloadURL)", async () => {
