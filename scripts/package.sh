@@ -15,11 +15,14 @@
 # No PulumiPlugin.yaml: the engine executes pulumi-resource-terraform-provider directly, like any Go plugin; no Node.js
 # is needed where the plugin runs. Building needs node (20+), npm packages (esbuild, postject), python3 (to unpack
 # the Node 24 wheel) and, the first time (a cold cache), pip and PyPI to fetch that wheel.
+# The release location (TF_BRIDGE_PLUGIN_DOWNLOAD_URL when set, else package.json's pluginDownloadURL) is baked into the
+# executable: the plugin writes it into every package schema as pluginDownloadURL (docs/releasing.md).
 # Prints the tarball path on its last line.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 version="$(node -p 'require("./package.json").version')"
+download_url="$(node_modules/.bin/tsx scripts/plugin-download-url.ts)"
 # PACKAGE_OUT: another output directory (the platform test builds there, leaving dist/ to the other tests).
 out="${PACKAGE_OUT:-$root/dist}"
 mkdir -p "$out"
@@ -34,7 +37,8 @@ rm -rf "$out"/plugin.* "$out/boot.cjs" "$out/proto"
 # the 6 MB map at every start when it is on (~35 ms); NODE_OPTIONS=--enable-source-maps turns it on for debugging.
 plugin_bundle=(--bundle --platform=node --format=cjs --target=node20 --charset=ascii --minify-whitespace
   --legal-comments=none --log-level=warning "${external[@]/#/--external:}"
-  --define:__TF_BRIDGE_VERSION__="\"$version\"" --define:import.meta.url=globalThis.__tfBridgeModuleUrl)
+  --define:__TF_BRIDGE_VERSION__="\"$version\"" --define:__TF_BRIDGE_PLUGIN_DOWNLOAD_URL__="$(node -p 'JSON.stringify(process.argv[1])' "$download_url")"
+  --define:import.meta.url=globalThis.__tfBridgeModuleUrl)
 node_modules/.bin/esbuild src/server/main.ts "${plugin_bundle[@]}" --outfile="$out/plugin.cjs" --sourcemap \
   --banner:js="globalThis.__tfBridgeModuleUrl = require('node:url').pathToFileURL(__filename).href;"
 node_modules/.bin/esbuild src/server/boot.ts \

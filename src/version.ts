@@ -8,20 +8,26 @@ declare const __TF_BRIDGE_VERSION__: string | undefined;
 
 const PACKAGE_NAME = "pulumi-terraform-provider-ts";
 
-/** Walks up from this module to the project's package.json; a checkout runs from sources. */
-function versionFromPackageJson(): string {
+/** The project's package.json, found by walking up from this module: a checkout runs from sources. */
+export function ownPackageJson(): Record<string, unknown> {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, "package.json");
     if (existsSync(candidate)) {
-      const pkg = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
-      if (pkg.name === PACKAGE_NAME && typeof pkg.version === "string") return pkg.version;
+      const pkg = JSON.parse(readFileSync(candidate, "utf8")) as Record<string, unknown>;
+      if (pkg["name"] === PACKAGE_NAME) return pkg;
     }
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
-  throw new Error(`cannot find the version: no package.json of ${PACKAGE_NAME} above ${fileURLToPath(import.meta.url)}`);
+  throw new Error(`cannot find the package.json of ${PACKAGE_NAME} above ${fileURLToPath(import.meta.url)}`);
+}
+
+function versionFromPackageJson(): string {
+  const version = ownPackageJson()["version"];
+  if (typeof version !== "string") throw new Error(`the package.json of ${PACKAGE_NAME} has no version`);
+  return version;
 }
 
 /** Semver without a leading `v`, as the engine expects in PluginInfo and schemas. */

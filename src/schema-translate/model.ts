@@ -215,6 +215,11 @@ export interface PackageMetadata {
   bridgeVersion: string;
   /** The Parameterize value bytes embedded in generated SDKs. */
   parameter: Uint8Array;
+  /**
+   * Where the engine downloads the base plugin (terraform-provider) from, for the schema's `pluginDownloadURL`: SDKs
+   * generated from a parameterized schema name it as their base provider's server (src/release.ts resolves it).
+   */
+  pluginDownloadURL?: string;
   /** Where the TF provider came from; registry providers get repository/publisher metadata. */
   source: { kind: "registry"; host: string; namespace: string; type: string } | { kind: "local"; path: string; type: string };
 }

@@ -220,6 +220,7 @@ export function renderPackageSchema(model: ProviderModel, meta: PackageMetadata)
     schema["repository"] = upstream;
     schema["publisher"] = meta.source.namespace;
   }
+  if (meta.pluginDownloadURL !== undefined) schema["pluginDownloadURL"] = meta.pluginDownloadURL;
   schema["meta"] = { moduleFormat: "(.*)(?:/[^/]*)" };
   schema["language"] = {
     csharp: { compatibility: "tfbridge20", liftSingleValueMethodReturns: true, respectSchemaVersion: true },

@@ -2,6 +2,7 @@
 import { describe, HelpRequested, parameterize, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
 import { cacheRoot } from "../acquire/cache.js";
 import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, renderPackageSchema, type ModelOptions, type ProviderModel } from "../schema-translate/index.js";
+import { pluginDownloadURL } from "../release.js";
 import { VERSION } from "../version.js";
 import { shadowedWarning } from "./installed-plugins.js";
 import * as convert from "./convert.js";
@@ -208,7 +209,8 @@ export class ProviderService {
         log.log("info", `wrote ${file}`);
       }
     }
-    return { schema: JSON.stringify(renderPackageSchema(model, { bridgeVersion: VERSION, parameter: p.value, source: p.origin })) };
+    const location = releaseLocation();
+    return { schema: JSON.stringify(renderPackageSchema(model, { bridgeVersion: VERSION, parameter: p.value, source: p.origin, ...(location !== undefined && { pluginDownloadURL: location }) })) };
   }
 
   /**
@@ -358,6 +360,15 @@ function decodeParameterize(r: pb.ParameterizeRequest): ParameterizeInput {
     return { kind: "value", name: value?.name ?? "", version: value?.version ?? "", value: value?.value ?? new Uint8Array() };
   }
   throw new RpcError(Status.INVALID_ARGUMENT, "Parameterize needs either args or a value");
+}
+
+/** The schema's plugin download URL; a bad TF_BRIDGE_PLUGIN_DOWNLOAD_URL fails GetSchema with the message saying why. */
+function releaseLocation(): string | undefined {
+  try {
+    return pluginDownloadURL(process.env);
+  } catch (e) {
+    throw new RpcError(Status.INVALID_ARGUMENT, (e as Error).message);
+  }
 }
 
 /** The package a parameterization names: what every model built for it shares. */

@@ -41,19 +41,19 @@ function packageInputsHash(): string {
  */
 export function packagePlugin(platform = "linux-amd64"): string {
   const job = packageJob(platform);
-  if (job.command !== undefined) execFileSync(job.command[0]!, job.command.slice(1), { stdio: ["ignore", "ignore", "inherit"] });
+  if (job.command !== undefined) execFileSync(job.command[0]!, job.command.slice(1), { env: job.env, stdio: ["ignore", "ignore", "inherit"] });
   return job.tarball;
 }
 
 /** packagePlugin without blocking the test worker, for a test file that packages a platform the setup did not. */
 export async function packagePluginAsync(platform: string): Promise<string> {
   const job = packageJob(platform);
-  if (job.command !== undefined) await execAsync(job.command[0]!, job.command.slice(1));
+  if (job.command !== undefined) await execAsync(job.command[0]!, job.command.slice(1), { env: job.env });
   return job.tarball;
 }
 
 /** Where packagePlugin keeps a platform's tarball, and the command that makes it there (none when it is there). */
-function packageJob(platform: string): { tarball: string; command?: string[] } {
+function packageJob(platform: string): { tarball: string; command?: string[]; env?: NodeJS.ProcessEnv } {
   const given = process.env["TF_BRIDGE_PLUGIN_TARBALL"] ?? "";
   if (given !== "" && platform === "linux-amd64") return { tarball: given };
   const name = `pulumi-resource-terraform-provider-v${VERSION}-${platform}.tar.gz`;
@@ -64,7 +64,11 @@ function packageJob(platform: string): { tarball: string; command?: string[] } {
   const packages = join(repoRoot, "dist", "packages");
   const prune = `ls -1dt '${packages}'/*/ | tail -n +4 | xargs -r rm -rf`;
   const script = `[ -f '${kept}' ] || { t="$(PLATFORMS='${platform}' bash '${join(repoRoot, "scripts/package.sh")}' | tail -1)" && mkdir -p '${dirname(kept)}' && cp "$t" '${kept}.tmp' && mv '${kept}.tmp' '${kept}' && ${prune}; }`;
-  return { tarball: kept, command: ["flock", join(repoRoot, "dist", ".package.lock"), "bash", "-c", script] };
+  // Every test file shares this package (its hash covers package.json, not the environment): it bakes in package.json's
+  // release location, whatever TF_BRIDGE_PLUGIN_DOWNLOAD_URL this shell holds.
+  const env = { ...process.env };
+  delete env["TF_BRIDGE_PLUGIN_DOWNLOAD_URL"];
+  return { tarball: kept, command: ["flock", join(repoRoot, "dist", ".package.lock"), "bash", "-c", script], env };
 }
 
 /** The Node the packaged executable is made of, as scripts/package.sh pins it: its version, the node flags the executable
