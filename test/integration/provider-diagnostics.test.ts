@@ -75,7 +75,8 @@ describe("warnings of every resource operation (bridgetest, BRIDGETEST_WARN)", (
       const since = (): LogEntry[] => sink.logs.slice(mark);
       for (const point of points) {
         await until(() => since().some((l) => l.message.endsWith(`bridgetest: logged in ${point}`)), `the provider's log line of ${method}'s ${point}`);
-        await until(() => since().some((l) => l.message.includes(`bridgetest: warning in ${point}`)), `${method}'s warning of ${point}`);
+        // The provider's own debug line about the diagnostic quotes it too, and may arrive first: wait for the warning.
+        await until(() => since().some((l) => l.severity === "WARNING" && l.message.includes(`bridgetest: warning in ${point}`)), `${method}'s warning of ${point}`);
       }
       expect(warnings(since()), method).toEqual(points.map((point) => ({ urn, message: `bridgetest_object: bridgetest: warning in ${point}: asked for by BRIDGETEST_WARN` })));
       return res;
@@ -88,7 +89,7 @@ describe("warnings of every resource operation (bridgetest, BRIDGETEST_WARN)", (
       const mark = sink.logs.length;
       await p.call("Configure", { args: toStruct({}), acceptSecrets: true, acceptResources: true, urn: providerUrn, name: "default", type: providerType });
       await until(() => sink.logs.slice(mark).some((l) => l.message.endsWith("bridgetest: logged in configure")), "the provider's log line of Configure");
-      await until(() => sink.logs.slice(mark).some((l) => l.message.includes("bridgetest: warning in configure")), "Configure's warning");
+      await until(() => sink.logs.slice(mark).some((l) => l.severity === "WARNING" && l.message.includes("bridgetest: warning in configure")), "Configure's warning");
       expect(warnings(sink.logs.slice(mark))).toEqual([{ urn: providerUrn, message: "provider configuration: bridgetest: warning in configure: asked for by BRIDGETEST_WARN" }]);
 
       const type = "bridgetest:index/objectResource:ObjectResource";
