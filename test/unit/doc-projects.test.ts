@@ -77,6 +77,10 @@ describe("doc projects", () => {
       expect(run.findIndex((l) => /^pulumi up\b/.test(l))).toBeGreaterThan(lastAdd);
     }
     expect(commandsOf(projects.get("import-yaml")!).filter((l) => /^pulumi import\b/.test(l))).toHaveLength(2);
+    // The Go quick start quotes the import path `package add` prints, which the e2e test checks against what it printed.
+    expect(projects.get("go")!.steps.filter((s) => "output" in s).map((s) => ("output" in s ? s.output : ""))).toEqual([
+      expect.stringContaining('You can import the SDK in your Go code with:\n\n  import (\n    "github.com/'),
+    ]);
     expect(commandsOf(projects.get("upgrade-go")!).filter((l) => /^pulumi package add terraform-provider hashicorp\/random /.test(l))).toHaveLength(2);
   });
 
