@@ -136,6 +136,28 @@ export class FilesystemMirrorSource implements Source {
     return out;
   }
 
+  /**
+   * The other host directories of this mirror that hold packages of `a`'s namespace/type, as they are named on disk
+   * (`registry.terraform.io` in a tree `terraform providers mirror` wrote): what a "not found" names as the address
+   * to give instead.
+   */
+  async otherHosts(a: ProviderAddress): Promise<string[]> {
+    let entries;
+    try {
+      entries = await readdir(this.path, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+    const asked = comparisonHost(a.host) ?? a.host;
+    const hosts: string[] = [];
+    for (const e of entries.sort((x, y) => (x.name < y.name ? -1 : 1))) {
+      const host = comparisonHost(e.name);
+      if (host === undefined || host === asked) continue;
+      if ((await this.scan({ host: e.name, namespace: a.namespace, type: a.type })).size > 0) hosts.push(e.name);
+    }
+    return hosts;
+  }
+
   async versions(a: ProviderAddress): Promise<AvailableVersion[] | undefined> {
     const found = await this.scan(a);
     if (found.size === 0) return undefined;

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import semver from "semver";
-import { formatAddress, type ProviderAddress } from "./address.js";
+import { DEFAULT_REGISTRY_HOST, formatAddress, type ProviderAddress } from "./address.js";
 import { hostDirName } from "./cache.js";
 import { impliedMirrorDirs, type CliConfig, type InstallationMethod, type ProviderPattern } from "./cliconfig.js";
 import { satisfies, type VersionConstraint } from "./constraint.js";
@@ -50,9 +50,27 @@ export interface Resolution {
   ignored: string[];
   /** Sources that gave no answer: only these allow falling back to the cache. */
   unreachable: { selector: Selector; error: HttpFailure }[];
+  /**
+   * When nothing was offered: filesystem mirrors of the configuration (applicable or not) holding the same
+   * namespace/type under another host, with the full address that would find it there.
+   */
+  elsewhere?: { mirror: string; address: string }[];
 }
 
 const isUnreachable = (e: unknown): e is HttpFailure => e instanceof HttpFailure && e.kind === "unreachable";
+
+/**
+ * What a "not found" adds when a filesystem mirror has the provider under another host: that host's full address,
+ * and for the default host why a bare name missed (a tree `terraform providers mirror` wrote is under
+ * registry.terraform.io).
+ */
+function elsewhereHint(a: ProviderAddress, elsewhere: readonly { mirror: string; address: string }[]): string {
+  if (elsewhere.length === 0) return "";
+  const found = elsewhere.map((e) => `${e.mirror} has ${e.address}`).join(", ");
+  const addresses = [...new Set(elsewhere.map((e) => e.address))];
+  const bare = a.host === DEFAULT_REGISTRY_HOST ? ` (a bare ${a.namespace}/${a.type} means ${formatAddress(a)})` : "";
+  return `; but ${found}: give the full address ${addresses.join(" or ")}${bare}`;
+}
 
 /** `"~> 3.6"`, or "the newest version" for an empty constraint, as messages quote it. */
 export const describeWanted = (c: VersionConstraint): string => (c.raw === "" ? "the newest version" : `"${c.raw}"`);
@@ -157,7 +175,26 @@ export class MultiSource {
           : `${version} (no ${ctx.platform} package)`,
       );
     }
-    return { offered, skipped, ignored, unreachable };
+    const elsewhere = offered.size === 0 && ignored.length === 0 ? await this.elsewhere(a) : [];
+    return { offered, skipped, ignored, unreachable, ...(elsewhere.length > 0 ? { elsewhere } : {}) };
+  }
+
+  /**
+   * The configuration's filesystem mirrors that hold this namespace/type under another host directory, where their
+   * include/exclude patterns would admit that address.
+   */
+  private async elsewhere(a: ProviderAddress): Promise<{ mirror: string; address: string }[]> {
+    const found = await Promise.all(
+      this.selectors.map(async ({ method, source }) =>
+        source instanceof FilesystemMirrorSource
+          ? (await source.otherHosts(a))
+              .map((host) => ({ ...a, host }))
+              .filter((other) => methodApplies(method, other))
+              .map((other) => ({ mirror: source.description, address: formatAddress(other) }))
+          : [],
+      ),
+    );
+    return found.flat();
   }
 
   /** Why a resolution chose nothing when every source answered: no source has the provider, or no version fits. */
@@ -173,7 +210,7 @@ export class MultiSource {
       const where = this.applicable(a).map((s) => s.source.description);
       return new ProviderNotFoundError(
         where,
-        `provider ${label} not found: ${where.join(", ")} ${where.length > 1 ? "have" : "has"} no provider ${a.namespace}/${a.type}`,
+        `provider ${label} not found: ${where.join(", ")} ${where.length > 1 ? "have" : "has"} no provider ${a.namespace}/${a.type}` + elsewhereHint(a, r.elsewhere ?? []),
       );
     }
     const available = [...r.offered.keys()].sort(semver.rcompare);

@@ -2,7 +2,9 @@
 // TypeScript, Python, Go, Java and YAML, docs/import.md's import, docs/upgrading.md's Go upgrade across a major
 // version), run exactly as the page shows it: files and commands in page order, each file written verbatim into a fresh
 // folder, each command run by sh (`package add`, `up`, `import`, a no-change preview, destroy), through the real Pulumi
-// CLI and language hosts, as a newcomer would. The one change:
+// CLI and language hosts, as a newcomer would: one after the other in ONE backend, as a reader trying several pages
+// keeps theirs, so two projects whose stacks collide fail here. What a page quotes as printed (a `<!-- project <name>
+// output -->` block) must be in what the commands before it printed. The one change:
 // the registry addresses `hashicorp/random` and `hashicorp/local` are served by a loopback registry
 // (test/support/registry-server.ts) packaging the real providers built from the Go module proxy, as no other network
 // is reachable. After `pulumi up` the file terraform-provider-local wrote says hello to the pet the stack exports;
@@ -42,14 +44,13 @@ async function shell(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** The environment a newcomer's shell has: the sandbox's Pulumi home, a fresh backend, the language's caches. */
-function languageEnv(name: string, dir: string): NodeJS.ProcessEnv {
+/** The environment a newcomer's shell has: the sandbox's Pulumi home, the one backend every project shares, the language's caches. */
+function languageEnv(name: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...sandbox.env, ...(/(^|-)go$/.test(name) ? goEnv() : {}) };
   for (const k of Object.keys(env)) if (k.startsWith("PIP_") || k === "VIRTUAL_ENV" || k === "PYTHONPATH") delete env[k];
-  mkdirSync(join(dir, "backend"));
   return {
     ...env,
-    PULUMI_BACKEND_URL: `file://${join(dir, "backend")}`,
+    PULUMI_BACKEND_URL: `file://${join(work, "backend")}`,
     NODE_EXTRA_CA_CERTS: reg.caFile,
     TF_CLI_CONFIG_FILE: join(work, "empty.tfrc"),
     PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR: join(work, "provider-cache"),
@@ -70,23 +71,34 @@ async function walk(project: DocProject): Promise<void> {
   const dir = scratch(`tfbridge-quickstart-${project.name}-`);
   const cwd = join(dir, "project");
   mkdirSync(cwd);
-  const env = languageEnv(project.name, dir);
+  const env = languageEnv(project.name);
   const hello = join(cwd, "hello.txt");
   const names: string[] = [];
+  /** What the commands since the last quoted output printed. */
+  let printed = "";
   for (const step of project.steps) {
     if ("file" in step) {
       mkdirSync(dirname(join(cwd, step.file)), { recursive: true });
       writeFileSync(join(cwd, step.file), step.text);
-      continue;
+    } else if ("output" in step) {
+      expect(lines(printed), `${project.name}: the output the page quotes`).toContain(lines(step.output));
+      printed = "";
+    } else {
+      for (const line of step.run) {
+        const r = await runStep(project, line, cwd, env, hello, names);
+        printed += `${r.stdout}\n${r.stderr}\n`;
+      }
     }
-    for (const line of step.run) await runStep(project, line, cwd, env, hello, names);
   }
   // What the Go toolchain resolved: the SDK modules and the Pulumi SDK version the page pinned.
   if (existsSync(join(cwd, "go.mod"))) console.log(`[docs-quickstart] ${project.name}: go.mod at the end:\n${readFileSync(join(cwd, "go.mod"), "utf8")}`);
 }
 
+/** Output as lines without trailing blanks, so a quote matches however the terminal padded it. */
+const lines = (text: string): string => text.split("\n").map((l) => l.trimEnd()).join("\n").trim();
+
 /** One command of a run block, and what it must have done. */
-async function runStep(project: DocProject, line: string, cwd: string, env: NodeJS.ProcessEnv, hello: string, names: string[]): Promise<void> {
+async function runStep(project: DocProject, line: string, cwd: string, env: NodeJS.ProcessEnv, hello: string, names: string[]): Promise<RunResult> {
   const r = await timed(`${project.name}: ${line}`, () => shell(line, cwd, env));
   expectSuccess(r, `${project.name} (${project.sources.join(", ")}): \`${line}\``);
   if (/^pulumi import\b/.test(line)) {
@@ -108,6 +120,7 @@ async function runStep(project: DocProject, line: string, cwd: string, env: Node
     expect(existsSync(hello)).toBe(false);
     expect(JSON.parse(expectSuccess(await runPulumi(["stack", "output", "--json"], { cwd, env }), "stack output").stdout)).toEqual({});
   }
+  return r;
 }
 
 beforeAll(async () => {
@@ -119,6 +132,7 @@ beforeAll(async () => {
     binaries: { random: peerPath("random"), local: peerPath("local") },
   });
   work = scratch("tfbridge-quickstart-");
+  mkdirSync(join(work, "backend"));
   writeFileSync(join(work, "empty.tfrc"), "");
   mkdirSync(PIP_CACHE, { recursive: true });
 }, 1_200_000);

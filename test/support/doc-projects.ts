@@ -1,6 +1,7 @@
 // The runnable projects the user docs show: fenced blocks marked `<!-- project <name> <file> -->` (the block is that
-// file, verbatim) or `<!-- project <name> run -->` (the block is the commands, in order). A quick start's name is its
-// language (`python`); a task page's names its task (`import-yaml`).
+// file, verbatim), `<!-- project <name> run -->` (the block is the commands, in order) or `<!-- project <name> output
+// -->` (the block is what the commands since the last such block print, quoted). A quick start's name is its language
+// (`python`); a task page's names its task (`import-yaml`).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { marked, type Token } from "marked";
@@ -13,8 +14,8 @@ export const QUICKSTART_LANGUAGES = ["yaml", "typescript", "python", "go", "java
 /** The task pages' projects, run after the quick starts. */
 export const TASK_PROJECTS = ["import-yaml", "upgrade-go"] as const;
 
-/** One step of a project, in page order: write a file, or run commands. */
-export type DocStep = { file: string; text: string } | { run: string[] };
+/** One step of a project, in page order: write a file, run commands, or a quote of what the commands before printed. */
+export type DocStep = { file: string; text: string } | { run: string[] } | { output: string };
 
 export interface DocProject {
   /** The project's name: a language for a quick start. */
@@ -59,7 +60,9 @@ export function collectProjects(page: string, markdown: string, into = new Map<s
     const text = (block as { text: string }).text + "\n";
     const project = into.get(name) ?? { name, steps: [], sources: [] };
     into.set(name, project);
-    if (target === "run") {
+    if (target === "output") {
+      project.steps.push({ output: text });
+    } else if (target === "run") {
       // A line ending in `\` continues on the next, as in sh.
       project.steps.push({ run: text.replace(/\s*\\\n\s*/g, " ").split("\n").map(commandOf).filter((l) => l !== "") });
     } else {
@@ -76,4 +79,25 @@ export function docProjects(): Map<string, DocProject> {
   const projects = new Map<string, DocProject>();
   for (const page of PROJECT_PAGES) collectProjects(page, readFileSync(join(repoRoot, page), "utf8"), projects);
   return projects;
+}
+
+/**
+ * The fenced blocks of `markdown` each right after a `<!-- <kind> <name> -->` comment, by name (`<!-- mirror
+ * terraformrc -->`): a page's example that a test exercises outside a project. Throws, naming the page and marker,
+ * on a marker not followed by a fenced block or used twice.
+ */
+export function markedBlocks(page: string, markdown: string, kind: string): Map<string, string> {
+  const tokens = marked.lexer(markdown).filter((t: Token) => t.type !== "space");
+  const blocks = new Map<string, string>();
+  tokens.forEach((t, i) => {
+    if (t.type !== "html") return;
+    const m = /^<!--\s*(\S+)\s+(\S+)\s*-->$/.exec((t as { raw: string }).raw.trim());
+    if (m?.[1] !== kind) return;
+    const where = `${page}: <!-- ${kind} ${m[2]!} -->`;
+    const block = tokens[i + 1];
+    if (block?.type !== "code") throw new Error(`${where} is not followed by a fenced code block`);
+    if (blocks.has(m[2]!)) throw new Error(`${where} appears twice`);
+    blocks.set(m[2]!, (block as { text: string }).text + "\n");
+  });
+  return blocks;
 }

@@ -77,6 +77,25 @@ describe("doc projects", () => {
       expect(run.findIndex((l) => /^pulumi up\b/.test(l))).toBeGreaterThan(lastAdd);
     }
     expect(commandsOf(projects.get("import-yaml")!).filter((l) => /^pulumi import\b/.test(l))).toHaveLength(2);
+    // The Go quick start quotes the import path `package add` prints, which the e2e test checks against what it printed.
+    expect(projects.get("go")!.steps.filter((s) => "output" in s).map((s) => ("output" in s ? s.output : ""))).toEqual([
+      expect.stringContaining('You can import the SDK in your Go code with:\n\n  import (\n    "github.com/'),
+    ]);
     expect(commandsOf(projects.get("upgrade-go")!).filter((l) => /^pulumi package add terraform-provider hashicorp\/random /.test(l))).toHaveLength(2);
+  });
+
+  it("every project has its own name, so all of them can be followed in one backend, and each makes its stack only if missing", () => {
+    const projects = [...docProjects().values()];
+    const names = projects.map((p) => /^name:\s*(\S+)/m.exec(filesOf(p).get("Pulumi.yaml") ?? "")?.[1]);
+    expect(names.every((n) => n !== undefined)).toBe(true);
+    expect(new Set(names).size, names.join(", ")).toBe(projects.length);
+    for (const p of projects) {
+      expect(commandsOf(p).filter((l) => /^pulumi stack /.test(l)), p.name).toEqual(["pulumi stack select --create dev"]);
+    }
+  });
+
+  it("an output block quotes what the commands before it print", () => {
+    const page = ["<!-- project x run -->", "```sh", "pulumi package add a", "```", "<!-- project x output -->", "```text", "  import (", "  )", "```"].join("\n");
+    expect(collectProjects("p.md", page).get("x")!.steps).toEqual([{ run: ["pulumi package add a"] }, { output: "  import (\n  )\n" }]);
   });
 });

@@ -1,6 +1,6 @@
 // MultiSource: which installation methods a provider's patterns admit, the union of their versions, the newest
 // usable match from the earliest method offering it, and which failure wins when several sources fail.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import { parseVersionConstraint } from "../../src/acquire/constraint.js";
 import { ParameterizeError, ProviderNotFoundError, VersionNotFoundError } from "../../src/acquire/errors.js";
 import { eventSink } from "../../src/acquire/events.js";
 import { Http, HttpFailure } from "../../src/acquire/http.js";
+import { FilesystemMirrorSource } from "../../src/acquire/mirror.js";
 import { MultiSource, type Selector } from "../../src/acquire/multi-source.js";
 import { DEFAULT_SETTINGS } from "../../src/acquire/settings.js";
 import type { AvailableVersion, InstallContext, Source } from "../../src/acquire/source.js";
@@ -203,6 +204,78 @@ describe("error precedence", () => {
     expect(e.message).toBe(
       'no version of registry.opentofu.org/hashicorp/random matches ">= 2.0"; available: 2.0.0, 1.13.0, 1.12.0, 1.11.0, 1.10.0, 1.9.0, 1.8.0, 1.7.0, 1.6.0, 1.5.0, 1.4.0, 1.3.0, … (15 in all); ' +
         `matching but unusable here: 2.0.0 (no ${PLATFORM} package)`,
+    );
+  });
+});
+
+describe("a filesystem mirror with the provider under another host", () => {
+  /** A tree as `terraform providers mirror` writes it (packed, under registry.terraform.io) plus one unpacked package. */
+  function mirrorTree(): string {
+    const root = mkdtempSync(join(tmpdir(), "tfbridge-mirror-hosts-"));
+    dirs.push(root);
+    const random = join(root, "registry.terraform.io/hashicorp/random");
+    mkdirSync(random, { recursive: true });
+    writeFileSync(join(random, `terraform-provider-random_3.7.2_${PLATFORM}.zip`), "a zip");
+    writeFileSync(join(random, "index.json"), '{"versions":{"3.7.2":{}}}');
+    mkdirSync(join(root, "example.com/hashicorp/random/1.0.0", PLATFORM), { recursive: true });
+    // Neither a host directory nor a package: skipped without a hint.
+    mkdirSync(join(root, "not a host/hashicorp/random/2.0.0", PLATFORM), { recursive: true });
+    mkdirSync(join(root, "registry.terraform.io/hashicorp/tls"), { recursive: true });
+    return root;
+  }
+  const fsMirror = (path: string, include: string[] = [], exclude: string[] = []): Selector => ({
+    method: { kind: "filesystem_mirror", path, include: include.map(pattern), exclude: exclude.map(pattern) },
+    source: new FilesystemMirrorSource(path),
+  });
+
+  async function notFound(multi: MultiSource, address: string): Promise<ParameterizeError> {
+    const a = parseProviderAddress(address);
+    const c = parseVersionConstraint("");
+    return multi.notFound(a, c, await multi.resolve(a, c, context().ctx));
+  }
+
+  it("a bare name misses a terraform providers mirror tree: the error names the full address that finds it", async () => {
+    const root = mirrorTree();
+    const multi = new MultiSource([fsMirror(root)]);
+    const e = await notFound(multi, "hashicorp/random");
+    expect(e).toBeInstanceOf(ProviderNotFoundError);
+    expect(e.message).toBe(
+      `provider registry.opentofu.org/hashicorp/random not found: filesystem mirror ${root} has no provider hashicorp/random; ` +
+        `but filesystem mirror ${root} has example.com/hashicorp/random, filesystem mirror ${root} has registry.terraform.io/hashicorp/random: ` +
+        "give the full address example.com/hashicorp/random or registry.terraform.io/hashicorp/random (a bare hashicorp/random means registry.opentofu.org/hashicorp/random)",
+    );
+    // The address it names is found there.
+    const named = parseProviderAddress("registry.terraform.io/hashicorp/random");
+    expect((await multi.resolve(named, parseVersionConstraint(""), context().ctx)).chosen?.version).toBe("3.7.2");
+  });
+
+  it("names a mirror that does not apply to the address asked, only where its patterns admit the address it names", async () => {
+    const root = mirrorTree();
+    const other = mkdtempSync(join(tmpdir(), "tfbridge-mirror-empty-"));
+    dirs.push(other);
+    const multi = new MultiSource([fsMirror(root, ["registry.terraform.io/*/*"]), fsMirror(other)]);
+    expect((await notFound(multi, "hashicorp/random")).message).toBe(
+      `provider registry.opentofu.org/hashicorp/random not found: filesystem mirror ${other} has no provider hashicorp/random; ` +
+        `but filesystem mirror ${root} has registry.terraform.io/hashicorp/random: give the full address registry.terraform.io/hashicorp/random ` +
+        "(a bare hashicorp/random means registry.opentofu.org/hashicorp/random)",
+    );
+    const excluding = new MultiSource([fsMirror(root, [], ["registry.terraform.io/*/*", "example.com/*/*"]), fsMirror(other)]);
+    expect((await notFound(excluding, "hashicorp/random")).message).toBe(
+      `provider registry.opentofu.org/hashicorp/random not found: filesystem mirror ${root}, filesystem mirror ${other} have no provider hashicorp/random`,
+    );
+  });
+
+  it("says nothing more when no other host has a package of that namespace/type, or for a host given in full", async () => {
+    const root = mirrorTree();
+    // registry.terraform.io/hashicorp/tls is an empty folder; nothing anywhere for acme/random.
+    expect((await notFound(new MultiSource([fsMirror(root)]), "hashicorp/tls")).message).toBe(
+      `provider registry.opentofu.org/hashicorp/tls not found: filesystem mirror ${root} has no provider hashicorp/tls`,
+    );
+    expect((await notFound(new MultiSource([fsMirror(root)]), "acme/random")).message).toMatch(/has no provider acme\/random$/);
+    // Asked in full under another host: the hint names the mirror's hosts, without the bare-name note.
+    expect((await notFound(new MultiSource([fsMirror(root, ["example.org/*/*", "registry.terraform.io/*/*"])]), "example.org/hashicorp/random")).message).toBe(
+      `provider example.org/hashicorp/random not found: filesystem mirror ${root} has no provider hashicorp/random; ` +
+        `but filesystem mirror ${root} has registry.terraform.io/hashicorp/random: give the full address registry.terraform.io/hashicorp/random`,
     );
   });
 });
