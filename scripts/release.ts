@@ -1,8 +1,9 @@
 // Lays out a release directory (`npm run release -- <outdir>`): every platform's tarball in Pulumi's naming and the SHA-256
-// checksums file, what a release publishes and what a mirror serves (docs/releasing.md).
+// checksums file, what a release publishes and what a mirror serves (docs/releasing.md). With `--from <dir>` it lays out
+// tarballs built elsewhere (each platform natively, by .github/workflows/release.yml) instead of building them.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,12 +40,34 @@ export async function layoutRelease(built: string, out: string, version: string,
   return sums;
 }
 
+const USAGE =
+  "usage: npm run release -- [--from <dir>] <outdir>   (<outdir> a new or empty directory; TF_BRIDGE_PLUGIN_DOWNLOAD_URL sets the release location baked in; --from takes every platform's tarball from <dir> instead of building them)";
+
 async function main(args: string[]): Promise<void> {
-  if (args.length !== 1 || args[0]!.startsWith("-")) {
-    throw new Error("usage: npm run release -- <outdir>   (a new or empty directory; TF_BRIDGE_PLUGIN_DOWNLOAD_URL sets the release location baked in)");
+  let from: string | undefined;
+  if (args[0] === "--from") {
+    if (args[1] === undefined || args[1].startsWith("-")) throw new Error(`release: --from needs the directory holding the built tarballs\n${USAGE}`);
+    from = resolve(args[1]);
+    args = args.slice(2);
   }
+  if (args.length !== 1 || args[0]!.startsWith("-")) throw new Error(USAGE);
   const out = resolve(args[0]!);
   if (existsSync(out) && readdirSync(out).length > 0) throw new Error(`release: ${out} is not empty; give a new or empty directory, so the release holds only this build`);
+  if (from !== undefined) {
+    const missing = RELEASE_PLATFORMS.map((p) => releaseAssetName(VERSION, p)).filter((name) => !existsSync(join(from, name)));
+    if (missing.length > 0) throw new Error(`release: ${from} has no ${missing.join(", ")}; a release holds every platform's tarball`);
+    mkdirSync(out, { recursive: true });
+    // Copied, not moved: a layout that fails (a tarball holding more than the executable) leaves the built ones as they were.
+    const staged = mkdtempSync(join(tmpdir(), "tfbridge-release-"));
+    try {
+      for (const platform of RELEASE_PLATFORMS) copyFileSync(join(from, releaseAssetName(VERSION, platform)), join(staged, releaseAssetName(VERSION, platform)));
+      const sums = await layoutRelease(staged, out, VERSION);
+      process.stderr.write(`release: ${sums.size} tarballs from ${from} and ${checksumsFileName(VERSION)} in ${out}\n`);
+    } finally {
+      rmSync(staged, { recursive: true, force: true });
+    }
+    return;
+  }
   const location = checkedDownloadURL(process.env[PLUGIN_DOWNLOAD_URL_ENV], PLUGIN_DOWNLOAD_URL_ENV) ?? packagedDownloadURL();
   mkdirSync(out, { recursive: true });
   const built = mkdtempSync(join(tmpdir(), "tfbridge-release-"));
