@@ -51,9 +51,10 @@ function decodeSetting(t: TypeModel, v: PropertyValue): PropertyValue | undefine
   switch (t.kind) {
     case "number": {
       // Numbers keep their exact digits as strings, which the conversion to Terraform reads without rounding; one
-      // that a double holds exactly is stored as a number.
+      // that a double holds exactly is stored as a number, trailing zeros of a fraction aside (Java's SDK writes a
+      // Double 7 as `7.0`).
       const n = Number(v.trim());
-      return Number.isFinite(n) && (!Number.isInteger(n) || Number.isSafeInteger(n)) && String(n) === v.trim() ? n : v;
+      return Number.isFinite(n) && (!Number.isInteger(n) || Number.isSafeInteger(n)) && String(n) === withoutTrailingZeros(v.trim()) ? n : v;
     }
     case "boolean":
       // `true`/`false`; anything else is left for the conversion to reject with the value named.
@@ -64,6 +65,11 @@ function decodeSetting(t: TypeModel, v: PropertyValue): PropertyValue | undefine
     default:
       return parseJson(v);
   }
+}
+
+/** `7.0` as `7`, `0.250` as `0.25`: a decimal's digits as a double prints them when the fraction ends in zeros. */
+function withoutTrailingZeros(s: string): string {
+  return /^-?\d+\.\d*$/.test(s) ? s.replace(/0+$/, "").replace(/\.$/, "") : s;
 }
 
 function parseJson(s: string): PropertyValue | undefined {

@@ -7,6 +7,8 @@
 // DependsOn and IgnoreChanges, data sources in both forms, time's rfc3339Parse function, and a real local File in a
 // temporary directory given by stack config. Then a no-change preview, refresh, a replacement by keepers, `pulumi
 // import`, bad input through raw RegisterPackageResource, destroy; and a Go project without pulumi-language-go.
+// Last, on a stack of its own, main.go becomes an explicit httpapi provider with a setting of every Terraform kind:
+// httpapi's getSettings echoes them as Configure received them.
 // Known problems, checked and printed rather than failed on (see the "language-go:" lines of the output):
 // - local's direxists returns a bool; Pulumi's Go generator writes `return nil, err` for it, so the plain local SDK
 //   does not compile (the reference's schema is the same); the test re-adds local with `--exclude direxists`.
@@ -20,6 +22,7 @@ import { installPlugin } from "../support/e2e.js";
 import { goEnv, hostsMissing, languageSandbox } from "../support/languages.js";
 import { isSecretEnvelope, OUR_STACK, removeScratch, scratch, type Deployment, type PreviewJson } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
+import { EXPLICIT_ECHO, ROUTE_SECRET, SETTINGS_ENDPOINT, expectStoredExplicitProvider } from "../support/provider-settings.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
@@ -212,6 +215,43 @@ func main() {
 		ctx.Export("number", num.Result)
 		ctx.Export("pet", pet.ID())
 		ctx.Export("suffix", suffix.Result)
+		return nil
+	})
+}
+`;
+
+/**
+ * An explicit httpapi provider with a setting of every Terraform kind, the route's secret an Output made secret (the Go
+ * SDK sends the values as they are; Terraform's ints are numbers in the schema); getSettings, invoked with that
+ * provider, echoes what its Configure received.
+ */
+const SETTINGS_MAIN_GO = `package main
+
+import (
+	"github.com/pulumi/pulumi-terraform-provider/sdks/go/httpapi/httpapi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		explicit, err := httpapi.NewProvider(ctx, "explicit", &httpapi.ProviderArgs{
+			Endpoint:       pulumi.String("${SETTINGS_ENDPOINT}"),
+			MaxRetries:     pulumi.Float64(7),
+			Trace:          pulumi.Bool(true),
+			BackoffSeconds: pulumi.Float64(0.25),
+			DefaultHeaders: pulumi.StringMap{"x-team": pulumi.String("green")},
+			AllowedIds:     pulumi.StringArray{pulumi.String("b"), pulumi.String("c")},
+			FallbackUrls:   pulumi.StringArray{pulumi.String("http://127.0.0.1:11")},
+			Client:         &httpapi.ProviderClientArgs{Name: pulumi.String("c2"), Weight: pulumi.Float64(4)},
+			Routes: httpapi.ProviderRouteArray{httpapi.ProviderRouteArgs{
+				Path:   pulumi.String("/b"),
+				Secret: pulumi.ToSecret(pulumi.String("${ROUTE_SECRET}")).(pulumi.StringOutput),
+			}},
+		})
+		if err != nil {
+			return err
+		}
+		ctx.Export("fromExplicit", httpapi.GetSettingsOutput(ctx, httpapi.GetSettingsOutputArgs{}, pulumi.Provider(explicit)).Json())
 		return nil
 	})
 }
@@ -490,5 +530,20 @@ describe.skipIf(hostsMissing())("a Go project through pulumi-language-go", () =>
     } finally {
       bare.cleanup();
     }
+  }, 600_000);
+
+  it("an explicit httpapi.NewProvider with a setting of every kind: getSettings echoes them decoded, the stored routes stay secret, no change on preview", async () => {
+    expectSuccess(await timed("package add httpapi", () => pulumi(["package", "add", "terraform-provider", peerPath("httpapi")])), "package add httpapi");
+    writeFileSync(join(project, "main.go"), SETTINGS_MAIN_GO);
+    expectSuccess(await timed("go mod tidy (httpapi program)", () => go(["mod", "tidy"])), "go mod tidy");
+    await ok(["stack", "init", "settings"]);
+    await timed("up (explicit httpapi provider; builds the program)", () => ok(["up", "--yes", "--skip-preview"]));
+    const outputs = JSON.parse((await ok(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+    expect(JSON.parse(outputs["fromExplicit"] as string)).toEqual(EXPLICIT_ECHO);
+    const exportText = (await ok(["stack", "export"])).stdout;
+    expectStoredExplicitProvider((JSON.parse(exportText) as { deployment: Deployment }).deployment.resources ?? [], exportText);
+    await timed("preview --expect-no-changes (explicit httpapi provider)", () => ok(["preview", "--expect-no-changes"]));
+    await ok(["destroy", "--yes", "--skip-preview"]);
+    expect(((await deployment()).resources ?? []).filter((r) => r.custom === true)).toEqual([]);
   }, 600_000);
 });

@@ -7,7 +7,9 @@
 // Password and a local File, a no-change preview, refresh (ids kept), `pulumi import` (the Java code it prints is added
 // to the program and compiles), destroy (the file is gone); ephemeral functions from Java feeding tls's write-only
 // privateKeyPemWo, stored nowhere; `pulumi package gen-sdk --language java` for every real peer, each SDK compiled with
-// Maven; and a Java project without the host. Maven's downloads stay in ~/.m2, so reruns download nothing.
+// Maven; and a Java project without the host; last, on a stack of its own, an explicit httpapi provider with a setting
+// of every Terraform kind, which httpapi's getSettings echoes as Configure received them. Maven's downloads stay in
+// ~/.m2, so reruns download nothing.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +18,7 @@ import { installPlugin, type ExportedResource } from "../support/e2e.js";
 import { hostsMissing, javaHostMissing, javaSandbox } from "../support/languages.js";
 import { OUR_STACK, filesContaining, genSdkDiagnostics, isSecretEnvelope, removeScratch, scratch } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
+import { EXPLICIT_ECHO, ROUTE_SECRET, SETTINGS_ENDPOINT, expectStoredExplicitProvider } from "../support/provider-settings.js";
 import { execAsync, spawnAsync } from "../support/processes.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { Timings } from "../support/timings.js";
@@ -167,6 +170,46 @@ public class App {
                 .build());
             ctx.export("password", pw.applyValue(r -> r.result()));
             ctx.export("csrPem", csr.certRequestPem());
+        });
+    }
+}
+`;
+
+/**
+ * An explicit httpapi provider with a setting of every Terraform kind, the route's secret an Output made secret (the
+ * generated ProviderArgs JSON-encodes each non-string input: `@Import(json=true)`; Terraform's ints are Doubles);
+ * getSettings, invoked with that provider, echoes what its Configure received.
+ */
+const SETTINGS_PROGRAM = `package myproject;
+
+import com.pulumi.Pulumi;
+import com.pulumi.core.Output;
+import com.pulumi.deployment.InvokeOptions;
+import com.pulumi.httpapi.HttpapiFunctions;
+import com.pulumi.httpapi.Provider;
+import com.pulumi.httpapi.ProviderArgs;
+import com.pulumi.httpapi.inputs.GetSettingsArgs;
+import com.pulumi.httpapi.inputs.ProviderClientArgs;
+import com.pulumi.httpapi.inputs.ProviderRouteArgs;
+import com.pulumi.httpapi.outputs.GetSettingsResult;
+import java.util.Map;
+
+public class App {
+    public static void main(String[] args) {
+        Pulumi.run(ctx -> {
+            var explicit = new Provider("explicit", ProviderArgs.builder()
+                .endpoint("${SETTINGS_ENDPOINT}")
+                .maxRetries(7.0)
+                .trace(true)
+                .backoffSeconds(0.25)
+                .defaultHeaders(Map.of("x-team", "green"))
+                .allowedIds("b", "c")
+                .fallbackUrls("http://127.0.0.1:11")
+                .client(ProviderClientArgs.builder().name("c2").weight(4.0).build())
+                .routes(ProviderRouteArgs.builder().path("/b").secret(Output.ofSecret("${ROUTE_SECRET}")).build())
+                .build());
+            var settings = HttpapiFunctions.getSettings(GetSettingsArgs.builder().build(), InvokeOptions.builder().provider(explicit).build());
+            ctx.export("fromExplicit", settings.applyValue(GetSettingsResult::json));
         });
     }
 }
@@ -471,5 +514,23 @@ describe.skipIf(hostsMissing() || javaHostMissing())("a Java project through the
     } finally {
       bare.cleanup();
     }
+  }, 600_000);
+
+  it("an explicit httpapi Provider with a setting of every kind: getSettings echoes them decoded, the stored routes stay secret, no change on preview", async () => {
+    // `pulumi package add`, and the two steps the host prints carried out, as for the other packages.
+    const r = await timed("package add httpapi", () => ok(["package", "add", "terraform-provider", peerPath("httpapi")]));
+    const steps = linkSteps(r.stdout);
+    expect(steps.cp).toEqual([`cp -r sdks/httpapi/src/* ${project}/src`]);
+    for (const cp of steps.cp) await execAsync("sh", ["-c", cp], { cwd: project, env });
+    writeFileSync(join(project, "pom.xml"), addDependencies(readFileSync(join(project, "pom.xml"), "utf8"), steps.dependencies));
+    writeApp(SETTINGS_PROGRAM);
+    await ok(["stack", "init", "settings"]);
+    await timed("up (explicit httpapi provider; mvn compile)", () => ok(["up", "--yes", "--skip-preview"]));
+    expect(JSON.parse((await outputs())["fromExplicit"] as string)).toEqual(EXPLICIT_ECHO);
+    const state = await exported();
+    expectStoredExplicitProvider(state.resources, state.text);
+    await timed("preview --expect-no-changes (explicit httpapi provider)", () => ok(["preview", "--expect-no-changes"]));
+    await ok(["destroy", "--yes", "--skip-preview"]);
+    expect((await exported()).resources.filter((r) => r.custom === true)).toEqual([]);
   }, 600_000);
 });

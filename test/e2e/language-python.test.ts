@@ -5,6 +5,8 @@
 // and pip-install it into the virtualenv; then `pulumi up` of __main__.py, a no-change preview, refresh (ids kept), a
 // replace through a `keepers` value from stack config, `pulumi import`, destroy (the file terraform-provider-local wrote
 // is gone). Bad input from Python is a check failure; without the Python host, `package add` and `preview` say so.
+// Last, on a stack of its own, an explicit httpapi provider with a setting of every Terraform kind (the generated
+// Provider class JSON-encodes each non-string one): httpapi's getSettings echoes them as Configure received them.
 // pip's cache lives in ~/.cache/pulumi-tf-bridge-ts/pip, so reruns download nothing.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -15,6 +17,7 @@ import { installPlugin, type ExportedResource } from "../support/e2e.js";
 import { hostsMissing, languageSandbox } from "../support/languages.js";
 import { OUR_STACK, filesContaining, isSecretEnvelope, removeScratch, scratch, type PreviewJson } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
+import { EXPLICIT_ECHO, ROUTE_SECRET, SETTINGS_ENDPOINT, expectStoredExplicitProvider } from "../support/provider-settings.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
@@ -160,6 +163,29 @@ class RawPassword(pulumi.CustomResource):
 provider = random.Provider("rawprov")
 raw = RawPassword("raw", {"length": 12, "minUpper": "lots", "notAProperty": True, "min_lower": 2}, pulumi.ResourceOptions(provider=provider))
 pulumi.export("id", raw.id)
+`;
+
+/**
+ * An explicit httpapi provider with a setting of every Terraform kind: the generated Provider class JSON-encodes every
+ * input that is not a string (`pulumi.Output.from_input(x).apply(pulumi.runtime.to_json)`), the routes with the secret
+ * inside as one secret JSON string; getSettings, invoked with that provider, echoes what its Configure received.
+ */
+const SETTINGS_PROGRAM = `import pulumi
+import pulumi_httpapi as httpapi
+
+explicit = httpapi.Provider(
+    "explicit",
+    endpoint="${SETTINGS_ENDPOINT}",
+    max_retries=7,
+    trace=True,
+    backoff_seconds=0.25,
+    default_headers={"x-team": "green"},
+    allowed_ids=["b", "c"],
+    fallback_urls=["http://127.0.0.1:11"],
+    client=httpapi.ProviderClientArgs(name="c2", weight=4),
+    routes=[httpapi.ProviderRouteArgs(path="/b", secret=pulumi.Output.secret("${ROUTE_SECRET}"))],
+)
+pulumi.export("fromExplicit", httpapi.get_settings_output(opts=pulumi.InvokeOptions(provider=explicit)).json)
 `;
 
 let sandbox: PulumiSandbox;
@@ -503,6 +529,25 @@ describe.skipIf(hostsMissing())("a Python project through the real Python langua
       expect(upText).toMatch(/pulumi-language-python/);
     } finally {
       bare.cleanup();
+    }
+  }, 600_000);
+
+  it("an explicit httpapi.Provider with a setting of every kind, JSON-encoded by the SDK: getSettings echoes them decoded, the stored routes stay secret, no change on preview", async () => {
+    await timed("package add httpapi", () => ok(["package", "add", "terraform-provider", peerPath("httpapi")]));
+    const good = readFileSync(join(project, "__main__.py"), "utf8");
+    writeFileSync(join(project, "__main__.py"), SETTINGS_PROGRAM);
+    try {
+      await ok(["stack", "init", "settings"]);
+      await timed("up (explicit httpapi provider)", () => ok(["up", "--yes", "--skip-preview"]));
+      expect(JSON.parse((await outputs())["fromExplicit"] as string)).toEqual(EXPLICIT_ECHO);
+      const state = await exported();
+      expectStoredExplicitProvider(state.resources, state.text);
+      await timed("preview --expect-no-changes (explicit httpapi provider)", () => ok(["preview", "--expect-no-changes"]));
+      await ok(["destroy", "--yes", "--skip-preview"]);
+      expect((await exported()).resources.filter((r) => r.custom === true)).toEqual([]);
+    } finally {
+      writeFileSync(join(project, "__main__.py"), good);
+      await pulumi(["stack", "select", "dev"]);
     }
   }, 600_000);
 });

@@ -53,6 +53,7 @@ describe("decodeConfig", () => {
     { name: "a list block from `pulumi config set --path acme:proxies[0].url`", in: { proxies: '[{"url":"http://x:1"}]' }, want: { proxies: [{ url: "http://x:1" }] } },
     { name: "a flattened one-element block from an SDK's JSON.stringify", in: { assumeRole: '{"roleArn":"arn:a","duration":900}' }, want: { assumeRole: { roleArn: "arn:a", duration: 900 } } },
     { name: "a number", in: { maxRetries: "5" }, want: { maxRetries: 5 } },
+    { name: "a number whose fraction is zeros, as Java's SDK writes a Double", in: { maxRetries: "7.0" }, want: { maxRetries: 7 } },
     { name: "a number beyond a double keeps its digits", in: { maxRetries: "12345678901234567890" }, want: { maxRetries: "12345678901234567890" } },
     { name: "a boolean", in: { insecure: "true" }, want: { insecure: true } },
     { name: "a list, a set, a map and an object", in: { zones: '["a","b"]', ids: "[1,2]", defaultTags: '{"team":"x"}', endpoint: '{"url":"u","port":80}' }, want: { zones: ["a", "b"], ids: [1, 2], defaultTags: { team: "x" }, endpoint: { url: "u", port: 80 } } },
