@@ -21,6 +21,7 @@ import { isOurExecutable, packagePlugin } from "../support/e2e.js";
 import { hostsMissing } from "../support/languages.js";
 import { generateNodeSdk, removeScratch, scratch, TypeScriptScenario, withLanguageHosts, YamlScenario } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
+import { pythonBase, pythonVenv } from "../support/python.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 
 const TARBALL = releaseAssetName(VERSION, "linux-amd64");
@@ -143,6 +144,7 @@ describe.skipIf(hostsMissing())("a fresh machine installs the plugin from the re
   let genHome: PulumiSandbox;
   let yamlProject = "";
   let tsSdk = "";
+  let pySdk = "";
 
   beforeAll(async () => {
     genHome = freshHome();
@@ -155,6 +157,8 @@ describe.skipIf(hostsMissing())("a fresh machine installs the plugin from the re
     writeFileSync(join(yamlProject, "Pulumi.yaml"), "name: fresh-yaml\nruntime: yaml\n");
     await step(yamlProject, { ...genHome, env: gen }, ["package", "add", "terraform-provider", peerPath("random")]);
     tsSdk = join((await generateNodeSdk(["terraform-provider", peerPath("random")], scratch("tfbridge-fresh-ts-"), gen)).sdk, "bin");
+    pySdk = join(scratch("tfbridge-fresh-py-"), "out");
+    await step(genHome.home, { ...genHome, env: gen }, ["package", "gen-sdk", "terraform-provider", peerPath("random"), "--language", "python", "--out", pySdk]);
   }, 600_000);
 
   it("YAML: pulumi install, up, preview --expect-no-changes and destroy in an empty home download it from the loopback release", async () => {
@@ -202,6 +206,32 @@ describe.skipIf(hostsMissing())("a fresh machine installs the plugin from the re
     await step(ts.dir, home, ["preview", "--expect-no-changes"]);
     await step(ts.dir, home, ["destroy", "--yes", "--skip-preview"]);
     expect(await ts.resourceNames()).toEqual([]);
+    expect(log.slice(mark)).toHaveLength(1);
+  }, 600_000);
+
+  it("Python: pulumi install, up, preview --expect-no-changes and destroy in an empty home download it from the loopback release", async () => {
+    const sdk = join(pySdk, "python");
+    const plugin = JSON.parse(readFileSync(join(sdk, "pulumi_random", "pulumi-plugin.json"), "utf8")) as Record<string, unknown>;
+    expect(plugin).toMatchObject({ resource: true, name: "terraform-provider", version: VERSION, server: release });
+    // The virtualenv (pulumi 3.248.0 from the cached base) holds the SDK installed from its folder, no index: the
+    // project's own dependencies are there, so `pulumi install --no-dependencies` leaves pip alone.
+    const dir = scratch("tfbridge-fresh-py-run-");
+    const python = await pythonVenv(await pythonBase(), dir);
+    execFileSync(python, ["-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index", "--disable-pip-version-check", sdk], { stdio: ["ignore", "ignore", "inherit"] });
+    writeFileSync(join(dir, "Pulumi.yaml"), "name: fresh-py\nruntime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\n");
+    writeFileSync(join(dir, "requirements.txt"), "pulumi==3.248.0\n");
+    writeFileSync(join(dir, "__main__.py"), 'import pulumi\nimport pulumi_random as random\n\npulumi.export("name", random.Pet("pet", length=3).id)\n');
+    const home = freshHome();
+    expect(await pluginsIn(home)).toEqual([]);
+    const mark = log.length;
+    await step(dir, home, ["install", "--no-dependencies"]);
+    await expectDownloadedFromRelease(home, mark);
+    await step(dir, home, ["stack", "init", "dev"]);
+    await step(dir, home, ["up", "--yes", "--skip-preview"]);
+    const outputs = JSON.parse((await step(dir, home, ["stack", "output", "--json"])).stdout) as { name: string };
+    expect(outputs.name.split("-")).toHaveLength(3);
+    await step(dir, home, ["preview", "--expect-no-changes"]);
+    await step(dir, home, ["destroy", "--yes", "--skip-preview"]);
     expect(log.slice(mark)).toHaveLength(1);
   }, 600_000);
 
