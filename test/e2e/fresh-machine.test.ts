@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checksumsFileName, formatChecksums, releaseAssetName } from "../../src/release.js";
 import { VERSION } from "../../src/version.js";
 import { isOurExecutable, packagePlugin } from "../support/e2e.js";
-import { hostsMissing } from "../support/languages.js";
+import { goEnv, hostsMissing } from "../support/languages.js";
 import { generateNodeSdk, removeScratch, scratch, TypeScriptScenario, withLanguageHosts, YamlScenario } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
 import { pythonBase, pythonVenv } from "../support/python.js";
@@ -69,6 +69,25 @@ async function closedPort(): Promise<number> {
 }
 
 const sha256 = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
+const GO_SDK_MODULE = "github.com/pulumi/pulumi-terraform-provider/sdks/go/random";
+const GO_MAIN = `package main
+
+import (
+	"github.com/pulumi/pulumi-terraform-provider/sdks/go/random/random"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		pet, err := random.NewPet(ctx, "pet", &random.PetArgs{Length: pulumi.Float64(3)})
+		if err != nil {
+			return err
+		}
+		ctx.Export("name", pet.ID())
+		return nil
+	})
+}
+`;
 const plain = (r: RunResult): string => `${r.stdout}\n${r.stderr}`.replace(/\x1b\[[0-9;]*m/g, "");
 
 let serverUrl = "";
@@ -145,6 +164,7 @@ describe.skipIf(hostsMissing())("a fresh machine installs the plugin from the re
   let yamlProject = "";
   let tsSdk = "";
   let pySdk = "";
+  let goSdk = "";
 
   beforeAll(async () => {
     genHome = freshHome();
@@ -159,6 +179,8 @@ describe.skipIf(hostsMissing())("a fresh machine installs the plugin from the re
     tsSdk = join((await generateNodeSdk(["terraform-provider", peerPath("random")], scratch("tfbridge-fresh-ts-"), gen)).sdk, "bin");
     pySdk = join(scratch("tfbridge-fresh-py-"), "out");
     await step(genHome.home, { ...genHome, env: gen }, ["package", "gen-sdk", "terraform-provider", peerPath("random"), "--language", "python", "--out", pySdk]);
+    goSdk = join(scratch("tfbridge-fresh-go-"), "out");
+    await step(genHome.home, { ...genHome, env: gen }, ["package", "gen-sdk", "terraform-provider", peerPath("random"), "--language", "go", "--out", goSdk]);
   }, 600_000);
 
   it("YAML: pulumi install, up, preview --expect-no-changes and destroy in an empty home download it from the loopback release", async () => {
@@ -234,6 +256,31 @@ describe.skipIf(hostsMissing())("a fresh machine installs the plugin from the re
     await step(dir, home, ["destroy", "--yes", "--skip-preview"]);
     expect(log.slice(mark)).toHaveLength(1);
   }, 600_000);
+
+  it("Go: pulumi install, up, preview --expect-no-changes and destroy in an empty home download it from the loopback release", async () => {
+    const sdk = join(goSdk, "go");
+    expect(JSON.parse(readFileSync(join(sdk, "random", "pulumi-plugin.json"), "utf8"))).toMatchObject({ resource: true, name: "terraform-provider", version: VERSION, server: release });
+    const dir = scratch("tfbridge-fresh-go-run-");
+    cpSync(sdk, join(dir, "sdk-random"), { recursive: true });
+    writeFileSync(join(dir, "Pulumi.yaml"), "name: fresh-go\nruntime: go\n");
+    writeFileSync(join(dir, "go.mod"), `module freshgo\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v3.248.0\n\nreplace ${GO_SDK_MODULE} => ./sdk-random\n`);
+    writeFileSync(join(dir, "main.go"), GO_MAIN);
+    const home = freshHome();
+    // Offline: modules only from the machine's module cache (filled by the Go tests), no checksum database.
+    home.env = { ...home.env, ...goEnv(), GOPROXY: "off", GOSUMDB: "off", GOFLAGS: "-mod=mod" };
+    execFileSync("go", ["mod", "tidy"], { cwd: dir, env: home.env, stdio: ["ignore", "ignore", "pipe"] });
+    expect(await pluginsIn(home)).toEqual([]);
+    const mark = log.length;
+    await step(dir, home, ["install", "--no-dependencies"]);
+    await expectDownloadedFromRelease(home, mark);
+    await step(dir, home, ["stack", "init", "dev"]);
+    await step(dir, home, ["up", "--yes", "--skip-preview"]);
+    const outputs = JSON.parse((await step(dir, home, ["stack", "output", "--json"])).stdout) as { name: string };
+    expect(outputs.name.split("-")).toHaveLength(3);
+    await step(dir, home, ["preview", "--expect-no-changes"]);
+    await step(dir, home, ["destroy", "--yes", "--skip-preview"]);
+    expect(log.slice(mark)).toHaveLength(1);
+  }, 900_000);
 
   it("no step installed by --file, and nothing but the loopback release was contacted", () => {
     expect(stepsRun.length).toBeGreaterThan(0);
