@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { e2eSandbox } from "../support/e2e-sandbox.js";
 import { hostsMissing } from "../support/languages.js";
 import { isSecretEnvelope, nodeSdk, TypeScriptScenario, YamlScenario, type Deployment } from "../support/lifecycle.js";
+import { EXPLICIT_ECHO, SETTINGS_ENDPOINT } from "../support/provider-settings.js";
 
 const sandbox = e2eSandbox();
 
-/** httpapi needs an endpoint to configure; getSettings never calls it. */
-const ENDPOINT = "http://127.0.0.1:9";
+const ENDPOINT = SETTINGS_ENDPOINT;
 
 /** What httpapi_settings echoes for the settings below: Terraform's names, Go's JSON (keys sorted), secrets as lengths. */
 const FROM_STACK = {
@@ -23,16 +23,7 @@ const FROM_STACK = {
   route: [{ path: "/a", secret_length: 6 }],
   trace: true,
 };
-const EXPLICIT = {
-  allowed_ids: ["b", "c"],
-  backoff_seconds: 0.25,
-  client: [{ name: "c2", weight: 4 }],
-  default_headers: { "x-team": "green" },
-  fallback_urls: ["http://127.0.0.1:11"],
-  max_retries: 7,
-  route: [{ path: "/b", secret_length: 4 }],
-  trace: true,
-};
+const EXPLICIT = EXPLICIT_ECHO;
 
 /** The stored inputs of the provider resource named `name` (`default_…` for the default provider). */
 function providerInputs(d: Deployment, name: RegExp): Record<string, unknown> {
