@@ -135,6 +135,23 @@ async function step(dir: string, home: PulumiSandbox, args: string[]): Promise<R
   return expectSuccess(await runPulumi(args, { cwd: dir, env: home.env }), `pulumi ${args.join(" ")} in ${dir}`);
 }
 
+/**
+ * A project whose dependencies are in place (Python, Go) in an empty home: `pulumi install` downloads the plugin from
+ * the release, then a stack's whole life (its random_pet's three-word name as the output `name`) fetches nothing more.
+ */
+async function installAndLive(dir: string, home: PulumiSandbox): Promise<void> {
+  const mark = log.length;
+  await step(dir, home, ["install", "--no-dependencies"]);
+  await expectDownloadedFromRelease(home, mark);
+  await step(dir, home, ["stack", "init", "dev"]);
+  await step(dir, home, ["up", "--yes", "--skip-preview"]);
+  const outputs = JSON.parse((await step(dir, home, ["stack", "output", "--json"])).stdout) as { name: string };
+  expect(outputs.name.split("-")).toHaveLength(3);
+  await step(dir, home, ["preview", "--expect-no-changes"]);
+  await step(dir, home, ["destroy", "--yes", "--skip-preview"]);
+  expect(log.slice(mark)).toHaveLength(1);
+}
+
 beforeAll(async () => {
   releaseDir = scratch("tfbridge-release-dir-");
   copyFileSync(packagePlugin(), join(releaseDir, TARBALL));
@@ -245,16 +262,7 @@ describe.skipIf(hostsMissing())("a fresh machine installs the plugin from the re
     writeFileSync(join(dir, "__main__.py"), 'import pulumi\nimport pulumi_random as random\n\npulumi.export("name", random.Pet("pet", length=3).id)\n');
     const home = freshHome();
     expect(await pluginsIn(home)).toEqual([]);
-    const mark = log.length;
-    await step(dir, home, ["install", "--no-dependencies"]);
-    await expectDownloadedFromRelease(home, mark);
-    await step(dir, home, ["stack", "init", "dev"]);
-    await step(dir, home, ["up", "--yes", "--skip-preview"]);
-    const outputs = JSON.parse((await step(dir, home, ["stack", "output", "--json"])).stdout) as { name: string };
-    expect(outputs.name.split("-")).toHaveLength(3);
-    await step(dir, home, ["preview", "--expect-no-changes"]);
-    await step(dir, home, ["destroy", "--yes", "--skip-preview"]);
-    expect(log.slice(mark)).toHaveLength(1);
+    await installAndLive(dir, home);
   }, 600_000);
 
   it("Go: pulumi install, up, preview --expect-no-changes and destroy in an empty home download it from the loopback release", async () => {
@@ -270,16 +278,7 @@ describe.skipIf(hostsMissing())("a fresh machine installs the plugin from the re
     home.env = { ...home.env, ...goEnv(), GOPROXY: "off", GOSUMDB: "off", GOFLAGS: "-mod=mod" };
     execFileSync("go", ["mod", "tidy"], { cwd: dir, env: home.env, stdio: ["ignore", "ignore", "pipe"] });
     expect(await pluginsIn(home)).toEqual([]);
-    const mark = log.length;
-    await step(dir, home, ["install", "--no-dependencies"]);
-    await expectDownloadedFromRelease(home, mark);
-    await step(dir, home, ["stack", "init", "dev"]);
-    await step(dir, home, ["up", "--yes", "--skip-preview"]);
-    const outputs = JSON.parse((await step(dir, home, ["stack", "output", "--json"])).stdout) as { name: string };
-    expect(outputs.name.split("-")).toHaveLength(3);
-    await step(dir, home, ["preview", "--expect-no-changes"]);
-    await step(dir, home, ["destroy", "--yes", "--skip-preview"]);
-    expect(log.slice(mark)).toHaveLength(1);
+    await installAndLive(dir, home);
   }, 900_000);
 
   it("no step installed by --file, and nothing but the loopback release was contacted", () => {
