@@ -4,7 +4,7 @@ import { errorDiagnostics, formatDiagnostics, shownValue } from "../terraform/di
 import { ProviderCrashedError } from "../terraform/errors.js";
 import { identityType, impliedType } from "../terraform/schema.js";
 import type { DeferredReason, Diagnostic, IdentitySchema, ProviderSchema, Schema, TerraformProvider } from "../terraform/types.js";
-import { proposedNewState } from "../terraform/values.js";
+import { emptiedComputedBlocks, proposedNewState } from "../terraform/values.js";
 import { propertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
 import { autoname } from "./autonaming.js";
 import { failuresFromDiagnostics, failuresShownSafely, ProviderCaller } from "./caller.js";
@@ -316,16 +316,19 @@ export class TerraformBridge extends ProviderCaller {
 
   /**
    * Terraform's plan step: the proposed new state from prior state and configuration, PlanResourceChange, warnings
-   * to the log (about `urn`), errors as a BridgeError. A null config plans the deletion.
+   * to the log (about `urn`), errors as a BridgeError. A null config plans the deletion. The configuration is planned
+   * in Terraform 1.16's form (empty computed blocks null, see emptiedComputedBlocks); `plannedPrivate` is an earlier
+   * plan's private data for the plan that precedes an apply (see plan-memo.ts).
    */
   private async plan(
     model: ResourceModel,
     schema: Schema,
-    prior: { state: CtyValue; privateState?: Uint8Array; identity?: IdentityContext },
-    config: CtyValue,
+    prior: { state: CtyValue; privateState?: Uint8Array; identity?: IdentityContext; plannedPrivate?: Uint8Array },
+    written: CtyValue,
     urn: string | undefined,
     what = "planning",
   ) {
+    const config = written === null ? null : emptiedComputedBlocks(schema.block, written);
     const plan = await this.tf.planResourceChange({
       typeName: model.tfName,
       priorState: prior.state,
@@ -333,6 +336,7 @@ export class TerraformBridge extends ProviderCaller {
       config,
       priorPrivate: prior.privateState,
       ...(prior.identity !== undefined ? { priorIdentity: prior.identity.value } : {}),
+      ...(prior.plannedPrivate !== undefined ? { plannedPrivate: prior.plannedPrivate } : {}),
     });
     this.warnThenThrow(plan.diagnostics, model.tfName, `${what} ${model.tfName} failed`, {
       urn,
@@ -355,7 +359,10 @@ export class TerraformBridge extends ProviderCaller {
     if (diff.replaces.length === 0) return diff;
     // A replacement creates a new object: Terraform plans it again from a null prior state, and that create plan is
     // what its plan shows (computed values unknown, emptied collections null), so the detailed diff is taken from it.
-    const created = await this.plan(model, schema, { state: null, identity: await this.identityContext(model) }, config, urn);
+    // Terraform hands that plan the first plan's private data as its prior private data, and the create plan's to the
+    // plan before the replacement's apply: the Create that follows (plan-memo.ts).
+    const created = await this.plan(model, schema, { state: null, privateState: plan.plannedPrivate, identity: await this.identityContext(model) }, config, urn);
+    if (urn !== undefined) this.diffPlans.rememberReplacement(urn, created);
     return { ...diff, detailedDiff: computeDiff(model.properties, prior.state, created.plannedState, replacing, schema.block).detailedDiff };
   }
 
@@ -364,7 +371,9 @@ export class TerraformBridge extends ProviderCaller {
     const { model, schema } = this.resource(token);
     const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(model, news, options.urn), this.secrets), "create", options.timeoutSeconds);
     const identity = await this.identityContext(model);
-    const plan = await this.plan(model, schema, { state: null, identity }, config, options.urn);
+    // A preview plans as Terraform's plan does; a real create after a Diff that planned this replacement carries that plan's private data.
+    const plannedPrivate = options.preview || options.urn === undefined ? undefined : this.diffPlans.takeReplacement(options.urn);
+    const plan = await this.plan(model, schema, { state: null, identity, ...(plannedPrivate !== undefined ? { plannedPrivate } : {}) }, config, options.urn);
     const meta: Meta = { schemaVersion: schema.version, privateState: plan.plannedPrivate, ...this.keepIdentity(identity, plan.plannedIdentity) };
     if (options.preview) return { id: "", properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, meta), news) };
 
@@ -401,9 +410,11 @@ export class TerraformBridge extends ProviderCaller {
     const { model, schema } = this.resource(token);
     const prior = await this.priorState(model, schema, id, olds, options.urn);
     const config = withTimeouts(schema, toTfObject(model.properties, this.withWriteOnly(model, news, options.urn), this.secrets), "update", options.timeoutSeconds);
+    const kept = this.diffPlans.take(planInputs(model, id, prior, config));
+    const plannedPrivate = options.preview ? undefined : kept.plannedPrivate;
     const plan =
-      this.diffPlans.take(planInputs(model, id, prior, config)) ??
-      (await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity }, config, options.urn));
+      kept.plan ??
+      (await this.plan(model, schema, { state: prior.state, privateState: prior.meta.privateState, identity: prior.identity, ...(plannedPrivate !== undefined ? { plannedPrivate } : {}) }, config, options.urn));
     if (options.preview) {
       return { properties: carrySecrets(model.properties, this.outputs(model, plan.plannedState, { ...prior.meta, privateState: plan.plannedPrivate, ...this.keepIdentity(prior.identity, plan.plannedIdentity) }), news) };
     }

@@ -5,6 +5,9 @@
 // exactly those of the Diff before it applies the Diff's plan, as Terraform applies a saved plan, and saves the
 // provider a round trip. Any difference (timeouts or write-only values the Update adds, a changed state) plans anew.
 // The inputs are kept as they are and compared only when an Update comes, so a Diff pays nothing for it.
+// An Update that plans anew sends the Diff's planned private data with that plan (protocol 6's store_planned_private),
+// as Terraform 1.16 sends a saved plan's private data with the plan it makes just before applying it. A Diff that
+// plans a replacement keeps its create plan the same way, under the URN, for the Create of the replacement.
 import { rawEquals, wholeContainsUnknown, type CtyValue } from "../terraform/cty/index.js";
 import type { PlanResult } from "../terraform/types.js";
 
@@ -51,12 +54,31 @@ export class PlanMemo {
     if (this.plans.size > MAX_ENTRIES) this.plans.delete(this.plans.keys().next().value!);
   }
 
-  /** The kept plan when it was made from exactly these inputs; either way the resource's entry is used up. */
-  take(inputs: PlanInputs): PlanResult | undefined {
+  /**
+   * The kept plan (`plan`) when it was made from exactly these inputs, else the kept plan's private data (`plannedPrivate`)
+   * for the new plan to carry; either way the resource's entry is used up.
+   */
+  take(inputs: PlanInputs): { plan?: PlanResult; plannedPrivate?: Uint8Array } {
     const slot = `${inputs.typeName}\0${inputs.id}`;
     const kept = this.plans.get(slot);
-    if (kept === undefined) return undefined;
+    if (kept === undefined) return {};
     this.plans.delete(slot);
-    return sameInputs(kept.inputs, inputs) ? kept.plan : undefined;
+    return sameInputs(kept.inputs, inputs) ? { plan: kept.plan } : { plannedPrivate: kept.plan.plannedPrivate };
+  }
+
+  /** Keeps the planned private data of a replacement's create plan for the Create of that replacement (by URN). */
+  rememberReplacement(urn: string, plan: PlanResult): void {
+    const slot = `\0replacement\0${urn}`;
+    this.plans.delete(slot);
+    this.plans.set(slot, { inputs: { typeName: "", id: "", priorState: null, config: null }, plan });
+    if (this.plans.size > MAX_ENTRIES) this.plans.delete(this.plans.keys().next().value!);
+  }
+
+  /** The planned private data rememberReplacement kept for this URN, used up. */
+  takeReplacement(urn: string): Uint8Array | undefined {
+    const slot = `\0replacement\0${urn}`;
+    const kept = this.plans.get(slot);
+    this.plans.delete(slot);
+    return kept?.plan.plannedPrivate;
   }
 }

@@ -254,12 +254,20 @@ function blockProperty(ctx: TypeContext, nb: NestedBlock, name: string, renamed:
     tfType,
     type,
     required: nb.minItems > 0,
+    // A computed block (Terraform 1.16) is what a computed attribute is: an output too, and an input only where some
+    // attribute or block inside it is optional; a block the provider alone fills in is output-only.
+    ...(nb.block.computed === true ? { computed: true, input: configurable(nb.block) } : {}),
     maxItemsOne,
     block: nb.nesting,
     description: nb.block.description,
     deprecationMessage: deprecation(nb.block.deprecated, nb.block.deprecationMessage),
     ...(renamed ? { renamed: true } : {}),
   });
+}
+
+/** Whether the configuration may set anything in the block: an optional or required attribute, or a block that is no computed-only one. */
+function configurable(block: Block): boolean {
+  return block.attributes.some((a) => a.optional || a.required) || block.blockTypes.some((nb) => nb.block.computed !== true || configurable(nb.block));
 }
 
 function blockLikeProperties(ctx: TypeContext, attributes: readonly Attribute[], blocks: readonly NestedBlock[], renames?: ReadonlyMap<string, string>): PropertyModel[] {

@@ -90,7 +90,17 @@ const TF5_NAMES: Partial<Record<keyof Tf, string>> = Object.fromEntries(
   (Object.keys(methods[6]) as (keyof (typeof methods)[6])[]).map((k) => [methods[6][k], methods[5][k]]),
 );
 
-const clientCapabilities: tf6.ClientCapabilitiesIn = { deferral_allowed: false, write_only_attributes_allowed: true };
+/**
+ * What the bridge tells every provider it handles (protocol 5 has only the first two fields and drops the others):
+ * computed blocks as Terraform 1.16 plans them (src/terraform/values.ts, emptiedComputedBlocks), and a plan's private data
+ * sent back with the plan that precedes its apply (src/bridge/plan-memo.ts). docs/resources.md says what each means.
+ */
+const clientCapabilities: tf6.ClientCapabilitiesIn = {
+  deferral_allowed: false,
+  write_only_attributes_allowed: true,
+  store_planned_private: true,
+  computed_blocks_allowed: true,
+};
 
 /** The tfplugin definitions of a protocol version, loaded once per process. wire.ts defaults every absent schema field
  * itself (providerSchemaFromPb), so the schema decodes lean. */
@@ -392,6 +402,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
       provider_meta: await this.metaValue(req.providerMeta),
       client_capabilities: clientCapabilities,
       prior_identity: await this.identityValue(req.typeName, req.priorIdentity),
+      ...(req.plannedPrivate !== undefined ? { planned_private: req.plannedPrivate } : {}),
     });
     const deferred = deferredFromPb(res.deferred);
     const plannedIdentity = await this.identityResult(req.typeName, res.planned_identity);

@@ -17,6 +17,11 @@ export interface Block {
   deprecated: boolean;
   /** Protocol 6.10+/5.10+ carry a message; older providers only the flag. */
   deprecationMessage: string;
+  /**
+   * Protocol 6 (Terraform 1.16's `Block.computed`, on a nested block's block): the provider may fill the block in when
+   * the configuration leaves it empty; every attribute and nested block inside is computed too. Absent means false.
+   */
+  computed?: boolean;
 }
 
 export interface Attribute {
@@ -137,6 +142,11 @@ export interface PlanRequest {
   providerMeta?: CtyValue;
   /** Resources with an identity schema only: the stored identity (null when none is stored yet). */
   priorIdentity?: CtyValue;
+  /**
+   * Protocol 6 (`store_planned_private`): the planned_private of the earlier plan of the same change, sent with the plan
+   * that precedes its apply, as Terraform 1.16 sends a saved plan's private data with its apply-time plan.
+   */
+  plannedPrivate?: Uint8Array;
 }
 
 export interface PlanResult {

@@ -227,3 +227,46 @@ function priorElementsFit(prior: CtyValue, config: CtyValue, fits: (p: CtyValue,
     return c !== undefined && fits(p, c);
   });
 }
+
+/** Whether the block or any block nested in it is computed (configschema's ContainsComputedBlocks). */
+export function containsComputedBlocks(block: Block): boolean {
+  return block.computed === true || block.blockTypes.some((nb) => containsComputedBlocks(nb.block));
+}
+
+/**
+ * The configuration as Terraform 1.16 plans it (objchange.PrepareComputedBlocks): a computed list, set or map block
+ * with no elements becomes null, telling the provider it may fill the block in. Terraform sends this form as the plan's
+ * config and builds the proposed new state from it; validation and apply see the configuration as written.
+ */
+export function emptiedComputedBlocks(block: Block, config: CtyValue): CtyValue {
+  if (!containsComputedBlocks(block)) return config;
+  return emptied(block, config);
+}
+
+function emptied(block: Block, v: CtyValue): CtyValue {
+  if (!isRecord(v)) return v;
+  const out = Object.assign(Object.create(null) as ObjectValue, v as ObjectValue);
+  for (const nb of block.blockTypes) {
+    if (!containsComputedBlocks(nb.block)) continue;
+    const x = out[nb.typeName];
+    if (x === undefined || x === null || isUnknown(x)) continue;
+    const one = (el: CtyValue): CtyValue => emptied(nb.block, el);
+    switch (nb.nesting) {
+      case "single":
+      case "group":
+        out[nb.typeName] = one(x);
+        break;
+      case "list":
+      case "set":
+        out[nb.typeName] = Array.isArray(x) ? (x.length === 0 && nb.block.computed === true ? null : x.map(one)) : x;
+        break;
+      case "map": {
+        if (!isRecord(x)) break;
+        const entries = Object.entries(x as ObjectValue);
+        out[nb.typeName] = entries.length === 0 && nb.block.computed === true ? null : Object.fromEntries(entries.map(([k, el]) => [k, one(el)]));
+        break;
+      }
+    }
+  }
+  return out;
+}

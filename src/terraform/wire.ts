@@ -87,6 +87,7 @@ function blockFromPb(b: PbBlock): Block {
     descriptionKind: kind(b.description_kind),
     deprecated: b.deprecated ?? false,
     deprecationMessage: b.deprecation_message ?? "",
+    ...(b.computed === true ? { computed: true } : {}),
   };
 }
 

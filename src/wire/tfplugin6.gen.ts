@@ -112,11 +112,15 @@ export interface CallFunction_ResponseIn {
 export interface ClientCapabilities {
   deferral_allowed: boolean;
   write_only_attributes_allowed: boolean;
+  store_planned_private: boolean;
+  computed_blocks_allowed: boolean;
 }
 /** tfplugin6.ClientCapabilities, for encoding */
 export interface ClientCapabilitiesIn {
   deferral_allowed?: boolean;
   write_only_attributes_allowed?: boolean;
+  store_planned_private?: boolean;
+  computed_blocks_allowed?: boolean;
 }
 
 /** tfplugin6.CloseEphemeralResource */
@@ -888,6 +892,7 @@ export interface PlanResourceChange_Request {
   provider_meta: DynamicValue | null;
   client_capabilities: ClientCapabilities | null;
   prior_identity: ResourceIdentityData | null;
+  planned_private: Buffer;
 }
 /** tfplugin6.PlanResourceChange.Request, for encoding */
 export interface PlanResourceChange_RequestIn {
@@ -899,6 +904,7 @@ export interface PlanResourceChange_RequestIn {
   provider_meta?: DynamicValueIn | null;
   client_capabilities?: ClientCapabilitiesIn | null;
   prior_identity?: ResourceIdentityDataIn | null;
+  planned_private?: Uint8Array;
 }
 
 /** tfplugin6.PlanResourceChange.Response */
@@ -1217,6 +1223,7 @@ export interface Schema_Block {
   description_kind: StringKind;
   deprecated: boolean;
   deprecation_message: string;
+  computed: boolean;
 }
 /** tfplugin6.Schema.Block, for encoding */
 export interface Schema_BlockIn {
@@ -1227,6 +1234,7 @@ export interface Schema_BlockIn {
   description_kind?: StringKind | number;
   deprecated?: boolean;
   deprecation_message?: string;
+  computed?: boolean;
 }
 
 /** tfplugin6.Schema.NestedBlock */
