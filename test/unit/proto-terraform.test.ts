@@ -179,6 +179,25 @@ describe.each([
     else expect(ids["nested_type"]).toBeUndefined();
   });
 
+  it("numbers Schema.Block and ClientCapabilities fields as published (Terraform 1.16's additions in protocol 6 only)", () => {
+    const six = pkg === "tfplugin6";
+    expect(fieldIds(root, `${pkg}.Schema.Block`)).toEqual({
+      version: 1,
+      attributes: 2,
+      block_types: 3,
+      description: 4,
+      description_kind: 5,
+      deprecated: 6,
+      deprecation_message: 7,
+      ...(six ? { computed: 8 } : {}),
+    });
+    expect(fieldIds(root, `${pkg}.ClientCapabilities`)).toEqual({
+      deferral_allowed: 1,
+      write_only_attributes_allowed: 2,
+      ...(six ? { store_planned_private: 3, computed_blocks_allowed: 4 } : {}),
+    });
+  });
+
   it("numbers PlanResourceChange fields as published", () => {
     expect(fieldIds(root, `${pkg}.PlanResourceChange.Request`)).toEqual({
       type_name: 1,
@@ -189,6 +208,8 @@ describe.each([
       provider_meta: 6,
       client_capabilities: 7,
       prior_identity: 8,
+      // Terraform 1.16's store_planned_private, protocol 6 only.
+      ...(pkg === "tfplugin6" ? { planned_private: 9 } : {}),
     });
     expect(fieldIds(root, `${pkg}.PlanResourceChange.Response`)).toEqual({
       planned_state: 1,
