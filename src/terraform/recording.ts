@@ -330,6 +330,7 @@ export class RecordingProvider implements TerraformProvider {
         priorPrivate: bytes(req.priorPrivate),
         providerMeta: this.meta(req.providerMeta),
         ...identity("priorIdentity", req.priorIdentity),
+        ...(req.plannedPrivate !== undefined ? { plannedPrivate: bytes(req.plannedPrivate) } : {}),
       }),
       () => this.inner.planResourceChange(req),
       (r) => ({
