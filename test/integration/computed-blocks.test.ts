@@ -30,7 +30,15 @@ const calls = (recs: Rec[], rpc: string): Rec[] => recs.filter((r) => r.rpc === 
 const appliedPrivate = (planned: string): string => `{"applied":true,"received":${JSON.stringify(planned)}}`;
 
 /** What Terraform did: the peer's record of each step and the state after it. */
-const terraform: { create: Rec[]; update: Rec[]; created: Record<string, unknown>; updated: Record<string, unknown>; planned: Record<string, unknown> } = {} as never;
+const terraform: {
+  create: Rec[];
+  update: Rec[];
+  replace: Rec[];
+  created: Record<string, unknown>;
+  updated: Record<string, unknown>;
+  replaced: Record<string, unknown>;
+  planned: Record<string, unknown>;
+} = {} as never;
 
 async function tfRun(dir: string, env: NodeJS.ProcessEnv, record: string, resource: string): Promise<Rec[]> {
   writeFileSync(join(dir, "main.tf"), `terraform {\n  required_providers {\n    cblock = { source = "acme/cblock" }\n  }\n}\n\n${resource}\n`);
@@ -56,6 +64,8 @@ beforeAll(async () => {
   terraform.created = await tfState(dir, env);
   terraform.update = await tfRun(dir, env, join(scratch, "tf-update.jsonl"), `resource "cblock_server" "s" {\n  name        = "beta"\n  password_wo = "s3cret"\n  rules {\n    port = 8080\n  }\n}`);
   terraform.updated = await tfState(dir, env);
+  terraform.replace = await tfRun(dir, env, join(scratch, "tf-replace.jsonl"), `resource "cblock_server" "s" {\n  name = "beta"\n  zone = "b"\n  rules {\n    port = 8080\n  }\n}`);
+  terraform.replaced = await tfState(dir, env);
 }, 120_000);
 
 async function bridge(record: string): Promise<TerraformBridge> {
@@ -142,6 +152,34 @@ describe("computed blocks and planned private data, the bridge against Terraform
     expect(read?.properties["addresses"]).toEqual(terraform.updated["addresses"]);
     expect(read?.properties["rules"]).toEqual(terraform.updated["rules"]);
     expect(read?.inputs["addresses"]).toBeUndefined();
+  });
+
+  it("replaces: the create plan of the replacement and the Create's plan are handed private data as Terraform's are", async () => {
+    const record = join(scratch, "bridge-replace.jsonl");
+    const b = await bridge(record);
+    const olds = (await b.check({ token, name: "s", olds: {}, news: { name: "beta", rules: [{ port: 8080 }] }, urn })).inputs;
+    const created = await b.create({ token, news: olds, urn });
+    rmSync(record);
+    const news = (await b.check({ token, name: "s", olds, news: { name: "beta", zone: "b", rules: [{ port: 8080 }] }, urn })).inputs;
+    const diff = await b.diff({ token, id: created.id, olds: created.properties, news, urn });
+    expect(diff.replaces).toEqual(["zone"]);
+    const replaced = await b.create({ token, news, urn });
+    await b.delete({ token, id: created.id, olds: created.properties, urn });
+    expect({ id: replaced.id, addresses: replaced.properties["addresses"], rules: replaced.properties["rules"] }).toEqual(computed(terraform.replaced));
+
+    // After the first plan (whose prior private data is each one's stored state): Terraform's plan of the new object,
+    // from a null prior with the first plan's private data as prior_private, then the apply-time plan of the create,
+    // handed that plan's private data; the bridge's Diff and Create make the same two plans.
+    const handed = (recs: Rec[]) => [
+      ...calls(recs, "PlanResourceChange").slice(1).map((r) => ({ prior: r["prior"], prior_private: r["prior_private"], planned_private: r["planned_private"] })),
+      ...calls(recs, "ApplyResourceChange").filter((r) => r["new"] !== null).map((r) => ({ applied: r["planned_private"] })),
+    ];
+    expect(handed(terraform.replace)).toEqual([
+      { prior: null, prior_private: '{"planned":"beta","received":""}', planned_private: "" },
+      { prior: null, prior_private: "", planned_private: '{"planned":"beta","received":""}' },
+      { applied: '{"planned":"beta","received":"{\\"planned\\":\\"beta\\",\\"received\\":\\"\\"}"}' },
+    ]);
+    expect(handed(records(record))).toEqual(handed(terraform.replace));
   });
 
   it("refuses an output-only block as an input, and plans an unchanged computed block as no change", async () => {

@@ -18,7 +18,7 @@ var (
 	addressT = cty.Object(map[string]cty.Type{"address": cty.String})
 	ruleT    = cty.Object(map[string]cty.Type{"port": cty.Number, "protocol": cty.String})
 	serverT  = cty.Object(map[string]cty.Type{
-		"id": cty.String, "name": cty.String, "password_wo": cty.String,
+		"id": cty.String, "name": cty.String, "zone": cty.String, "password_wo": cty.String,
 		"addresses": cty.List(addressT), "rules": cty.List(ruleT),
 	})
 )
@@ -38,6 +38,7 @@ var resourceSchema = map[string]any{
 		"attributes": []any{
 			attr("id", `"string"`, map[string]bool{"computed": true}),
 			attr("name", `"string"`, map[string]bool{"required": true}),
+			attr("zone", `"string"`, map[string]bool{"optional": true}),
 			attr("password_wo", `"string"`, map[string]bool{"optional": true, "sensitive": true, "write_only": true}),
 		},
 		"block_types": []any{
@@ -145,6 +146,11 @@ func (p *provider) plan(req request) (map[string]any, error) {
 	if !proposed.IsNull() && proposed.GetAttr("name").IsKnown() {
 		name = proposed.GetAttr("name").AsString()
 	}
+	// A new zone is a new server.
+	var replace []any
+	if !prior.IsNull() && !proposed.IsNull() && !prior.GetAttr("zone").RawEquals(proposed.GetAttr("zone")) {
+		replace = append(replace, map[string]any{"steps": []any{map[string]any{"attribute_name": "zone"}}})
+	}
 	private := fmt.Sprintf(`{"planned":%q,"received":%q}`, name, req.PlannedPrivate)
 	if proposed.IsNull() {
 		private = string(req.PriorPrivate)
@@ -153,7 +159,7 @@ func (p *provider) plan(req request) (map[string]any, error) {
 		"prior": shown(req.PriorState), "proposed": shown(req.ProposedNewState), "config": shown(req.Config), "planned": view(planned),
 		"config_rules_null": !config.IsNull() && config.GetAttr("rules").IsNull(), "config_addresses_null": !config.IsNull() && config.GetAttr("addresses").IsNull(),
 	})
-	return map[string]any{"planned_state": packed(planned), "planned_private": []byte(private)}, err
+	return map[string]any{"planned_state": packed(planned), "planned_private": []byte(private), "requires_replace": replace}, err
 }
 
 func (p *provider) apply(req request) (map[string]any, error) {
