@@ -16,7 +16,13 @@ import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import type { ProviderSchema } from "../../src/terraform/types.js";
 
 if (process.env["CROSSTEST_SKIP_BUILD"] === undefined && process.argv[2] !== "--paths") execFileSync("bash", [join(repoRoot, "scripts/build-peers.sh")], { stdio: ["ignore", "ignore", "inherit"] });
-const tofu = realpathSync(join(repoRoot, ".peers", "tofu"));
+// The engine that answers: OpenTofu (the recorded goldens) or, with CROSSTEST_ENGINE=terraform, Terraform v1.16.4, whose
+// answers go to CROSSTEST_GOLDEN_DIR for scripts/crosstest/compare-engines.ts to set beside OpenTofu's.
+const engine = process.env["CROSSTEST_ENGINE"] ?? "tofu";
+if (engine !== "tofu" && engine !== "terraform") throw new Error(`CROSSTEST_ENGINE must be tofu or terraform, not ${engine}`);
+const goldenDir = process.env["CROSSTEST_GOLDEN_DIR"] ?? GOLDEN_DIR;
+if (engine !== "tofu" && goldenDir === GOLDEN_DIR) throw new Error("with CROSSTEST_ENGINE=terraform, set CROSSTEST_GOLDEN_DIR: the committed goldens are OpenTofu's");
+const tofu = realpathSync(join(repoRoot, ".peers", engine));
 
 interface Tofu {
   run(args: string[], allowFail?: boolean): { status: number; stdout: string; stderr: string };
@@ -243,7 +249,7 @@ function record(t: Target, work: string): void {
   };
   if (!(t.importAtOnce === true && importPlan("all", [...byType.values()].flat()))) for (const [type, list] of byType) importPlan(type, list);
 
-  if (t.sink === undefined) mkdirSync(join(GOLDEN_DIR, t.name), { recursive: true });
+  if (t.sink === undefined) mkdirSync(join(goldenDir, t.name), { recursive: true });
   let written = 0;
   for (const c of t.cases) {
     const node = t.node(c);
@@ -267,7 +273,7 @@ function record(t: Target, work: string): void {
       ...(errors.has(c.id) ? { errors: errors.get(c.id)! } : {}),
     };
     if (t.sink !== undefined) t.sink(golden);
-    else writeFileSync(join(GOLDEN_DIR, t.name, `${c.id}.json`), unfill(JSON.stringify(golden, null, 1), t) + "\n");
+    else writeFileSync(join(goldenDir, t.name, `${c.id}.json`), unfill(JSON.stringify(golden, null, 1), t) + "\n");
     written++;
   }
   console.log(`${t.name}: ${written} goldens, ${errors.size} cases with OpenTofu errors, ${drift.size} drifted on refresh, ${again.size} still planned after apply, ${imported.size} imported`);
@@ -294,7 +300,7 @@ function flavourTarget(flavour: Flavour, only: string | undefined, work: string)
 /** The real peers, each in its own working directory; httpapi's loopback service runs for the recording. */
 async function recordPeers(only: string | undefined): Promise<void> {
   const corpus = loadPeerCorpus();
-  rmSync(join(GOLDEN_DIR, "peers"), { recursive: true, force: true });
+  rmSync(join(goldenDir, "peers"), { recursive: true, force: true });
   const api = await startHttpApi();
   try {
     for (const peer of [...new Set(corpus.cases.map((c) => c.peer))]) {
@@ -402,7 +408,7 @@ for (const f of FLAVOURS) {
     continue;
   }
   const work = mkdtempSync(join(tmpdir(), `crosstest-${f}-`));
-  if (only === undefined) rmSync(join(GOLDEN_DIR, f), { recursive: true, force: true });
+  if (only === undefined) rmSync(join(goldenDir, f), { recursive: true, force: true });
   record(flavourTarget(f, only, work), work);
   if (process.env["CROSSTEST_KEEP"] === undefined) rmSync(work, { recursive: true, force: true });
 }

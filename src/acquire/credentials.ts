@@ -1,5 +1,5 @@
 // Registry credentials as Terraform finds them: `TF_TOKEN_<host>` environment variables first, then `credentials` blocks.
-import { domainToASCII } from "node:url";
+import { normalizeRegistryHost } from "./address.js";
 
 const PREFIX = "TF_TOKEN_";
 
@@ -8,14 +8,8 @@ const PREFIX = "TF_TOKEN_";
  * Returns undefined for something that is not a host name.
  */
 export function comparisonHost(host: string): string | undefined {
-  const m = /^([^:/]+)(?::(\d{1,5}))?$/.exec(host.trim());
-  if (!m) return undefined;
-  const ascii = domainToASCII(m[1]!.toLowerCase());
-  if (ascii === "" || !/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(ascii)) return undefined;
-  const port = m[2];
-  if (port === undefined || Number(port) === 443) return ascii;
-  if (Number(port) > 65535) return undefined;
-  return `${ascii}:${Number(port)}`;
+  const h = normalizeRegistryHost(host.trim(), "allow");
+  return typeof h === "string" ? h : undefined;
 }
 
 /**
