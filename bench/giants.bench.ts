@@ -10,7 +10,7 @@ import { extractPlugin } from "../test/support/e2e.js";
 import { childPids } from "../test/support/processes.js";
 import { referenceBin } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess } from "../test/support/pulumi.js";
-import { median, range, report } from "./report.js";
+import { median, range, report, saveBenchData } from "./report.js";
 
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 3);
 const wanted = process.env["BENCH_GIANTS"]?.split(",");
@@ -87,7 +87,8 @@ if (!giantsPresent) {
     const [o, r, d] = [median(ms(ours)), median(ms(ref)), median(ms(direct))];
     const [ro, rr, rd] = [median(rss(ours)), median(rss(ref)), median(rss(direct))];
     console.log(`  ${g.name.padEnd(11)} ${fmt(o)} ${fmt(r)} ${fmt(d)}  ${(o / r).toFixed(2).padStart(6)}   ${fmt(ro).padStart(8)} ${fmt(rr).padStart(8)} ${fmt(rd)}  ${(ro / rr).toFixed(2).padStart(6)}`);
-    report({ scenario: `${g.name} (schema dump) start-up to GetSchema`, bridge: o, reference: r, direct: d, unit: "ms", bridgeRange: range(ms(ours)), referenceRange: range(ms(ref)), directRange: range(ms(direct)) });
-    report({ scenario: `${g.name} (schema dump) plugin peak RSS`, bridge: ro, reference: rr, direct: rd, unit: "MiB", bridgeRange: range(rss(ours)), referenceRange: range(rss(ref)) });
+    report({ scenario: `${g.name} (schema dump) start-up to GetSchema`, bridge: o, reference: r, direct: d, unit: "ms", bridgeRange: range(ms(ours)), referenceRange: range(ms(ref)), directRange: range(ms(direct)), key: { giant: g.name, measure: "start-up" } });
+    report({ scenario: `${g.name} (schema dump) plugin peak RSS`, bridge: ro, reference: rr, direct: rd, unit: "MiB", bridgeRange: range(rss(ours)), referenceRange: range(rss(ref)), directRange: range(rss(direct)), key: { giant: g.name, measure: "peak RSS" } });
   }
+  saveBenchData("giants", { runs: RUNS, giants: giants.filter((x) => wanted === undefined || wanted.includes(x.name)).map((x) => x.name).join(",") });
 }

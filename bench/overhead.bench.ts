@@ -19,7 +19,7 @@ import { extractPlugin } from "../test/support/e2e.js";
 import { peerPath, referenceBin, repoRoot } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, type Msg, type PluginProcess } from "../test/support/pulumi.js";
 import { pulumiBin } from "../test/support/pulumi-tools.js";
-import { median, range, report } from "./report.js";
+import { median, range, report, saveBenchData } from "./report.js";
 
 const N = Number(process.env["BENCH_OPS"] ?? 1_000);
 // The cycles run in rounds, each round doing direct, grpc-go and grpc-js in turn on the same long-lived processes, so
@@ -234,11 +234,13 @@ for (const c of cases.filter((x) => only === undefined || only.includes(x.tfType
       directRange: range(rounds[0]![op]),
       unit: "ms",
       target: "< direct + 1 ms",
+      key: { resource: c.tfType, op: opName[op] },
     });
   }
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
 console.log(`per-operation overhead: medians over ${PER_ROUND * ROUNDS} cycles in ${ROUNDS} rounds (bridge: Check+Create, Check+Diff+Update, Read and Delete over gRPC, as the engine calls them)`);
 for (const r of rows) console.log(r.map((x, i) => x.padEnd(widths[i]!)).join("  "));
+saveBenchData("overhead", { cycles: PER_ROUND * ROUNDS, rounds: ROUNDS, cases: (only ?? cases.map((c) => c.tfType)).join(",") });
 rmSync(installed, { recursive: true, force: true });
 for (const c of cases) if (c.env?.["BRIDGETEST_STATE_DIR"]) rmSync(c.env["BRIDGETEST_STATE_DIR"], { recursive: true, force: true });

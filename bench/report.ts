@@ -1,4 +1,9 @@
-// One summary line per benchmark scenario, collected by bench/run.ts into the combined table.
+// One summary line per benchmark scenario, collected by bench/run.ts into the combined table, and the same results
+// with the run's date, machine and load written as JSON (docs/bench-data/<bench>.json) for bench/plots.ts.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, release, totalmem } from "node:os";
+import { join } from "node:path";
+import { repoRoot } from "../test/support/peers.js";
 
 export interface BenchResult {
   scenario: string;
@@ -15,12 +20,56 @@ export interface BenchResult {
   bridgeRange?: [number, number];
   referenceRange?: [number, number];
   directRange?: [number, number];
+  /** Where the figure sits in a plot (e.g. { step: "up", resources: 500 }): the scenario's words, as data. */
+  key?: Record<string, string | number>;
+}
+
+/** What a benchmark wrote for bench/plots.ts: its results and the conditions they were measured in. */
+export interface BenchData {
+  bench: string;
+  /** When the run started, ISO 8601. */
+  date: string;
+  machine: { cpu: string; cores: number; memoryGiB: number; kernel: string; node: string };
+  /** os.loadavg() (1, 5 and 15 minutes) when the run started and when it ended: other work on the machine skews timings. */
+  load: { start: number[]; end: number[] };
+  /** The settings the run was given (sizes, runs, …). */
+  settings: Record<string, string | number>;
+  results: BenchResult[];
 }
 
 export const REPORT_PREFIX = "BENCH-RESULT ";
 
+const started = { date: new Date().toISOString(), load: loadavg() };
+const reported: BenchResult[] = [];
+
 export function report(r: BenchResult): void {
+  reported.push(r);
   console.log(REPORT_PREFIX + JSON.stringify(r));
+}
+
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+/**
+ * Writes everything reported so far to `<BENCH_DATA_DIR>/<bench>.json`, by default docs/bench-data (checked in, the
+ * plots' source). BENCH_DATA_DIR=none writes nothing, for runs whose figures are not for the docs.
+ */
+export function saveBenchData(bench: string, settings: BenchData["settings"]): string | undefined {
+  const dir = process.env["BENCH_DATA_DIR"] ?? join(repoRoot, "docs", "bench-data");
+  if (dir === "none") return undefined;
+  const cpu = cpus();
+  const data: BenchData = {
+    bench,
+    date: started.date,
+    machine: { cpu: cpu[0]?.model.trim() ?? "unknown", cores: cpu.length, memoryGiB: round2(totalmem() / 2 ** 30), kernel: release(), node: process.version },
+    load: { start: started.load.map(round2), end: loadavg().map(round2) },
+    settings,
+    results: reported,
+  };
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${bench}.json`);
+  writeFileSync(file, JSON.stringify(data, null, 2) + "\n");
+  console.log(`bench data: ${file}`);
+  return file;
 }
 
 export function median(xs: readonly number[]): number {

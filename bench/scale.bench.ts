@@ -11,7 +11,7 @@
 import { awsLoad } from "../test/support/scale-scenario.js";
 import type { PluginKind } from "../test/support/interchange.js";
 import { describeLoad, runLoadScenario, type LoadResult, type LoadStep, type ProcessClass } from "../test/support/load-scenario.js";
-import { report } from "./report.js";
+import { report, saveBenchData } from "./report.js";
 
 const kind = process.env["SCALE_KIND"] ?? "random_id";
 if (kind !== "random_id" && kind !== "aws") throw new Error(`SCALE_KIND is ${kind}: set it to random_id or aws`);
@@ -71,9 +71,9 @@ for (const n of sizes) {
   results.set(n, runs);
   const label = kind === "aws" ? `aws-shaped resources (replay peer)` : "random_ids";
   for (const [step, k] of STEPS) {
-    report({ scenario: `${step} of ${n} ${label} --parallel ${parallel}`, bridge: (runs.ours?.[k] ?? NaN) / 1000, reference: runs.reference && runs.reference[k] / 1000, unit: "s" });
+    report({ scenario: `${step} of ${n} ${label} --parallel ${parallel}`, bridge: (runs.ours?.[k] ?? NaN) / 1000, reference: runs.reference && runs.reference[k] / 1000, unit: "s", key: { step, resources: n } });
   }
-  report({ scenario: `plugin peak RSS (VmHWM), ${n} ${label}`, bridge: (runs.ours && peakMiB(runs.ours)) ?? NaN, reference: runs.reference && peakMiB(runs.reference), unit: "MiB" });
+  report({ scenario: `plugin peak RSS (VmHWM), ${n} ${label}`, bridge: (runs.ours && peakMiB(runs.ours)) ?? NaN, reference: runs.reference && peakMiB(runs.reference), unit: "MiB", key: { step: "peak RSS", resources: n } });
 }
 
 // Growth: time per resource at each size, and how much it grew from the smallest size to the largest, per plugin. A
@@ -98,3 +98,5 @@ for (const plugin of plugins) {
     console.log(`  ${plugin} ${step}: ${cells.join(", ")}`);
   }
 }
+
+saveBenchData(`scale-${kind}`, { kind, sizes: sizes.join(","), parallel, plugins: plugins.join(","), checkpoints: skipCheckpoints ? "skipped" : "saved" });

@@ -1,7 +1,8 @@
 // The import graph of src/: no cycles between files, and every folder imports only the folders below it.
 import { readFileSync, readdirSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { relativeImports, sourceFiles } from "../support/source-imports.js";
 
 const SRC = resolve(import.meta.dirname, "../../src");
 
@@ -11,21 +12,6 @@ const SRC = resolve(import.meta.dirname, "../../src");
  * bridge's semantics, acquisition, Parameterize's flow, and the server that serves them all.
  */
 export const LAYERS = [".", "wire", "terraform", "docs", "schema-translate", "bridge", "acquire", "parameterize", "server"];
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(path);
-    return e.name.endsWith(".ts") ? [path] : [];
-  });
-}
-
-/** Relative specifiers of static imports, `import type`, re-exports and dynamic `import()` (all of them: a type-only cycle is still a tangle). */
-export function relativeImports(source: string): string[] {
-  const found: string[] = [];
-  for (const m of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["'](\.{1,2}\/[^"']+)["']/gm)) found.push(m[1]!);
-  return found;
-}
 
 export type Graph = Map<string, string[]>;
 

@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { dotnetHostMissing, hostsMissing, inCi, javaHostMissing } from "../support/languages.js";
 import { tinyproxyMissing } from "../support/tinyproxy.js";
+import { chromiumMissing } from "../support/chromium.js";
 import { arm64EmulationMissing } from "../support/arm64.js";
 import { wineMissing } from "../support/wine.js";
 
@@ -72,6 +73,23 @@ describe("tinyproxyMissing", () => {
 
   it("runs the tests where tinyproxy is", () => {
     expect(tinyproxyMissing({ CI: "true" }, () => "/usr/bin/tinyproxy")).toBe(false);
+  });
+});
+
+describe("chromiumMissing", () => {
+  it("skips outside CI, printing why and the command that installs it", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    expect(chromiumMissing({}, () => undefined)).toBe(true);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/skipping the rendered-docs test: chromium is not installed\. To run it: sudo apt-get install chromium/));
+    warn.mockRestore();
+  });
+
+  it("fails in CI, with the same command", () => {
+    expect(() => chromiumMissing({ CI: "true" }, () => undefined)).toThrow(/CI=true does not allow skipping the rendered-docs test\. Install it: sudo apt-get install chromium/);
+  });
+
+  it("runs the test where chromium is", () => {
+    expect(chromiumMissing({ CI: "true" }, () => "/usr/bin/chromium")).toBe(false);
   });
 });
 
