@@ -15,6 +15,13 @@ function canonical(v: unknown): unknown {
   if (v !== null && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
   return v;
 }
+/** An object without its provider-chosen `id` string: the shape providers make a random one per apply, so two engines' runs
+ * never share it (an `id` that is unknown or null in one of them still counts). */
+function withoutId(v: unknown): unknown {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+  const { id, ...rest } = v as Record<string, unknown>;
+  return typeof id === "string" ? rest : v;
+}
 const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
 /** The fields a replay reads, each a way the two engines can disagree. */
@@ -22,12 +29,12 @@ const FIELDS: [string, (g: Golden) => unknown][] = [
   ["plan actions", (g) => g.plan.actions],
   ["replace paths", (g) => [...g.plan.replacePaths].sort()],
   ["changed paths", (g) => [...g.plan.changed].map((c) => JSON.stringify(c)).sort()],
-  ["planned values", (g) => [g.plan.after, g.plan.afterUnknown]],
-  ["state after create", (g) => g.state1],
-  ["state after update", (g) => g.state2],
+  ["planned values", (g) => [withoutId(g.plan.after), g.plan.afterUnknown]],
+  ["state after create", (g) => withoutId(g.state1)],
+  ["state after update", (g) => withoutId(g.state2)],
   ["refresh drift", (g) => g.refreshDrift],
   ["plan after apply", (g) => g.planAfterApply],
-  ["import", (g) => g.imported],
+  ["import", (g) => withoutId(g.imported)],
   ["errors", (g) => (g.errors ?? []).map((e) => e.split(":")[0])],
 ];
 
