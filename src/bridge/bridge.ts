@@ -40,6 +40,17 @@ import {
   type UpdateRequest,
 } from "./types.js";
 
+/** A resource instance as a Terraform state file keeps it (src/adopt/tfstate.ts reads it). */
+export interface AdoptedInstance {
+  schemaVersion: number;
+  /** The `attributes` object as the state file holds it (cty JSON). */
+  attributesJson: string;
+  privateState: Uint8Array;
+  identity?: StoredIdentity;
+  /** Top-level attribute names the state marks sensitive. */
+  sensitive: ReadonlySet<string>;
+}
+
 /** A resource with an identity schema: the schema and the identity to send (null when none is known yet). */
 interface IdentityContext {
   schema: IdentitySchema;
@@ -507,6 +518,36 @@ export class TerraformBridge extends ProviderCaller {
       if (keep) derived[p.name] = v ?? null;
     }
     return { id: newId, properties, inputs: derived };
+  }
+
+  /**
+   * A resource instance of a Terraform state adopted as it is (src/adopt): its raw state JSON brought to the schema
+   * version the provider serves by the provider's own UpgradeResourceState (what Terraform does before it plans with
+   * a state; no Read, no import), its private data and identity kept, and the inputs of the configuration Terraform
+   * would generate for it. `sensitive` are the top-level attributes Terraform's state marks sensitive.
+   */
+  async adopt(token: string, stored: AdoptedInstance): Promise<{ id: string; outputs: PropertyMap; inputs: PropertyMap }> {
+    const { model, schema } = this.resource(token);
+    if (stored.schemaVersion > schema.version) {
+      throw new BridgeError(`its schema version ${stored.schemaVersion} is newer than the ${schema.version} of ${this.model.name} ${this.model.version}: the state was written by a newer provider release; add that release as the package`);
+    }
+    const upgraded = await this.tf.upgradeResourceState({ typeName: model.tfName, version: stored.schemaVersion, rawStateJson: stored.attributesJson });
+    if (errorDiagnostics(upgraded.diagnostics).length > 0) {
+      throw new BridgeError(this.failureMessage(model.tfName, `upgrading the state of ${model.tfName} from schema version ${stored.schemaVersion}`, upgraded.diagnostics));
+    }
+    const state = upgraded.upgradedState;
+    if (state === null) throw new BridgeError(`the provider upgraded the state of ${model.tfName} to nothing`);
+    const identity = await this.priorIdentity(model, stored.identity);
+    const meta: Meta = { schemaVersion: schema.version, privateState: stored.privateState, ...this.keepIdentity(identity) };
+    const secretTop = (m: PropertyMap): PropertyMap => {
+      const out = markSensitive(model.properties, m);
+      for (const p of model.properties) if (stored.sensitive.has(p.tfName) && out[p.name] !== undefined && out[p.name] !== null && !(out[p.name] instanceof Secret)) out[p.name] = new Secret(out[p.name]!);
+      return out;
+    };
+    const outputs = secretTop(this.outputs(model, state, meta));
+    const id = this.idOf(model, state, model.id.kind === "synthesized" ? randomUuid() : "");
+    if (id === "") throw new BridgeError(`the state of ${model.tfName} has no id`);
+    return { id, outputs, inputs: secretTop(await this.importedInputs(model, schema, state, undefined)) };
   }
 
   /**
