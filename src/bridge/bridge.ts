@@ -11,7 +11,7 @@ import { failuresFromDiagnostics, failuresShownSafely, ProviderCaller } from "./
 import { ConversionError, fromTfObject, restoreWriteOnly, toTfObject, withoutWriteOnly } from "./convert.js";
 import { changedReplacePaths, computeDiff, ctyEqual } from "./diff.js";
 import { Functions } from "./functions.js";
-import { generatedConfig, inputsFromConfig } from "./generate-config.js";
+import { emptyStringsKept, generatedConfig, inputsFromConfig } from "./generate-config.js";
 import { Lister, type ListPage, type ListRequest } from "./list.js";
 import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdentity } from "./identity.js";
 import { META_KEY, readMeta, writeMeta, type Meta } from "./meta.js";
@@ -547,7 +547,31 @@ export class TerraformBridge extends ProviderCaller {
     const outputs = secretTop(this.outputs(model, state, meta));
     const id = this.idOf(model, state, model.id.kind === "synthesized" ? randomUuid() : "");
     if (id === "") throw new BridgeError(`the state of ${model.tfName} has no id`);
-    return { id, outputs, inputs: secretTop(await this.importedInputs(model, schema, state, undefined)) };
+    return { id, outputs, inputs: secretTop(await this.adoptedInputs(model, schema, { state, privateState: stored.privateState, identity })) };
+  }
+
+  /**
+   * An adopted object's inputs: the configuration Terraform would generate for it, except that an optional string
+   * holding "" is kept when leaving it out would make the provider plan a change (Terraform's rule takes "" for
+   * SDKv2's null; a framework provider keeps "" apart from null), as the program must preview with no changes.
+   */
+  private async adoptedInputs(model: ResourceModel, schema: Schema, prior: { state: CtyValue; privateState: Uint8Array; identity?: IdentityContext }): Promise<PropertyMap> {
+    const generated = await generatedConfig(this.tf, this.schema.serverCapabilities.generateResourceConfig, model.tfName, schema.block, prior.state);
+    this.warnThenThrow(generated.diagnostics, model.tfName, `generating the configuration of the adopted ${model.tfName} failed`, {});
+    let config = generated.config;
+    const withEmpty = emptyStringsKept(schema.block, config, prior.state);
+    if (withEmpty !== config) {
+      const changes = async (c: CtyValue): Promise<boolean> => {
+        const plan = await this.plan(model, schema, prior, c, undefined, "checking the adopted configuration of");
+        return computeDiff(model.properties, prior.state, plan.plannedState, [], schema.block).changes !== "none";
+      };
+      try {
+        if ((await changes(config)) && !(await changes(withEmpty))) config = withEmpty;
+      } catch (e) {
+        if (!(e instanceof BridgeError)) throw e;
+      }
+    }
+    return inputsFromConfig(model.properties, config);
   }
 
   /**

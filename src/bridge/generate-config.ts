@@ -215,6 +215,16 @@ export async function generatedConfig(
 }
 
 /**
+ * `config` with each top-level optional, non-computed attribute that the state holds as "" and the configuration
+ * leaves null set to "" again; `config` itself when there is none.
+ */
+export function emptyStringsKept(block: Block, config: CtyValue, state: CtyValue): CtyValue {
+  if (!isRecord(config) || !isRecord(state)) return config;
+  const restored = block.attributes.filter((a) => a.optional && !a.computed && !a.deprecated && state[a.name] === "" && (config[a.name] ?? null) === null);
+  return restored.length === 0 ? config : { ...config, ...Object.fromEntries(restored.map((a) => [a.name, ""])) };
+}
+
+/**
  * A generated configuration as Pulumi inputs: the input properties it sets, without the nulls it leaves inside objects,
  * so `pulumi import` prints only what the configuration says.
  */
