@@ -8,7 +8,7 @@ import { buildProviderModel } from "../schema-translate/index.js";
 import { newerReleaseHint, parameterize, terraformAddress } from "../parameterize/index.js";
 import { adoptState, describeOrigin, type AdoptionPackage } from "./adopt.js";
 import { mergeAdopted, type UntypedDeployment } from "./deployment.js";
-import { adoptedProgram } from "./pcl.js";
+import { adoptedProgram, type SecretSetting } from "./pcl.js";
 import { readTerraformState, StateFileError } from "./tfstate.js";
 
 export const ADOPT_USAGE = `Usage: pulumi-resource-terraform-provider adopt [options] [STATE]
@@ -100,8 +100,9 @@ function unquote(s: string): string {
   return t;
 }
 
-function pulumi(args: string[], what: string): string {
-  const r = spawnSync(process.env["PULUMI_CLI"] ?? "pulumi", ["--non-interactive", ...args], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+/** Runs the Pulumi CLI; `input` goes to its stdin (a secret value: never on a command line, where other processes see it). */
+function pulumi(args: string[], what: string, input?: string): string {
+  const r = spawnSync(process.env["PULUMI_CLI"] ?? "pulumi", ["--non-interactive", ...args], { encoding: "utf8", maxBuffer: 1 << 30, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], ...(input === undefined ? {} : { input }) });
   if (r.error !== undefined) throw new UsageError(`cannot run pulumi to ${what}: ${r.error.message} (is the Pulumi CLI on PATH? PULUMI_CLI names another)`);
   if (r.status !== 0) throw new UsageError(`pulumi ${args.join(" ")} failed (${what}):\n${r.stderr}`);
   return r.stdout;
@@ -133,7 +134,7 @@ export async function runAdopt(argv: readonly string[]): Promise<number> {
     const exported = JSON.parse(pulumi(["stack", "export", ...stackArgs], "read the stack's state")) as UntypedDeployment;
     const merged = mergeAdopted(exported, stackName, project.project, adoption.adopted);
     const notAdopted = [...adoption.notAdopted, ...merged.notAdopted];
-    writeCode(merged.added, o);
+    const secrets = writeCode(merged.added, o);
     if (!o.dryRun && merged.added.length > 0) {
       const work = mkdtempSync(join(tmpdir(), "tf-adopt-"));
       try {
@@ -143,10 +144,13 @@ export async function runAdopt(argv: readonly string[]): Promise<number> {
       } finally {
         rmSync(work, { recursive: true, force: true });
       }
+      if (secrets.length > 0) say(`setting ${secrets.length} secret configuration values the code reads`);
+      for (const { key, value } of secrets) pulumi(["config", "set", "--secret", "--raw", key, ...stackArgs], `set the secret configuration value ${key}`, String(value));
     }
     for (const r of merged.added) process.stdout.write(`${o.dryRun ? "would adopt" : "adopted"} ${r.address} as ${r.token} ${r.name}\n`);
     for (const n of notAdopted) process.stdout.write(`not adopted ${n.address}: ${n.reason}\n`);
     process.stdout.write(`${merged.added.length} adopted${o.dryRun ? " (dry run: the stack is unchanged)" : ` into stack ${stackName}`}, ${notAdopted.length} not adopted; code in ${o.out}\n`);
+    if (secrets.length > 0) process.stdout.write(`the code reads ${secrets.length} sensitive values from the stack's secret configuration (${o.dryRun ? "not set: a dry run" : "set"}): ${secrets.map((x) => x.key).join(", ")}\n`);
     return 0;
   } catch (e) {
     if (e instanceof UsageError || e instanceof StateFileError) {
@@ -161,13 +165,13 @@ export async function runAdopt(argv: readonly string[]): Promise<number> {
 }
 
 /** The PCL program, and the program in the chosen language through `pulumi convert --from pcl` (Pulumi's own code generators). */
-function writeCode(resources: Parameters<typeof adoptedProgram>[0], o: Options): void {
+function writeCode(resources: Parameters<typeof adoptedProgram>[0], o: Options): SecretSetting[] {
   const out = resolve(o.out);
   mkdirSync(out, { recursive: true });
-  const pcl = adoptedProgram(resources);
+  const { text: pcl, secrets } = adoptedProgram(resources);
   if (o.language === "pcl") {
     writeFileSync(join(out, "adopted.pp"), pcl, { mode: 0o600 });
-    return;
+    return secrets;
   }
   const work = mkdtempSync(join(tmpdir(), "tf-adopt-code-"));
   try {
@@ -180,6 +184,7 @@ function writeCode(resources: Parameters<typeof adoptedProgram>[0], o: Options):
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+  return secrets;
 }
 
 function copyTree(from: string, to: string): void {

@@ -2,14 +2,25 @@
 import { Secret, isPropertyMap, type PropertyValue } from "../bridge/property-value.js";
 import { VERSION } from "../version.js";
 import type { AdoptedResource } from "./adopt.js";
+import { uniqueNames } from "./names.js";
+
+/** A stack configuration value the adopted code reads: a sensitive input's value, kept out of the code. */
+export interface SecretSetting {
+  key: string;
+  value: string | number | boolean;
+}
 
 /**
  * A PCL program with a `package` block per package (the parameterization that makes the package's SDK) and a
  * `resource` per adopted resource, under its Pulumi name, setting the inputs adoption stored, so that the program
- * previews with no changes. A secret input is written `secret(…)`: its value is in the code.
+ * previews with no changes. A secret input is never written into the code: each of its values (each leaf of a
+ * structured one) is read from a stack configuration key (`secrets`, to be set with `pulumi config set --secret`)
+ * and the input is written `secret(…)` of them.
  */
-export function adoptedProgram(resources: readonly AdoptedResource[]): string {
+export function adoptedProgram(resources: readonly AdoptedResource[]): { text: string; secrets: SecretSetting[] } {
   const out: string[] = [];
+  const secrets: SecretSetting[] = [];
+  const taken = new Set<string>();
   const packages = new Map(resources.map((r) => [r.package.name, r.package]));
   for (const p of [...packages.values()].sort((a, b) => a.name.localeCompare(b.name))) {
     out.push(
@@ -25,28 +36,44 @@ export function adoptedProgram(resources: readonly AdoptedResource[]): string {
       "",
     );
   }
+  const body: string[] = [];
   for (const r of resources) {
-    out.push(`# ${r.address}`, `resource ${r.variable} ${JSON.stringify(r.token)} {`, `  __logicalName = ${JSON.stringify(r.name)}`);
-    for (const [k, v] of Object.entries(r.inputs)) out.push(`  ${key(k)} = ${literal(v, "  ")}`);
-    out.push("}", "");
+    body.push(`# ${r.address}`, `resource ${r.variable} ${JSON.stringify(r.token)} {`, `  __logicalName = ${JSON.stringify(r.name)}`);
+    for (const [k, v] of Object.entries(r.inputs)) {
+      const fromConfig = (leaf: string | number | boolean, path: string): string => {
+        const [name] = uniqueNames([`${r.variable}_${path}`.replace(/[^A-Za-z0-9_]/g, "_")], taken);
+        taken.add(name!);
+        secrets.push({ key: name!, value: leaf });
+        out.push(`config ${name!} ${JSON.stringify(typeof leaf === "boolean" ? "bool" : typeof leaf === "number" ? (Number.isInteger(leaf) ? "int" : "number") : "string")} {`, "}", "");
+        return name!;
+      };
+      body.push(`  ${key(k)} = ${literal(v, "  ", undefined, k, fromConfig)}`);
+    }
+    body.push("}", "");
   }
-  return out.join("\n");
+  return { text: [...out, ...body].join("\n"), secrets };
 }
 
 function key(k: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? k : JSON.stringify(k);
 }
 
-function literal(v: PropertyValue, indent: string): string {
-  if (v instanceof Secret) return `secret(${literal(v.value, indent)})`;
+/**
+ * A value as PCL; inside a secret (`config` set), each string, number or boolean is a configuration reference made by
+ * `config`, named from its path.
+ */
+function literal(v: PropertyValue, indent: string, config: ((leaf: string | number | boolean, path: string) => string) | undefined, path: string, fromConfig: (leaf: string | number | boolean, path: string) => string): string {
+  if (v instanceof Secret) return `secret(${literal(v.value, indent, fromConfig, path, fromConfig)})`;
   if (v === null) return "null";
-  if (typeof v === "string") return quoted(v);
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
+    if (config !== undefined) return config(v, path);
+    return typeof v === "string" ? quoted(v) : String(v);
+  }
   const inner = `${indent}  `;
-  if (Array.isArray(v)) return v.length === 0 ? "[]" : `[\n${v.map((e) => `${inner}${literal(e, inner)}`).join(",\n")}\n${indent}]`;
+  if (Array.isArray(v)) return v.length === 0 ? "[]" : `[\n${v.map((e, i) => `${inner}${literal(e, inner, config, `${path}_${i}`, fromConfig)}`).join(",\n")}\n${indent}]`;
   if (isPropertyMap(v)) {
     const entries = Object.entries(v);
-    return entries.length === 0 ? "{}" : `{\n${entries.map(([k, e]) => `${inner}${key(k)} = ${literal(e, inner)}`).join("\n")}\n${indent}}`;
+    return entries.length === 0 ? "{}" : `{\n${entries.map(([k, e]) => `${inner}${key(k)} = ${literal(e, inner, config, `${path}_${k}`, fromConfig)}`).join("\n")}\n${indent}}`;
   }
   throw new Error(`an adopted input cannot be written as code: ${String(v)}`);
 }

@@ -98,6 +98,16 @@ describe("adopt: an OpenTofu state into a Pulumi stack", () => {
     const result = pwOut.outputs?.["result"] as { plaintext?: string } | undefined;
     expect(JSON.parse(result?.plaintext ?? "null")).toBe(pw["result"]);
 
+    // A sensitive input is not in the code: the code reads it from the stack's secret configuration, which adopt set.
+    const main0 = readFileSync(join(proj, "Main.yaml"), "utf8");
+    expect(main0).not.toContain(String(pw["result"]));
+    expect(adoptOutput).toMatch(/^the code reads 1 sensitive values from the stack's secret configuration \(set\): local_sensitive_file_s_content$/m);
+    const stackConfig = readFileSync(join(proj, "Pulumi.dev.yaml"), "utf8");
+    expect(stackConfig).toMatch(/adopted:local_sensitive_file_s_content:\n\s+secure: /);
+    expect(stackConfig).not.toContain(String(pw["result"]));
+    const configured = spawnSync("pulumi", ["config", "get", "local_sensitive_file_s_content"], { cwd: proj, env: sandbox.env, encoding: "utf8" });
+    expect(configured.stdout.trim()).toBe(pw["result"]);
+
     // The same change on both sides: a file's content (local_file replaces) and the module's byte_length (replaces).
     writeFileSync(join(infra, "main.tf"), CONFIG.replace('"hello ', '"changed '));
     writeFileSync(join(infra, "m", "main.tf"), 'resource "random_id" "i" {\n  byte_length = 8\n}\n');
