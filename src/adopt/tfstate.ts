@@ -102,12 +102,13 @@ function stateV4(doc: Record<string, unknown>): TerraformState {
 
 function showJson(doc: Record<string, unknown>): TerraformState {
   const instances: StateInstance[] = [];
+  // A module's own `address` names its path: a resource's address cannot be split on its type, which a key may hold.
   const walk = (m: unknown): void => {
     if (!isObject(m)) return;
+    const modules = parseModules(typeof m["address"] === "string" ? m["address"] : "");
     for (const r of asArray(m["resources"])) {
       if (!isObject(r)) continue;
       const address = String(r["address"]);
-      const modules = parseModules(address.slice(0, Math.max(0, address.lastIndexOf(`${r["mode"] === "data" ? "data." : ""}${String(r["type"])}.`) - 1)));
       const mode = r["mode"] === "data" ? "data" : "managed";
       const key = typeof r["index"] === "number" || typeof r["index"] === "string" ? r["index"] : undefined;
       const identity = isObject(r["identity"]) ? { version: Number(r["identity_schema_version"] ?? 0) || 0, json: JSON.stringify(r["identity"]) } : undefined;
