@@ -80,5 +80,8 @@ function literal(v: PropertyValue, indent: string, config: ((leaf: string | numb
 
 /** An HCL string: JSON's escapes, and `${` / `%{` doubled so they stay text. */
 function quoted(s: string): string {
-  return JSON.stringify(s).replace(/\$\{/g, "$${").replace(/%\{/g, "%%{");
+  // A function replacement: in a replacement string "$$" is itself an escape for "$".
+  return JSON.stringify(s)
+    .replace(/\$\{/g, () => "$${")
+    .replace(/%\{/g, () => "%%{");
 }
