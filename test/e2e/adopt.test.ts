@@ -1,6 +1,6 @@
 // `adopt` against OpenTofu: OpenTofu applies a configuration over the real local and random peers, the commands of
 // docs/moving-from-terraform-state.md adopt its state into a stack and preview with no changes, and then the same
-// change made on both sides plans the same actions.
+// change made on both sides plans the same actions; the same state as `tofu show -json` output adopts alike.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { e2eSandbox } from "../support/e2e-sandbox.js";
 import { scratch, type PreviewJson } from "../support/lifecycle.js";
 import { peerPath, repoRoot } from "../support/peers.js";
 import { devOverridesEnv } from "../support/terraform-cli.js";
+import { VERSION } from "../../src/version.js";
 
 const sandbox = e2eSandbox();
 
@@ -127,5 +128,17 @@ describe("adopt: an OpenTofu state into a Pulumi stack", () => {
     expect(ours).toEqual(theirs);
     expect(theirs["local_file.f[0]"]).toBe("replace");
     expect(theirs["module.m.random_id.i"]).toBe("replace");
+
+    // The same state through `tofu show -json`, into a stack of its own: the same resources, a clean preview.
+    writeFileSync(join(root, "show.json"), tofu(infra, tfEnv, ["show", "-json"]));
+    const pulumi = (args: string[]) => spawnSync("pulumi", args, { cwd: proj, env: sandbox.env, encoding: "utf8" });
+    expect(pulumi(["stack", "init", "fromshow"]).status).toBe(0);
+    const fromShow = pulumi(["plugin", "run", "--kind", "resource", `terraform-provider@${VERSION}`, "--", "adopt", "--language", "yaml", "--out", "adopted-show", join(root, "show.json")]);
+    expect(fromShow.status, fromShow.stderr).toBe(0);
+    expect(fromShow.stderr).toContain("is `terraform show -json` output, which has no private data");
+    expect(new Map([...fromShow.stdout.matchAll(/^adopted (.+) as \S+ (\S+)$/gm)].map((m) => [m[1]!, m[2]!]))).toEqual(adopted);
+    writeFileSync(join(proj, "Main.yaml"), readFileSync(join(proj, "adopted-show", "Main.yaml"), "utf8"));
+    const clean = pulumi(["preview", "--expect-no-changes"]);
+    expect(clean.status, `${clean.stdout}\n${clean.stderr}`).toBe(0);
   }, 900_000);
 });
