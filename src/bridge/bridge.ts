@@ -11,7 +11,7 @@ import { failuresFromDiagnostics, failuresShownSafely, ProviderCaller } from "./
 import { ConversionError, fromTfObject, restoreWriteOnly, toTfObject, withoutWriteOnly } from "./convert.js";
 import { changedReplacePaths, computeDiff, ctyEqual } from "./diff.js";
 import { Functions } from "./functions.js";
-import { generatedConfig, inputsFromConfig } from "./generate-config.js";
+import { emptyStringsKept, generatedConfig, inputsFromConfig } from "./generate-config.js";
 import { Lister, type ListPage, type ListRequest } from "./list.js";
 import { IdentityInputError, parseImportTarget, storedIdentity, type StoredIdentity } from "./identity.js";
 import { META_KEY, readMeta, writeMeta, type Meta } from "./meta.js";
@@ -39,6 +39,17 @@ import {
   type ReadResult,
   type UpdateRequest,
 } from "./types.js";
+
+/** A resource instance as a Terraform state file keeps it (src/adopt/tfstate.ts reads it). */
+export interface AdoptedInstance {
+  schemaVersion: number;
+  /** The `attributes` object as the state file holds it (cty JSON). */
+  attributesJson: string;
+  privateState: Uint8Array;
+  identity?: StoredIdentity;
+  /** Top-level attribute names the state marks sensitive. */
+  sensitive: ReadonlySet<string>;
+}
 
 /** A resource with an identity schema: the schema and the identity to send (null when none is known yet). */
 interface IdentityContext {
@@ -518,6 +529,60 @@ export class TerraformBridge extends ProviderCaller {
       if (keep) derived[p.name] = v ?? null;
     }
     return { id: newId, properties, inputs: derived };
+  }
+
+  /**
+   * A resource instance of a Terraform state adopted as it is (src/adopt): its raw state JSON brought to the schema
+   * version the provider serves by the provider's own UpgradeResourceState (what Terraform does before it plans with
+   * a state; no Read, no import), its private data and identity kept, and the inputs of the configuration Terraform
+   * would generate for it. `sensitive` are the top-level attributes Terraform's state marks sensitive.
+   */
+  async adopt(token: string, stored: AdoptedInstance): Promise<{ id: string; outputs: PropertyMap; inputs: PropertyMap }> {
+    const { model, schema } = this.resource(token);
+    if (stored.schemaVersion > schema.version) {
+      throw new BridgeError(`its schema version ${stored.schemaVersion} is newer than the ${schema.version} of ${this.model.name} ${this.model.version}: the state was written by a newer provider release; add that release as the package`);
+    }
+    const upgraded = await this.tf.upgradeResourceState({ typeName: model.tfName, version: stored.schemaVersion, rawStateJson: stored.attributesJson });
+    if (errorDiagnostics(upgraded.diagnostics).length > 0) {
+      throw new BridgeError(this.failureMessage(model.tfName, `upgrading the state of ${model.tfName} from schema version ${stored.schemaVersion}`, upgraded.diagnostics));
+    }
+    const state = upgraded.upgradedState;
+    if (state === null) throw new BridgeError(`the provider upgraded the state of ${model.tfName} to nothing`);
+    const identity = await this.priorIdentity(model, stored.identity);
+    const meta: Meta = { schemaVersion: schema.version, privateState: stored.privateState, ...this.keepIdentity(identity) };
+    const secretTop = (m: PropertyMap): PropertyMap => {
+      const out = markSensitive(model.properties, m);
+      for (const p of model.properties) if (stored.sensitive.has(p.tfName) && out[p.name] !== undefined && out[p.name] !== null && !(out[p.name] instanceof Secret)) out[p.name] = new Secret(out[p.name]!);
+      return out;
+    };
+    const outputs = secretTop(this.outputs(model, state, meta));
+    const id = this.idOf(model, state, model.id.kind === "synthesized" ? randomUuid() : "");
+    if (id === "") throw new BridgeError(`the state of ${model.tfName} has no id`);
+    return { id, outputs, inputs: secretTop(await this.adoptedInputs(model, schema, { state, privateState: stored.privateState, identity })) };
+  }
+
+  /**
+   * An adopted object's inputs: the configuration Terraform would generate for it, except that an optional string
+   * holding "" is kept when leaving it out would make the provider plan a change (Terraform's rule takes "" for
+   * SDKv2's null; a framework provider keeps "" apart from null), as the program must preview with no changes.
+   */
+  private async adoptedInputs(model: ResourceModel, schema: Schema, prior: { state: CtyValue; privateState: Uint8Array; identity?: IdentityContext }): Promise<PropertyMap> {
+    const generated = await generatedConfig(this.tf, this.schema.serverCapabilities.generateResourceConfig, model.tfName, schema.block, prior.state);
+    this.warnThenThrow(generated.diagnostics, model.tfName, `generating the configuration of the adopted ${model.tfName} failed`, {});
+    let config = generated.config;
+    const withEmpty = emptyStringsKept(schema.block, config, prior.state);
+    if (withEmpty !== config) {
+      const changes = async (c: CtyValue): Promise<boolean> => {
+        const plan = await this.plan(model, schema, prior, c, undefined, "checking the adopted configuration of");
+        return computeDiff(model.properties, prior.state, plan.plannedState, [], schema.block).changes !== "none";
+      };
+      try {
+        if ((await changes(config)) && !(await changes(withEmpty))) config = withEmpty;
+      } catch (e) {
+        if (!(e instanceof BridgeError)) throw e;
+      }
+    }
+    return inputsFromConfig(model.properties, config);
   }
 
   /**

@@ -148,19 +148,35 @@ export async function terraformGeneratedConfig(
  */
 export function keptForPulumi(block: Block, written: CtyValue, state: CtyValue): CtyValue {
   if (!isRecord(written) || !isRecord(state)) return written;
-  const out: Record<string, CtyValue> = { ...written };
-  for (const a of block.attributes) {
-    const v = state[a.name] ?? null;
-    if (a.computed || !(a.sensitive || a.deprecated) || v === null || (a.optional && v === "")) continue;
-    const nested = a.nestedType;
-    out[a.name] = nested === undefined ? v : eachElement(v, nested.nesting === "single", (e) => legacyObject(nested, e));
-  }
+  const out = keptAttributes(block.attributes, written, state);
   for (const b of block.blockTypes) {
     const w = written[b.typeName] ?? null;
     const v = state[b.typeName] ?? null;
     if (b.nesting === "single" || b.nesting === "group") out[b.typeName] = keptForPulumi(b.block, w, v);
     else if (Array.isArray(w) && Array.isArray(v)) out[b.typeName] = w.map((e, i) => keptForPulumi(b.block, e, v[i] ?? null));
     else if (isRecord(w) && isRecord(v)) out[b.typeName] = Object.fromEntries(Object.entries(w).map(([k, e]) => [k, keptForPulumi(b.block, e, v[k] ?? null)]));
+  }
+  return out;
+}
+
+/** keptForPulumi's rule for the attributes of a block or of a nested attribute's object, at any depth. */
+function keptAttributes(attributes: readonly Attribute[], written: Record<string, CtyValue>, state: Record<string, CtyValue>): Record<string, CtyValue> {
+  const out: Record<string, CtyValue> = { ...written };
+  for (const a of attributes) {
+    const v = state[a.name] ?? null;
+    const nested = a.nestedType;
+    if (a.computed || v === null || (a.optional && v === "")) continue;
+    if (a.sensitive || a.deprecated) {
+      out[a.name] = nested === undefined ? v : eachElement(v, nested.nesting === "single", (e) => legacyObject(nested, e));
+      continue;
+    }
+    const w = written[a.name] ?? null;
+    if (nested === undefined || w === null) continue;
+    // A sensitive attribute inside a nested attribute's objects (`v.sec`): the same rule, element by element.
+    const inner = (we: CtyValue, se: CtyValue): CtyValue => (isRecord(we) && isRecord(se) ? keptAttributes(nested.attributes, we, se) : we);
+    if (nested.nesting === "single") out[a.name] = inner(w, v);
+    else if (Array.isArray(w) && Array.isArray(v)) out[a.name] = w.map((e, i) => inner(e, v[i] ?? null));
+    else if (isRecord(w) && isRecord(v)) out[a.name] = Object.fromEntries(Object.entries(w).map(([k, e]) => [k, inner(e, v[k] ?? null)]));
   }
   return out;
 }
@@ -196,6 +212,16 @@ export async function generatedConfig(
     config = { ...current, [drop]: null };
   }
   return { config, diagnostics: generated.diagnostics, dropped };
+}
+
+/**
+ * `config` with each top-level optional, non-computed attribute that the state holds as "" and the configuration
+ * leaves null set to "" again; `config` itself when there is none.
+ */
+export function emptyStringsKept(block: Block, config: CtyValue, state: CtyValue): CtyValue {
+  if (!isRecord(config) || !isRecord(state)) return config;
+  const restored = block.attributes.filter((a) => a.optional && !a.computed && !a.deprecated && state[a.name] === "" && (config[a.name] ?? null) === null);
+  return restored.length === 0 ? config : { ...config, ...Object.fromEntries(restored.map((a) => [a.name, ""])) };
 }
 
 /**

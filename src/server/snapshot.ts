@@ -17,6 +17,7 @@ import v8 from "node:v8";
 import { buildProviderModel } from "../schema-translate/index.js";
 import { preloadProtocols } from "../terraform/client.js";
 import { preloadServerProtocols } from "./plugin.js";
+import { runAdopt } from "../adopt/cli.js";
 import { runPlugin } from "./run.js";
 import { unpackedTree } from "./unpack.js";
 
@@ -42,5 +43,6 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
     process.stderr.write(`${(e as Error).message}\n`);
     process.exit(1);
   }
-  void runPlugin();
+  if (process.argv[2] === "adopt") void runAdopt(process.argv.slice(3)).then((code) => process.exit(code));
+  else void runPlugin();
 });

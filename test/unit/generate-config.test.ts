@@ -138,4 +138,15 @@ describe("keptForPulumi", () => {
     const st = { pw: "p", old: "", key: "k" };
     expect(keptForPulumi(s2, writtenConfig(s2, legacyConfigFromState(s2, st)), st)).toEqual({ pw: null, old: null, key: "k" });
   });
+
+  it("keeps a sensitive attribute inside a nested attribute's objects (single, list, map), element by element", () => {
+    const inner = [opt("s", S), opt("sec", S, { sensitive: true }), comp("c", S)];
+    const s3 = block([nestedAttr("one", "single", inner), nestedAttr("many", "list", inner), nestedAttr("keyed", "map", inner)]);
+    const st = { one: { s: "a", sec: "x", c: "k" }, many: [{ s: "a", sec: "y", c: "k" }, { s: "b", sec: null, c: "k" }], keyed: { k: { s: "a", sec: "z", c: "k" } } };
+    expect(keptForPulumi(s3, writtenConfig(s3, legacyConfigFromState(s3, st)), st)).toEqual({
+      one: { s: "a", sec: "x", c: null },
+      many: [{ s: "a", sec: "y", c: null }, { s: "b", sec: null, c: null }],
+      keyed: { k: { s: "a", sec: "z", c: null } },
+    });
+  });
 });
