@@ -1,0 +1,158 @@
+// `pulumi-resource-terraform-provider convert …` (run as `pulumi plugin run --kind resource terraform-provider@<v> --
+// convert …`): a Terraform project converted to a Pulumi program that runs on this plugin, through Pulumi's own
+// `pulumi convert` twice, because Pulumi's Terraform converter writes a fixed version of the Go bridge (0.8.1) as the
+// base provider of every provider it bridges, and code generation then asks for that version, not this plugin's.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { VERSION } from "../version.js";
+
+/** What `convert` was asked for. */
+export interface ConvertArgs {
+  language: string;
+  out: string;
+  name?: string;
+  strict: boolean;
+  generateOnly: boolean;
+  mappings: string[];
+  /** After `--`: the Terraform converter's own arguments. */
+  converterArgs: string[];
+}
+
+export const CONVERT_USAGE =
+  `usage: pulumi plugin run --kind resource terraform-provider@${VERSION} -- convert --language <typescript|python|go|csharp|java|yaml> ` +
+  "[--out DIR] [--name NAME] [--strict] [--generate-only] [--mappings FILE]... [-- <converter arguments>]\n" +
+  "Converts the Terraform project in the current directory, as `pulumi convert --from terraform` does, into a program whose " +
+  `Terraform providers run on this plugin (terraform-provider ${VERSION}).`;
+
+/** Thrown for arguments `convert` cannot take; the message names the argument and what to do. */
+export class ConvertUsageError extends Error {}
+
+/** Parses `convert`'s arguments (argv after `convert`): `pulumi convert`'s flags that make sense for a Terraform source. */
+export function parseConvertArgs(argv: readonly string[]): ConvertArgs {
+  const out: ConvertArgs = { language: "", out: ".", strict: false, generateOnly: false, mappings: [], converterArgs: [] };
+  const dashes = argv.indexOf("--");
+  const own = dashes < 0 ? argv : argv.slice(0, dashes);
+  if (dashes >= 0) out.converterArgs = argv.slice(dashes + 1);
+  for (let i = 0; i < own.length; i++) {
+    const arg = own[i]!;
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (!m) throw new ConvertUsageError(`convert: unexpected argument '${arg}' (the Terraform project is the current directory; converter arguments go after --)\n${CONVERT_USAGE}`);
+    const flag = m[1]!;
+    if (flag === "strict" || flag === "generate-only") {
+      if (m[2] !== undefined && m[2] !== "true" && m[2] !== "false") throw new ConvertUsageError(`convert: --${flag} takes no value or true/false, not '${m[2]}'`);
+      const on = m[2] !== "false";
+      if (flag === "strict") out.strict = on;
+      else out.generateOnly = on;
+      continue;
+    }
+    const value = m[2] ?? own[++i];
+    if (value === undefined || value === "") throw new ConvertUsageError(`convert: --${flag} needs a value\n${CONVERT_USAGE}`);
+    switch (flag) {
+      case "language":
+        out.language = value;
+        break;
+      case "out":
+        out.out = value;
+        break;
+      case "name":
+        out.name = value;
+        break;
+      case "mappings":
+        out.mappings.push(...value.split(","));
+        break;
+      case "from":
+        if (!/^(terraform|tf)$/i.test(value)) throw new ConvertUsageError(`convert: --from ${value}: this command converts Terraform projects only; for other sources run \`pulumi convert --from ${value}\``);
+        break;
+      default:
+        throw new ConvertUsageError(`convert: unknown flag --${flag}\n${CONVERT_USAGE}`);
+    }
+  }
+  if (out.language === "") throw new ConvertUsageError(`convert: --language is required\n${CONVERT_USAGE}`);
+  if (/^(pcl|pulumi)$/i.test(out.language)) throw new ConvertUsageError(`convert: --language ${out.language}: PCL is what \`pulumi convert --from terraform --language pcl\` writes; this command exists to go past it`);
+  return out;
+}
+
+/**
+ * Sets the base provider version of every `package` block bridged through `terraform-provider` in a PCL source to
+ * `version`, leaving other packages (Pulumi's native ones) alone. Returns the new text and how many blocks it changed.
+ */
+export function retargetPackageBlocks(pcl: string, version: string): { text: string; changed: number } {
+  let changed = 0;
+  // hclwrite writes a package block as `package <label> {` … `}` at the start of a line, attributes one per line.
+  const text = pcl.replace(/^package\b[^{\n]*\{\n[\s\S]*?^\}/gm, (block) => {
+    if (!/^\s*baseProviderName\s*=\s*"terraform-provider"\s*$/m.test(block)) return block;
+    return block.replace(/^(\s*baseProviderVersion\s*=\s*)"[^"]*"/m, (_all, lead: string) => {
+      changed++;
+      return `${lead}${JSON.stringify(version)}`;
+    });
+  });
+  return { text, changed };
+}
+
+/** Every .pp file under `dir`. */
+function pclFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return pclFiles(path);
+    return e.name.endsWith(".pp") ? [path] : [];
+  });
+}
+
+/** Runs `pulumi args` in `cwd` with our stdio; resolves with its exit code. */
+function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((done, fail) => {
+    const child = spawn("pulumi", args, { cwd, env, stdio: "inherit" });
+    child.once("error", (e: NodeJS.ErrnoException) =>
+      fail(e.code === "ENOENT" ? new Error("convert: `pulumi` is not on PATH; install the Pulumi CLI (https://www.pulumi.com/docs/install/) or add it to PATH") : e),
+    );
+    child.once("close", (code, signal) => done(code ?? (signal ? 128 : 1)));
+  });
+}
+
+/**
+ * The conversion: `pulumi convert --from terraform --language pcl` into a temporary folder, each bridged package block
+ * pointed at this plugin's version, then `pulumi convert --from pcl --language <language>` from there into `--out`.
+ * Returns the exit code; the temporary folder is kept (and named) when a step fails, for the report.
+ */
+export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<number> {
+  const name = args.name ?? basename(cwd);
+  const outDir = resolve(cwd, args.out);
+  const work = mkdtempSync(join(tmpdir(), "pulumi-tf-convert-"));
+  const pclDir = join(work, name);
+  const common = ["--non-interactive", "convert", "--name", name, ...(args.strict ? ["--strict"] : [])];
+  const toPcl = [...common, "--from", "terraform", "--language", "pcl", "--out", pclDir, ...args.mappings.flatMap((m) => ["--mappings", m])];
+  let code = await pulumi([...toPcl, ...(args.converterArgs.length > 0 ? ["--", ...args.converterArgs] : [])], cwd, env);
+  if (code !== 0) {
+    log(`convert: \`pulumi convert --from terraform --language pcl\` failed (exit ${code}); what it wrote is in ${pclDir}`);
+    return code;
+  }
+  let changed = 0;
+  for (const file of pclFiles(pclDir)) {
+    const r = retargetPackageBlocks(readFileSync(file, "utf8"), VERSION);
+    if (r.changed > 0) writeFileSync(file, r.text);
+    changed += r.changed;
+  }
+  log(`convert: ${changed} Terraform provider package${changed === 1 ? "" : "s"} set to run on terraform-provider ${VERSION}`);
+  code = await pulumi([...common, "--from", "pcl", "--language", args.language, "--out", outDir, ...(args.generateOnly ? ["--generate-only"] : [])], pclDir, env);
+  if (code !== 0) {
+    log(`convert: \`pulumi convert --from pcl --language ${args.language}\` failed (exit ${code}); the PCL it converted is in ${pclDir}`);
+    return code;
+  }
+  rmSync(work, { recursive: true, force: true });
+  log(`convert: the ${args.language} program is in ${outDir}`);
+  return 0;
+}
+
+/** `convert`'s entry: parse, run, exit with the code. */
+export async function convertCommand(argv: readonly string[]): Promise<never> {
+  let code: number;
+  try {
+    code = await runConvert(parseConvertArgs(argv));
+  } catch (e) {
+    process.stderr.write(`${e instanceof ConvertUsageError ? e.message : (e as Error).stack ?? String(e)}\n`);
+    code = e instanceof ConvertUsageError ? 2 : 1;
+  }
+  process.exit(code);
+}
