@@ -2,8 +2,11 @@
 // convert …`): a Terraform project converted to a Pulumi program that runs on this plugin, through Pulumi's own
 // `pulumi convert` twice, because Pulumi's Terraform converter writes a fixed version of the Go bridge (0.8.1) as the
 // base provider of every provider it bridges, and code generation then asks for that version, not this plugin's.
+// Neither step may pick Pulumi's Go implementation, which has the same plugin name: the first runs with automatic
+// plugin downloads off (it would fetch the Go v0.8.1 the converter names), and the second generates each SDK from this
+// plugin by name and version (a `packages` remap in the project it converts from, removed from the result).
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { VERSION } from "../version.js";
@@ -47,6 +50,7 @@ export function parseConvertArgs(argv: readonly string[]): ConvertArgs {
       else out.generateOnly = on;
       continue;
     }
+    if (!["language", "out", "name", "mappings", "from"].includes(flag)) throw new ConvertUsageError(`convert: unknown flag --${flag}\n${CONVERT_USAGE}`);
     const value = m[2] ?? own[++i];
     if (value === undefined || value === "") throw new ConvertUsageError(`convert: --${flag} needs a value\n${CONVERT_USAGE}`);
     switch (flag) {
@@ -62,11 +66,8 @@ export function parseConvertArgs(argv: readonly string[]): ConvertArgs {
       case "mappings":
         out.mappings.push(...value.split(","));
         break;
-      case "from":
-        if (!/^(terraform|tf)$/i.test(value)) throw new ConvertUsageError(`convert: --from ${value}: this command converts Terraform projects only; for other sources run \`pulumi convert --from ${value}\``);
-        break;
       default:
-        throw new ConvertUsageError(`convert: unknown flag --${flag}\n${CONVERT_USAGE}`);
+        if (!/^(terraform|tf)$/i.test(value)) throw new ConvertUsageError(`convert: --from ${value}: this command converts Terraform projects only; for other sources run \`pulumi convert --from ${value}\``);
     }
   }
   if (out.language === "") throw new ConvertUsageError(`convert: --language is required\n${CONVERT_USAGE}`);
@@ -100,6 +101,26 @@ function pclFiles(dir: string): string[] {
   });
 }
 
+/** The `packages` entry that pins SDK generation to this plugin, as Pulumi writes it back into the converted project. */
+const PIN = `  terraform-provider: terraform-provider@${VERSION}`;
+
+/** Removes PIN (and a `packages:` key it leaves empty) from the converted project's Pulumi.yaml. */
+export function unpinProject(yaml: string): string | undefined {
+  const lines = yaml.split("\n");
+  const at = lines.indexOf(PIN);
+  if (at < 0) return undefined;
+  lines.splice(at, 1);
+  const header = lines.lastIndexOf("packages:", at - 1);
+  if (header === at - 1 && !/^\s+\S/.test(lines[at] ?? "")) lines.splice(header, 1);
+  return lines.join("\n");
+}
+
+function unpin(file: string, log: (line: string) => void): void {
+  const text = existsSync(file) ? unpinProject(readFileSync(file, "utf8")) : undefined;
+  if (text === undefined) log(`convert: ${file} does not hold the line \`${PIN.trim()}\` this command added under packages:; remove it if it is there`);
+  else writeFileSync(file, text);
+}
+
 /** Runs `pulumi args` in `cwd` with our stdio; resolves with its exit code. */
 function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((done, fail) => {
@@ -123,7 +144,9 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   const pclDir = join(work, name);
   const common = ["--non-interactive", "convert", "--name", name, ...(args.strict ? ["--strict"] : [])];
   const toPcl = [...common, "--from", "terraform", "--language", "pcl", "--out", pclDir, ...args.mappings.flatMap((m) => ["--mappings", m])];
-  let code = await pulumi([...toPcl, ...(args.converterArgs.length > 0 ? ["--", ...args.converterArgs] : [])], cwd, env);
+  // No downloads: the PCL is bound against terraform-provider 0.8.1, which would otherwise be fetched and installed.
+  const noDownloads = { ...env, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" };
+  let code = await pulumi([...toPcl, ...(args.converterArgs.length > 0 ? ["--", ...args.converterArgs] : [])], cwd, noDownloads);
   if (code !== 0) {
     log(`convert: \`pulumi convert --from terraform --language pcl\` failed (exit ${code}); what it wrote is in ${pclDir}`);
     return code;
@@ -135,11 +158,15 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
     changed += r.changed;
   }
   log(`convert: ${changed} Terraform provider package${changed === 1 ? "" : "s"} set to run on terraform-provider ${VERSION}`);
+  // `pulumi convert` generates each parameterized package's SDK from the plugin named by base name alone (the highest
+  // installed version); the project's `packages` entry for that name pins it to this plugin.
+  writeFileSync(join(pclDir, "Pulumi.yaml"), `name: ${JSON.stringify(name)}\nruntime: yaml\npackages:\n${PIN}\n`);
   code = await pulumi([...common, "--from", "pcl", "--language", args.language, "--out", outDir, ...(args.generateOnly ? ["--generate-only"] : [])], pclDir, env);
   if (code !== 0) {
     log(`convert: \`pulumi convert --from pcl --language ${args.language}\` failed (exit ${code}); the PCL it converted is in ${pclDir}`);
     return code;
   }
+  unpin(join(outDir, "Pulumi.yaml"), log);
   rmSync(work, { recursive: true, force: true });
   log(`convert: the ${args.language} program is in ${outDir}`);
   return 0;
