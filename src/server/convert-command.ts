@@ -8,7 +8,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { basename, delimiter, join, resolve } from "node:path";
+import { pulumiHome } from "../acquire/cache.js";
 import { VERSION } from "../version.js";
 
 /** What `convert` was asked for. */
@@ -121,6 +122,20 @@ function unpin(file: string, log: (line: string) => void): void {
   else writeFileSync(file, text);
 }
 
+/** Whether Pulumi's Terraform converter is installed, or on PATH (where `pulumi convert` also looks). */
+function converterPresent(env: NodeJS.ProcessEnv): boolean {
+  const onPath = (env["PATH"] ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, "pulumi-converter-terraform")));
+  if (onPath) return true;
+  try {
+    return readdirSync(join(pulumiHome(env), "plugins")).some((n) => /^converter-terraform-v\d/.test(n) && !n.endsWith(".partial") && !n.endsWith(".lock"));
+  } catch {
+    return false;
+  }
+}
+
+/** The user's own PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION, as Pulumi reads a boolean variable. */
+const downloadsOff = (env: NodeJS.ProcessEnv): boolean => /^(1|true)$/i.test(env["PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION"] ?? "");
+
 /** Runs `pulumi args` in `cwd` with our stdio; resolves with its exit code. */
 function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((done, fail) => {
@@ -144,6 +159,11 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   const pclDir = join(work, name);
   const common = ["--non-interactive", "convert", "--name", name, ...(args.strict ? ["--strict"] : [])];
   const toPcl = [...common, "--from", "terraform", "--language", "pcl", "--out", pclDir, ...args.mappings.flatMap((m) => ["--mappings", m])];
+  // With downloads off below, `pulumi convert` would not fetch the converter itself the first time: fetch it here.
+  if (!converterPresent(env) && !downloadsOff(env)) {
+    const installed = await pulumi(["--non-interactive", "plugin", "install", "converter", "terraform"], cwd, env);
+    if (installed !== 0) log(`convert: \`pulumi plugin install converter terraform\` failed (exit ${installed}); trying the conversion anyway`);
+  }
   // No downloads: the PCL is bound against terraform-provider 0.8.1, which would otherwise be fetched and installed.
   const noDownloads = { ...env, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" };
   let code = await pulumi([...toPcl, ...(args.converterArgs.length > 0 ? ["--", ...args.converterArgs] : [])], cwd, noDownloads);
