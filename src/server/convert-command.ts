@@ -181,12 +181,29 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   // `pulumi convert` generates each parameterized package's SDK from the plugin named by base name alone (the highest
   // installed version); the project's `packages` entry for that name pins it to this plugin.
   writeFileSync(join(pclDir, "Pulumi.yaml"), `name: ${JSON.stringify(name)}\nruntime: yaml\npackages:\n${PIN}\n`);
-  code = await pulumi([...common, "--from", "pcl", "--language", args.language, "--out", outDir, ...(args.generateOnly ? ["--generate-only"] : [])], pclDir, env);
+  // Python: Pulumi's generator writes a project without a virtual environment, whose dependencies would go into the
+  // Python on PATH (and an older `pulumi` there would stay); the project gets one, as `pulumi new` makes it.
+  const python = /^python$/i.test(args.language);
+  const generateOnly = args.generateOnly || python;
+  code = await pulumi([...common, "--from", "pcl", "--language", args.language, "--out", outDir, ...(generateOnly ? ["--generate-only"] : [])], pclDir, env);
   if (code !== 0) {
     log(`convert: \`pulumi convert --from pcl --language ${args.language}\` failed (exit ${code}); the PCL it converted is in ${pclDir}`);
     return code;
   }
   unpin(join(outDir, "Pulumi.yaml"), log);
+  if (python) {
+    const project = join(outDir, "Pulumi.yaml");
+    const text = readFileSync(project, "utf8");
+    if (/^runtime: python$/m.test(text)) writeFileSync(project, text.replace(/^runtime: python$/m, "runtime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv"));
+    else log(`convert: ${project} names its Python runtime in a way this command does not know; it is left as Pulumi wrote it`);
+    if (!args.generateOnly) {
+      code = await pulumi(["--non-interactive", "install"], outDir, env);
+      if (code !== 0) {
+        log(`convert: \`pulumi install\` in ${outDir} failed (exit ${code}); the program is converted, its dependencies are not installed`);
+        return code;
+      }
+    }
+  }
   rmSync(work, { recursive: true, force: true });
   log(`convert: the ${args.language} program is in ${outDir}`);
   return 0;
