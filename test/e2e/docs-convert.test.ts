@@ -6,7 +6,7 @@
 // loopback registry (test/support/registry-server.ts) reached through test/support/host-tunnel.ts (HTTPS_PROXY), its
 // CA trusted by Go (SSL_CERT_FILE) and Node (NODE_EXTRA_CA_CERTS). Beside the plugin a stand-in for Pulumi's Go
 // implementation is installed as terraform-provider 0.8.1 (the reference build, behind a script that logs each start):
-// nothing may start it. After `pulumi up` the files are those the Terraform code describes, and the outputs are theirs;
+// no `up` or `preview` may start it. After `pulumi up` the files are those the Terraform code describes, and the outputs are theirs;
 // the page's `pulumi preview --expect-no-changes` fails on any change. Prints each step's time.
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -35,6 +35,9 @@ let tunnel: HostTunnel;
 let work: string;
 let converterDir: string;
 let goBridgeLog: string;
+/** The system's CAs and the fake registry's: Go (the converter, the CLI) and pip's truststore read SSL_CERT_FILE. */
+let caBundle: string;
+const SYSTEM_CAS = "/etc/ssl/certs/ca-certificates.crt";
 
 const sha1 = (s: string): string => createHash("sha1").update(s).digest("hex");
 const sha256 = (s: string): string => createHash("sha256").update(s).digest("hex");
@@ -50,7 +53,7 @@ function shellEnv(): NodeJS.ProcessEnv {
     PATH: `${converterDir}:${env["PATH"] ?? ""}`,
     PULUMI_BACKEND_URL: `file://${join(work, "backend")}`,
     HTTPS_PROXY: tunnel.url,
-    SSL_CERT_FILE: reg.caFile,
+    SSL_CERT_FILE: caBundle,
     NODE_EXTRA_CA_CERTS: reg.caFile,
     TF_CLI_CONFIG_FILE: join(work, "empty.tfrc"),
     PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR: join(work, "provider-cache"),
@@ -73,11 +76,15 @@ async function walk(project: DocProject, check: (line: string, cwd: string, r: R
           cwd = resolve(cwd, cd[1]!);
           continue;
         }
+        const started = goBridgeStarts();
         const r = await timed(`${project.name}: ${line}`, async () => {
           const ran = await spawnAsync("sh", ["-c", line], { cwd, env });
           return { code: ran.status ?? -1, stdout: ran.stdout, stderr: ran.stderr };
         });
         expectSuccess(r, `${PAGE} (${project.name}): \`${line}\` in ${cwd}`);
+        // The program runs on this plugin: the Go implementation never starts for it. (Converting may start it: Pulumi's
+        // mapper asks the highest installed terraform-provider for mappings.)
+        if (/^pulumi (up|preview)\b/.test(line)) expect(goBridgeStarts(), `the Go implementation 0.8.1 started during \`${line}\``).toBe(started);
         await check(line, cwd, r);
       }
       // Each run block starts again from the Terraform project.
@@ -85,6 +92,9 @@ async function walk(project: DocProject, check: (line: string, cwd: string, r: R
     }
   }
 }
+
+/** How many times the Go implementation's stand-in has started. */
+const goBridgeStarts = (): number => (existsSync(goBridgeLog) ? readFileSync(goBridgeLog, "utf8").split("\n").filter((l) => l !== "").length : 0);
 
 /** The stack's outputs in `cwd`. */
 async function outputs(cwd: string): Promise<Record<string, unknown>> {
@@ -101,6 +111,8 @@ beforeAll(async () => {
   mkdirSync(join(work, "backend"));
   writeFileSync(join(work, "empty.tfrc"), "");
   reg = await FakeRegistry.start({ providers: { "hashicorp/local": [{ version: "2.4.1" }, { version: "2.5.3" }] }, binaries: { local: peerPath("local") }, hostnames: REGISTRIES });
+  caBundle = join(work, "ca-bundle.pem");
+  writeFileSync(caBundle, `${existsSync(SYSTEM_CAS) ? readFileSync(SYSTEM_CAS, "utf8") : ""}\n${readFileSync(reg.caFile, "utf8")}`);
   const port = Number(reg.host.split(":")[1]);
   tunnel = await startHostTunnel(Object.fromEntries(REGISTRIES.map((h) => [h, port])));
   // The Go implementation 0.8.1, installed as `pulumi plugin install` would: the reference build behind a logging script.
@@ -155,7 +167,6 @@ describe.skipIf(hostsMissing())(`${PAGE}, run as written`, () => {
       });
     });
     expect(converted).toBe(2);
-    expect(existsSync(goBridgeLog) ? read(work, "go-bridge.log") : "", "the Go implementation 0.8.1 never started").toBe("");
   }, 1_800_000);
 
   it("YAML: a project without loops, deployed, then no changes", async () => {
@@ -166,7 +177,6 @@ describe.skipIf(hostsMissing())(`${PAGE}, run as written`, () => {
       expect(read(cwd, "out/secrets.env")).toBe("API_TOKEN=staging-token\n");
       expect(await outputs(cwd)).toEqual({ motdId: sha1(motd), bannerSha256: sha256(read(cwd, "banner.txt")) });
     });
-    expect(existsSync(goBridgeLog) ? read(work, "go-bridge.log") : "", "the Go implementation 0.8.1 never started").toBe("");
     // The converter asked the registries by name, through the tunnel.
     expect(tunnel.connects.filter((c) => REGISTRIES.some((h) => c === `${h}:443`)).length).toBeGreaterThan(0);
   }, 1_800_000);
