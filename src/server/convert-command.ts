@@ -122,6 +122,58 @@ function unpin(file: string, log: (line: string) => void): void {
   else writeFileSync(file, text);
 }
 
+/**
+ * The version of the Python language host in `pulumi about --json` (the host the CLI runs for this project: on PATH,
+ * else beside the CLI), when it is a release (x.y.z).
+ */
+export function pythonHostVersion(aboutJson: string): string | undefined {
+  let about: unknown;
+  try {
+    about = JSON.parse(aboutJson);
+  } catch {
+    return undefined;
+  }
+  const plugins: unknown = typeof about === "object" && about !== null ? (about as Record<string, unknown>)["plugins"] : undefined;
+  if (!Array.isArray(plugins)) return undefined;
+  const host = (plugins as unknown[]).find((p): p is Record<string, unknown> => typeof p === "object" && p !== null && (p as Record<string, unknown>)["kind"] === "language" && (p as Record<string, unknown>)["name"] === "python");
+  const version = typeof host?.["version"] === "string" ? host["version"].replace(/^v/, "") : "";
+  return /^\d+\.\d+\.\d+$/.test(version) ? version : undefined;
+}
+
+/**
+ * Pins the `pulumi` requirement of a requirements.txt to `version` (`pulumi==version`), whatever range it had. Returns
+ * undefined when the file names no `pulumi` requirement.
+ */
+export function pinPulumiRequirement(requirements: string, version: string): string | undefined {
+  const requirement = /^pulumi(?![\w.-])[ \t]*(?:[<>=!~].*)?$/i;
+  const lines = requirements.split("\n");
+  if (!lines.some((l) => requirement.test(l))) return undefined;
+  return lines.map((l) => (requirement.test(l) ? `pulumi==${version}` : l)).join("\n");
+}
+
+/**
+ * Python: the SDK Pulumi generates calls into the `pulumi` package of its generator's release, but the program's
+ * requirements.txt asks only for `pulumi>=3.0.0,<4.0.0`, so pip installs the newest, which may lack what that code
+ * calls (the v3.248 generator's `pulumi.runtime.settings._sync_monitor_supports_parameterization` is gone from 3.258).
+ * The requirement is pinned to the release of the language host that generated the SDK, as `pulumi about` names it.
+ */
+async function pinPythonSdk(outDir: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+  const file = join(outDir, "requirements.txt");
+  const about = await pulumiOutput(["--non-interactive", "about", "--json"], outDir, env);
+  const version = about.code === 0 ? pythonHostVersion(about.stdout) : undefined;
+  if (version === undefined) {
+    log(`convert: \`pulumi about\` in ${outDir} names no released Python language host (exit ${about.code}); ${file} is left as Pulumi wrote it: pin \`pulumi\` there to the release of your Python language host if \`pulumi up\` fails in the generated SDK\n${about.stderr.trim()}`);
+    return;
+  }
+  const text = existsSync(file) ? pinPulumiRequirement(readFileSync(file, "utf8"), version) : undefined;
+  if (text === undefined) {
+    log(`convert: ${file} has no \`pulumi\` requirement; add \`pulumi==${version}\` (the release of the language host that generated the SDK)`);
+    return;
+  }
+  writeFileSync(file, text);
+  log(`convert: pulumi==${version} in requirements.txt, the release of the Python language host that generated the SDK`);
+}
+
 /** Whether Pulumi's Terraform converter is installed, or on PATH (where `pulumi convert` also looks). */
 function converterPresent(env: NodeJS.ProcessEnv): boolean {
   const onPath = (env["PATH"] ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, "pulumi-converter-terraform")));
@@ -144,6 +196,19 @@ function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<nu
       fail(e.code === "ENOENT" ? new Error("convert: `pulumi` is not on PATH; install the Pulumi CLI (https://www.pulumi.com/docs/install/) or add it to PATH") : e),
     );
     child.once("close", (code, signal) => done(code ?? (signal ? 128 : 1)));
+  });
+}
+
+/** Runs `pulumi args` in `cwd`, capturing its output; resolves with its exit code and output. */
+function pulumiOutput(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn("pulumi", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.once("error", fail);
+    child.once("close", (code, signal) => done({ code: code ?? (signal ? 128 : 1), stdout, stderr }));
   });
 }
 
@@ -192,6 +257,7 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   }
   unpin(join(outDir, "Pulumi.yaml"), log);
   if (python) {
+    await pinPythonSdk(outDir, env, log);
     const project = join(outDir, "Pulumi.yaml");
     const text = readFileSync(project, "utf8");
     if (/^runtime: python$/m.test(text)) writeFileSync(project, text.replace(/^runtime: python$/m, "runtime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv"));

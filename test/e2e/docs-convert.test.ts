@@ -19,6 +19,7 @@ import { hostsMissing, languageSandbox } from "../support/languages.js";
 import { removeScratch, scratch } from "../support/lifecycle.js";
 import { peerPath, referenceBin, repoRoot } from "../support/peers.js";
 import { spawnAsync } from "../support/processes.js";
+import { PULUMI_PYTHON_SDK } from "../support/python.js";
 import { expectSuccess, pulumiBinDir, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
@@ -146,7 +147,15 @@ describe.skipIf(hostsMissing())(`${PAGE}, run as written`, () => {
       if (/^pulumi plugin run .* convert /.test(line)) {
         converted++;
         // The pin the command adds for SDK generation is gone from the converted project; the SDK is this plugin's.
-        expect(read(cwd, join(/--out (\S+)/.exec(line)![1]!, "Pulumi.yaml"))).not.toContain("terraform-provider");
+        const out = join(cwd, /--out (\S+)/.exec(line)![1]!);
+        expect(read(out, "Pulumi.yaml")).not.toContain("terraform-provider");
+        // Python: the `pulumi` package installed is the release of the language host that generated the SDK (newer
+        // ones may lack what that generator's code calls).
+        if (/--language python\b/.test(line)) {
+          const version = execFileSync(join(out, "venv", "bin", "python"), ["-c", "import importlib.metadata as m; print(m.version('pulumi'))"], { encoding: "utf8" });
+          expect(version.trim()).toBe(PULUMI_PYTHON_SDK);
+          expect(read(out, "requirements.txt").split("\n")).toContain(`pulumi==${PULUMI_PYTHON_SDK}`);
+        }
       }
       if (!/^pulumi up\b/.test(line)) return;
       const banner = read(cwd, "banner.txt");

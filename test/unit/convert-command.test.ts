@@ -1,6 +1,7 @@
-// The `convert` command's pure parts: its arguments, the package blocks it retargets, the pin it removes.
+// The `convert` command's pure parts: its arguments, the package blocks it retargets, the pin it removes, the `pulumi`
+// requirement it pins for Python.
 import { describe, expect, it } from "vitest";
-import { ConvertUsageError, parseConvertArgs, retargetPackageBlocks, unpinProject } from "../../src/server/convert-command.js";
+import { ConvertUsageError, parseConvertArgs, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks, unpinProject } from "../../src/server/convert-command.js";
 import { VERSION } from "../../src/version.js";
 
 /** A package block as Pulumi's Terraform converter writes it (hclwrite), and one of a provider Pulumi publishes. */
@@ -74,5 +75,39 @@ describe("unpinProject", () => {
   });
   it("says when the pin is not there (undefined)", () => {
     expect(unpinProject("name: shop\nruntime: nodejs\n")).toBeUndefined();
+  });
+});
+
+describe("pinPulumiRequirement", () => {
+  it("pins the range Pulumi's generator writes, keeping the SDK paths", () => {
+    expect(pinPulumiRequirement("pulumi>=3.0.0,<4.0.0\nsdks/local\n", "3.248.0")).toBe("pulumi==3.248.0\nsdks/local\n");
+  });
+  it("pins a bare or differently spelled requirement, and no other package", () => {
+    expect(pinPulumiRequirement("pulumi-random>=4.0.0\nPulumi ~= 3.200\npulumi_extra==1\npulumi\n", "3.259.0")).toBe("pulumi-random>=4.0.0\npulumi==3.259.0\npulumi_extra==1\npulumi==3.259.0\n");
+  });
+  it("says when there is no pulumi requirement (undefined)", () => {
+    expect(pinPulumiRequirement("sdks/local\npulumi-random\n", "3.248.0")).toBeUndefined();
+  });
+});
+
+describe("pythonHostVersion", () => {
+  /** The plugins part of `pulumi about --json` (CLI v3.276.0, a Python project, the v3.248.0 host on PATH). */
+  const about = (version: string): string =>
+    JSON.stringify({
+      plugins: [
+        { name: "python", version, kind: "language" },
+        { name: "terraform-provider", version: "0.1.0-ts", kind: "resource" },
+      ],
+      cliAbout: { version: "3.276.0" },
+    });
+  it("is the Python language host's release", () => {
+    expect(pythonHostVersion(about("3.248.0"))).toBe("3.248.0");
+    expect(pythonHostVersion(about("v3.259.0"))).toBe("3.259.0");
+  });
+  it("is undefined for a development build, no Python host, or output that is not JSON", () => {
+    expect(pythonHostVersion(about("3.260.0-alpha.x1234"))).toBeUndefined();
+    expect(pythonHostVersion(JSON.stringify({ plugins: [{ name: "nodejs", version: "3.248.0", kind: "language" }] }))).toBeUndefined();
+    expect(pythonHostVersion(JSON.stringify({ plugins: null }))).toBeUndefined();
+    expect(pythonHostVersion("error: no Pulumi.yaml")).toBeUndefined();
   });
 });
