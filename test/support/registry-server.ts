@@ -89,6 +89,11 @@ export interface FakeRegistryOptions {
    * else: true when it answered, false to let the registry answer as usual.
    */
   respond?: (path: string, req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+  /**
+   * Other names the certificate is valid for (e.g. `registry.terraform.io`), for a client that reaches this server
+   * under a public registry's name through test/support/host-tunnel.ts.
+   */
+  hostnames?: string[];
 }
 
 export const CURRENT_PLATFORM = `${process.platform === "win32" ? "windows" : process.platform}_${process.arch === "x64" ? "amd64" : process.arch}`;
@@ -104,8 +109,8 @@ function pem(label: string, der: ArrayBuffer): string {
   return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
 }
 
-/** A throwaway CA and a server certificate for 127.0.0.1 and localhost signed by it. */
-export async function makeTestCa(): Promise<TlsMaterial> {
+/** A throwaway CA and a server certificate for 127.0.0.1, localhost and `hostnames` signed by it. */
+export async function makeTestCa(hostnames: readonly string[] = []): Promise<TlsMaterial> {
   const alg = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
   const caKeys = (await webcrypto.subtle.generateKey(alg, true, ["sign", "verify"])) as CryptoKeyPair;
   const leafKeys = (await webcrypto.subtle.generateKey(alg, true, ["sign", "verify"])) as CryptoKeyPair;
@@ -139,6 +144,7 @@ export async function makeTestCa(): Promise<TlsMaterial> {
       new x509.SubjectAlternativeNameExtension([
         { type: "ip", value: "127.0.0.1" },
         { type: "dns", value: "localhost" },
+        ...hostnames.map((value) => ({ type: "dns" as const, value })),
       ]),
     ],
   });
@@ -186,7 +192,7 @@ export class FakeRegistry {
   ) {}
 
   static async start(options: FakeRegistryOptions): Promise<FakeRegistry> {
-    const tls = await makeTestCa();
+    const tls = await makeTestCa(options.hostnames);
     const dir = mkdtempSync(join(tmpdir(), "tfbridge-fake-registry-"));
     const caFile = join(dir, "ca.pem");
     writeFileSync(caFile, tls.caPem);

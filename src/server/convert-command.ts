@@ -1,0 +1,288 @@
+// `pulumi-resource-terraform-provider convert …` (run as `pulumi plugin run --kind resource terraform-provider@<v> --
+// convert …`): a Terraform project converted to a Pulumi program that runs on this plugin, through Pulumi's own
+// `pulumi convert` twice, because Pulumi's Terraform converter writes a fixed version of the Go bridge (0.8.1) as the
+// base provider of every provider it bridges, and code generation then asks for that version, not this plugin's.
+// Neither step may pick Pulumi's Go implementation, which has the same plugin name: the first runs with automatic
+// plugin downloads off (it would fetch the Go v0.8.1 the converter names), and the second generates each SDK from this
+// plugin by name and version (a `packages` remap in the project it converts from, removed from the result).
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, delimiter, join, resolve } from "node:path";
+import { pulumiHome } from "../acquire/cache.js";
+import { VERSION } from "../version.js";
+
+/** What `convert` was asked for. */
+export interface ConvertArgs {
+  language: string;
+  out: string;
+  name?: string;
+  strict: boolean;
+  generateOnly: boolean;
+  mappings: string[];
+  /** After `--`: the Terraform converter's own arguments. */
+  converterArgs: string[];
+}
+
+export const CONVERT_USAGE =
+  `usage: pulumi plugin run --kind resource terraform-provider@${VERSION} -- convert --language <typescript|python|go|csharp|java|yaml> ` +
+  "[--out DIR] [--name NAME] [--strict] [--generate-only] [--mappings FILE]... [-- <converter arguments>]\n" +
+  "Converts the Terraform project in the current directory, as `pulumi convert --from terraform` does, into a program whose " +
+  `Terraform providers run on this plugin (terraform-provider ${VERSION}).`;
+
+/** Thrown for arguments `convert` cannot take; the message names the argument and what to do. */
+export class ConvertUsageError extends Error {}
+
+/** Parses `convert`'s arguments (argv after `convert`): `pulumi convert`'s flags that make sense for a Terraform source. */
+export function parseConvertArgs(argv: readonly string[]): ConvertArgs {
+  const out: ConvertArgs = { language: "", out: ".", strict: false, generateOnly: false, mappings: [], converterArgs: [] };
+  const dashes = argv.indexOf("--");
+  const own = dashes < 0 ? argv : argv.slice(0, dashes);
+  if (dashes >= 0) out.converterArgs = argv.slice(dashes + 1);
+  for (let i = 0; i < own.length; i++) {
+    const arg = own[i]!;
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (!m) throw new ConvertUsageError(`convert: unexpected argument '${arg}' (the Terraform project is the current directory; converter arguments go after --)\n${CONVERT_USAGE}`);
+    const flag = m[1]!;
+    if (flag === "strict" || flag === "generate-only") {
+      if (m[2] !== undefined && m[2] !== "true" && m[2] !== "false") throw new ConvertUsageError(`convert: --${flag} takes no value or true/false, not '${m[2]}'`);
+      const on = m[2] !== "false";
+      if (flag === "strict") out.strict = on;
+      else out.generateOnly = on;
+      continue;
+    }
+    if (!["language", "out", "name", "mappings", "from"].includes(flag)) throw new ConvertUsageError(`convert: unknown flag --${flag}\n${CONVERT_USAGE}`);
+    const value = m[2] ?? own[++i];
+    if (value === undefined || value === "") throw new ConvertUsageError(`convert: --${flag} needs a value\n${CONVERT_USAGE}`);
+    switch (flag) {
+      case "language":
+        out.language = value;
+        break;
+      case "out":
+        out.out = value;
+        break;
+      case "name":
+        out.name = value;
+        break;
+      case "mappings":
+        out.mappings.push(...value.split(","));
+        break;
+      default:
+        if (!/^(terraform|tf)$/i.test(value)) throw new ConvertUsageError(`convert: --from ${value}: this command converts Terraform projects only; for other sources run \`pulumi convert --from ${value}\``);
+    }
+  }
+  if (out.language === "") throw new ConvertUsageError(`convert: --language is required\n${CONVERT_USAGE}`);
+  if (/^(pcl|pulumi)$/i.test(out.language)) throw new ConvertUsageError(`convert: --language ${out.language}: PCL is what \`pulumi convert --from terraform --language pcl\` writes; this command exists to go past it`);
+  return out;
+}
+
+/**
+ * Sets the base provider version of every `package` block bridged through `terraform-provider` in a PCL source to
+ * `version`, leaving other packages (Pulumi's native ones) alone. Returns the new text and how many blocks it changed.
+ */
+export function retargetPackageBlocks(pcl: string, version: string): { text: string; changed: number } {
+  let changed = 0;
+  // hclwrite writes a package block as `package <label> {` … `}` at the start of a line, attributes one per line.
+  const text = pcl.replace(/^package\b[^{\n]*\{\n[\s\S]*?^\}/gm, (block) => {
+    if (!/^\s*baseProviderName\s*=\s*"terraform-provider"\s*$/m.test(block)) return block;
+    return block.replace(/^(\s*baseProviderVersion\s*=\s*)"[^"]*"/m, (_all, lead: string) => {
+      changed++;
+      return `${lead}${JSON.stringify(version)}`;
+    });
+  });
+  return { text, changed };
+}
+
+/** Every .pp file under `dir`. */
+function pclFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return pclFiles(path);
+    return e.name.endsWith(".pp") ? [path] : [];
+  });
+}
+
+/** The `packages` entry that pins SDK generation to this plugin, as Pulumi writes it back into the converted project. */
+const PIN = `  terraform-provider: terraform-provider@${VERSION}`;
+
+/** Removes PIN (and a `packages:` key it leaves empty) from the converted project's Pulumi.yaml. */
+export function unpinProject(yaml: string): string | undefined {
+  const lines = yaml.split("\n");
+  const at = lines.indexOf(PIN);
+  if (at < 0) return undefined;
+  lines.splice(at, 1);
+  const header = lines.lastIndexOf("packages:", at - 1);
+  if (header === at - 1 && !/^\s+\S/.test(lines[at] ?? "")) lines.splice(header, 1);
+  return lines.join("\n");
+}
+
+function unpin(file: string, log: (line: string) => void): void {
+  const text = existsSync(file) ? unpinProject(readFileSync(file, "utf8")) : undefined;
+  if (text === undefined) log(`convert: ${file} does not hold the line \`${PIN.trim()}\` this command added under packages:; remove it if it is there`);
+  else writeFileSync(file, text);
+}
+
+/**
+ * The version of the Python language host in `pulumi about --json` (the host the CLI runs for this project: on PATH,
+ * else beside the CLI), when it is a release (x.y.z).
+ */
+export function pythonHostVersion(aboutJson: string): string | undefined {
+  let about: unknown;
+  try {
+    about = JSON.parse(aboutJson);
+  } catch {
+    return undefined;
+  }
+  const plugins: unknown = typeof about === "object" && about !== null ? (about as Record<string, unknown>)["plugins"] : undefined;
+  if (!Array.isArray(plugins)) return undefined;
+  const host = (plugins as unknown[]).find((p): p is Record<string, unknown> => typeof p === "object" && p !== null && (p as Record<string, unknown>)["kind"] === "language" && (p as Record<string, unknown>)["name"] === "python");
+  const version = typeof host?.["version"] === "string" ? host["version"].replace(/^v/, "") : "";
+  return /^\d+\.\d+\.\d+$/.test(version) ? version : undefined;
+}
+
+/**
+ * Pins the `pulumi` requirement of a requirements.txt to `version` (`pulumi==version`), whatever range it had. Returns
+ * undefined when the file names no `pulumi` requirement.
+ */
+export function pinPulumiRequirement(requirements: string, version: string): string | undefined {
+  const requirement = /^pulumi(?![\w.-])[ \t]*(?:[<>=!~].*)?$/i;
+  const lines = requirements.split("\n");
+  if (!lines.some((l) => requirement.test(l))) return undefined;
+  return lines.map((l) => (requirement.test(l) ? `pulumi==${version}` : l)).join("\n");
+}
+
+/**
+ * Python: the SDK Pulumi generates calls into the `pulumi` package of its generator's release, but the program's
+ * requirements.txt asks only for `pulumi>=3.0.0,<4.0.0`, so pip installs the newest, which may lack what that code
+ * calls (the v3.248 generator's `pulumi.runtime.settings._sync_monitor_supports_parameterization` is gone from 3.258).
+ * The requirement is pinned to the release of the language host that generated the SDK, as `pulumi about` names it.
+ */
+async function pinPythonSdk(outDir: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+  const file = join(outDir, "requirements.txt");
+  const about = await pulumiOutput(["--non-interactive", "about", "--json"], outDir, env);
+  const version = about.code === 0 ? pythonHostVersion(about.stdout) : undefined;
+  if (version === undefined) {
+    log(`convert: \`pulumi about\` in ${outDir} names no released Python language host (exit ${about.code}); ${file} is left as Pulumi wrote it: pin \`pulumi\` there to the release of your Python language host if \`pulumi up\` fails in the generated SDK\n${about.stderr.trim()}`);
+    return;
+  }
+  const text = existsSync(file) ? pinPulumiRequirement(readFileSync(file, "utf8"), version) : undefined;
+  if (text === undefined) {
+    log(`convert: ${file} has no \`pulumi\` requirement; add \`pulumi==${version}\` (the release of the language host that generated the SDK)`);
+    return;
+  }
+  writeFileSync(file, text);
+  log(`convert: pulumi==${version} in requirements.txt, the release of the Python language host that generated the SDK`);
+}
+
+/** Whether Pulumi's Terraform converter is installed, or on PATH (where `pulumi convert` also looks). */
+function converterPresent(env: NodeJS.ProcessEnv): boolean {
+  const onPath = (env["PATH"] ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, "pulumi-converter-terraform")));
+  if (onPath) return true;
+  try {
+    return readdirSync(join(pulumiHome(env), "plugins")).some((n) => /^converter-terraform-v\d/.test(n) && !n.endsWith(".partial") && !n.endsWith(".lock"));
+  } catch {
+    return false;
+  }
+}
+
+/** The user's own PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION, as Pulumi reads a boolean variable. */
+const downloadsOff = (env: NodeJS.ProcessEnv): boolean => /^(1|true)$/i.test(env["PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION"] ?? "");
+
+/** Runs `pulumi args` in `cwd` with our stdio; resolves with its exit code. */
+function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((done, fail) => {
+    const child = spawn("pulumi", args, { cwd, env, stdio: "inherit" });
+    child.once("error", (e: NodeJS.ErrnoException) =>
+      fail(e.code === "ENOENT" ? new Error("convert: `pulumi` is not on PATH; install the Pulumi CLI (https://www.pulumi.com/docs/install/) or add it to PATH") : e),
+    );
+    child.once("close", (code, signal) => done(code ?? (signal ? 128 : 1)));
+  });
+}
+
+/** Runs `pulumi args` in `cwd`, capturing its output; resolves with its exit code and output. */
+function pulumiOutput(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn("pulumi", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.once("error", fail);
+    child.once("close", (code, signal) => done({ code: code ?? (signal ? 128 : 1), stdout, stderr }));
+  });
+}
+
+/**
+ * The conversion: `pulumi convert --from terraform --language pcl` into a temporary folder, each bridged package block
+ * pointed at this plugin's version, then `pulumi convert --from pcl --language <language>` from there into `--out`.
+ * Returns the exit code; the temporary folder is kept (and named) when a step fails, for the report.
+ */
+export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<number> {
+  const name = args.name ?? basename(cwd);
+  const outDir = resolve(cwd, args.out);
+  const work = mkdtempSync(join(tmpdir(), "pulumi-tf-convert-"));
+  const pclDir = join(work, name);
+  const common = ["--non-interactive", "convert", "--name", name, ...(args.strict ? ["--strict"] : [])];
+  const toPcl = [...common, "--from", "terraform", "--language", "pcl", "--out", pclDir, ...args.mappings.flatMap((m) => ["--mappings", m])];
+  // With downloads off below, `pulumi convert` would not fetch the converter itself the first time: fetch it here.
+  if (!converterPresent(env) && !downloadsOff(env)) {
+    const installed = await pulumi(["--non-interactive", "plugin", "install", "converter", "terraform"], cwd, env);
+    if (installed !== 0) log(`convert: \`pulumi plugin install converter terraform\` failed (exit ${installed}); trying the conversion anyway`);
+  }
+  // No downloads: the PCL is bound against terraform-provider 0.8.1, which would otherwise be fetched and installed.
+  const noDownloads = { ...env, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" };
+  let code = await pulumi([...toPcl, ...(args.converterArgs.length > 0 ? ["--", ...args.converterArgs] : [])], cwd, noDownloads);
+  if (code !== 0) {
+    log(`convert: \`pulumi convert --from terraform --language pcl\` failed (exit ${code}); what it wrote is in ${pclDir}`);
+    return code;
+  }
+  let changed = 0;
+  for (const file of pclFiles(pclDir)) {
+    const r = retargetPackageBlocks(readFileSync(file, "utf8"), VERSION);
+    if (r.changed > 0) writeFileSync(file, r.text);
+    changed += r.changed;
+  }
+  log(`convert: ${changed} Terraform provider package${changed === 1 ? "" : "s"} set to run on terraform-provider ${VERSION}`);
+  // `pulumi convert` generates each parameterized package's SDK from the plugin named by base name alone (the highest
+  // installed version); the project's `packages` entry for that name pins it to this plugin.
+  writeFileSync(join(pclDir, "Pulumi.yaml"), `name: ${JSON.stringify(name)}\nruntime: yaml\npackages:\n${PIN}\n`);
+  // Python: Pulumi's generator writes a project without a virtual environment, whose dependencies would go into the
+  // Python on PATH (and an older `pulumi` there would stay); the project gets one, as `pulumi new` makes it.
+  const python = /^python$/i.test(args.language);
+  const generateOnly = args.generateOnly || python;
+  code = await pulumi([...common, "--from", "pcl", "--language", args.language, "--out", outDir, ...(generateOnly ? ["--generate-only"] : [])], pclDir, env);
+  if (code !== 0) {
+    log(`convert: \`pulumi convert --from pcl --language ${args.language}\` failed (exit ${code}); the PCL it converted is in ${pclDir}`);
+    return code;
+  }
+  unpin(join(outDir, "Pulumi.yaml"), log);
+  if (python) {
+    await pinPythonSdk(outDir, env, log);
+    const project = join(outDir, "Pulumi.yaml");
+    const text = readFileSync(project, "utf8");
+    if (/^runtime: python$/m.test(text)) writeFileSync(project, text.replace(/^runtime: python$/m, "runtime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv"));
+    else log(`convert: ${project} names its Python runtime in a way this command does not know; it is left as Pulumi wrote it`);
+    if (!args.generateOnly) {
+      code = await pulumi(["--non-interactive", "install"], outDir, env);
+      if (code !== 0) {
+        log(`convert: \`pulumi install\` in ${outDir} failed (exit ${code}); the program is converted, its dependencies are not installed`);
+        return code;
+      }
+    }
+  }
+  rmSync(work, { recursive: true, force: true });
+  log(`convert: the ${args.language} program is in ${outDir}`);
+  return 0;
+}
+
+/** `convert`'s entry: parse, run, exit with the code. */
+export async function convertCommand(argv: readonly string[]): Promise<never> {
+  let code: number;
+  try {
+    code = await runConvert(parseConvertArgs(argv));
+  } catch (e) {
+    process.stderr.write(`${e instanceof ConvertUsageError ? e.message : (e as Error).stack ?? String(e)}\n`);
+    code = e instanceof ConvertUsageError ? 2 : 1;
+  }
+  process.exit(code);
+}
