@@ -1,5 +1,5 @@
 // `adopt` against OpenTofu: OpenTofu applies a configuration over the real local and random peers, the commands of
-// docs/moving-from-terraform-state.md adopt its state into a stack and preview with no changes, and then the same
+// docs/moving-from-terraform.md adopt its state into a stack and preview with no changes, and then the same
 // change made on both sides plans the same actions; the same state as `tofu show -json` output adopts alike.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -40,9 +40,9 @@ data "local_file" "d" {
 
 /** The doc's commands, with its registry packages given as the peers (no registry here). */
 function docCommands(): string[] {
-  const doc = readFileSync(join(repoRoot, "docs/moving-from-terraform-state.md"), "utf8");
+  const doc = readFileSync(join(repoRoot, "docs/moving-from-terraform.md"), "utf8");
   const block = /<!-- adopt run -->\n```sh\n([\s\S]*?)```/.exec(doc)?.[1];
-  if (block === undefined) throw new Error("docs/moving-from-terraform-state.md has no `<!-- adopt run -->` block");
+  if (block === undefined) throw new Error("docs/moving-from-terraform.md has no `<!-- adopt run -->` block");
   return block
     .trim()
     .split("\n")
