@@ -2,8 +2,9 @@
 # Provides Pulumi's Node.js, Python and Go language hosts (pulumi-language-nodejs, -python with
 # pulumi-language-python-exec, -go) for end-to-end tests, and prints the folder that holds them on its last line.
 #   1. Hosts a user already has on PATH (a normal Pulumi install) are used as they are.
-#   2. Else they are built from ../shared/pulumi-language-hosts (pulumi/pulumi v3.248.0 sources, the SDKs' version,
-#      older than the CLI, which runs them as it runs any installed host; the Go module proxy refuses these modules) into
+#   2. Else they are built from ../shared/pulumi-language-hosts-v3.259 (pulumi/pulumi v3.259.0 sources, the newest to
+#      be had here and the SDKs' version, older than the CLI, which runs them as it runs any installed host; the Go
+#      module proxy refuses these modules) into
 #      ${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}/langhosts-<hash of those sources>/.
 #   3. Else it exits 3, saying what is missing; tests that need the hosts then skip with that message.
 # Idempotent: a complete cached build is reused.
@@ -25,7 +26,7 @@ if [ "${TF_BRIDGE_IGNORE_PATH_HOSTS:-}" != "1" ] && command -v pulumi-language-n
   fi
 fi
 
-src="${TF_BRIDGE_LANGUAGE_HOSTS_SRC:-$root/../shared/pulumi-language-hosts}"
+src="${TF_BRIDGE_LANGUAGE_HOSTS_SRC:-$root/../shared/pulumi-language-hosts-v3.259}"
 if [ ! -f "$src/build.sh" ]; then
   log "no Pulumi language hosts: none on PATH, and no sources at $src; install Pulumi (its release archive has pulumi-language-nodejs, -python and -go) or put the hosts on PATH"
   exit 3

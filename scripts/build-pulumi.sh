@@ -10,7 +10,7 @@
 #                                   stack (grpc-go, pulumirpc), for the per-operation benchmark
 # pulumi-language-nodejs is not built here: the module proxy serves no version of its module
 # (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3); scripts/build-language-hosts.sh
-# provides it (and the Python and Go hosts) from PATH or ../shared/pulumi-language-hosts.
+# provides it (and the Python and Go hosts) from PATH or ../shared/pulumi-language-hosts-v3.259.
 #
 # Idempotent: <stamp> hashes the wrapper modules and engineclient/main.go, so each bin directory
 # is never changed once made, and worktrees whose engineclients differ keep one each instead of

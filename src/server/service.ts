@@ -344,10 +344,11 @@ export class ProviderService {
 }
 
 /**
- * The engine (v3.248) loads an explicit provider resource of a parameterized package (YAML `pulumi:providers:random`)
- * with the *base plugin's* version in the value form: it copies the default provider's version over the
- * parameterization's after setting it. The value bytes name the Terraform provider exactly, so a request naming our
- * own version is that slip, and not a package version to check against.
+ * The engine (v3.248, and v3.276.0 with YAML and with TypeScript SDKs of 3.259.0) loads an explicit provider resource
+ * of a parameterized package (YAML `pulumi:providers:random`, `new random.Provider`) with the *base plugin's* version in
+ * the value form: it copies the default provider's version over the parameterization's after setting it. The value
+ * bytes name the Terraform provider exactly, so a request naming our own version is that slip, and not a package
+ * version to check against.
  */
 function engineQuirks(input: ParameterizeInput): ParameterizeInput {
   return input.kind === "value" && input.version === VERSION ? { ...input, version: "" } : input;

@@ -10,6 +10,7 @@ import { goEnv, hostsMissing, languageSandbox } from "../support/languages.js";
 import { genSdkDiagnostics, nodeSdk, removeScratch, scratch, Scenario, TypeScriptScenario } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
 import { execAsync } from "../support/processes.js";
+import { PULUMI_GO_SDK } from "../support/pulumi-tools.js";
 import { expectSuccess, runPulumi, type PulumiSandbox } from "../support/pulumi.js";
 import { pythonBase, pythonVenv } from "../support/python.js";
 
@@ -168,7 +169,7 @@ describe.skipIf(hostsMissing())("Terraform actions from resource hooks", () => {
     writeFileSync(join(dir, "Pulumi.yaml"), "name: actions-go\nruntime: go\n");
     writeFileSync(
       join(dir, "go.mod"),
-      `module actionsgo\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v3.248.0\n\nreplace github.com/pulumi/pulumi-terraform-provider/sdks/go/local => ${sdk}\n`,
+      `module actionsgo\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 ${PULUMI_GO_SDK}\n\nreplace github.com/pulumi/pulumi-terraform-provider/sdks/go/local => ${sdk}\n`,
     );
     writeFileSync(join(dir, "main.go"), GO_PROGRAM);
     await execAsync("go", ["mod", "tidy"], { cwd: dir, env });

@@ -1,9 +1,10 @@
 // docs/automation-api.md's Pulumi.yaml and automation.ts, taken from the page as written and run: the TypeScript Automation
-// API (@pulumi/pulumi PULUMI_NODE_SDK from npm) drives a local YAML program using random through this plugin against the
-// real CLI: install, up, a no-change preview, destroy.
+// API (@pulumi/pulumi PULUMI_NODE_SDK from npm, run on Node 24 as that SDK needs Node 22+) drives a local YAML program
+// using random through this plugin against the real CLI: install, up, a no-change preview, destroy.
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { packagedNode } from "../support/e2e.js";
 import { e2eSandbox } from "../support/e2e-sandbox.js";
 import { scratch } from "../support/lifecycle.js";
 import { peerPath, repoRoot } from "../support/peers.js";
@@ -34,8 +35,8 @@ describe("the Automation API page", () => {
     writeFileSync(join(infra, "Pulumi.yaml"), project!);
     symlinkSync(peerPath("random"), join(infra, "terraform-provider-random"));
 
-    const tsx = join(repoRoot, "node_modules/.bin/tsx");
-    const r = await spawnAsync(tsx, ["automation.ts", "infra"], { cwd: dir, env: sandbox.env });
+    const tsx = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
+    const r = await spawnAsync(packagedNode().bin, [tsx, "automation.ts", "infra"], { cwd: dir, env: sandbox.env });
     const said = `${r.stdout}\n${r.stderr}`;
     expect(r.status, said).toBe(0);
     expect(said).toMatch(/^up: succeeded \{"create":2\}$/m);

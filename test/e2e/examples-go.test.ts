@@ -17,6 +17,7 @@ import { GO_SCALAR_RETURN_REASON, patchScalarReturns } from "../support/go-scala
 import { goEnv, hostsMissing } from "../support/languages.js";
 import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
 import { spawnAsync } from "../support/processes.js";
+import { PULUMI_GO_SDK } from "../support/pulumi-tools.js";
 import { pulumiBinDir } from "../support/pulumi.js";
 
 const figures: string[] = [];
@@ -63,7 +64,7 @@ describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Go", (peer) 
     mkdirSync(project);
     writeFileSync(
       join(project, "go.mod"),
-      `module examples\n\ngo 1.25\n\nrequire (\n\tgithub.com/pulumi/pulumi/sdk/v3 v3.248.0\n\t${SDK_MODULE(peer)} v0.0.0-00010101000000-000000000000\n)\n\nreplace ${SDK_MODULE(peer)} => ../sdk/go\n`,
+      `module examples\n\ngo 1.25\n\nrequire (\n\tgithub.com/pulumi/pulumi/sdk/v3 ${PULUMI_GO_SDK}\n\t${SDK_MODULE(peer)} v0.0.0-00010101000000-000000000000\n)\n\nreplace ${SDK_MODULE(peer)} => ../sdk/go\n`,
     );
     const dirs = compilable.map((e, i) => {
       if (!e.conversion.ok) throw new Error("unreachable");

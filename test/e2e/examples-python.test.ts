@@ -1,7 +1,7 @@
 // Proof by compiling: every upstream example of the real peers (random, tls, time, local, http) that uses only the
 // peer itself, as renderPython writes it, byte-compiles (`python -m py_compile`) and type-checks with `mypy --strict`
 // against the Python SDK `pulumi package gen-sdk --language python` generates from the same full-docs schema, with the
-// pulumi SDK from PyPI (3.248.0, the language hosts' version) beside it, and is laid out so that black leaves it as it is
+// pulumi SDK from PyPI (PULUMI_SDK, the language hosts' version) beside it, and is laid out so that black leaves it as it is
 // (`black --check`: docs read like formatted code); so does the repeated-resources program (LOOP_PROGRAM, count and
 // for_each) the upstream examples have no case of. Prints per peer: examples found, converted, compiling.
 //
@@ -30,9 +30,9 @@ import { hostsMissing } from "../support/languages.js";
 import { peerPath } from "../support/peers.js";
 import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
 import { execAsync, spawnAsync } from "../support/processes.js";
+import { PULUMI_SDK } from "../support/pulumi-tools.js";
 import { pulumiBinDir } from "../support/pulumi.js";
 
-const PULUMI_SDK = "3.248.0";
 const MYPY = "1.18.2";
 const BLACK = "24.10.0";
 const CACHE = join(homedir(), ".cache/pulumi-tf-bridge-ts");

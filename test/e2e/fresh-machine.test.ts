@@ -22,6 +22,7 @@ import { goEnv, hostsMissing } from "../support/languages.js";
 import { generateNodeSdk, removeScratch, scratch, TypeScriptScenario, withLanguageHosts, YamlScenario } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
 import { pythonBase, pythonVenv } from "../support/python.js";
+import { PULUMI_GO_SDK, PULUMI_SDK } from "../support/pulumi-tools.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 
 const TARBALL = releaseAssetName(VERSION, "linux-amd64");
@@ -252,13 +253,13 @@ describe.skipIf(hostsMissing())("a fresh machine installs the plugin from the re
     const sdk = join(pySdk, "python");
     const plugin = JSON.parse(readFileSync(join(sdk, "pulumi_random", "pulumi-plugin.json"), "utf8")) as Record<string, unknown>;
     expect(plugin).toMatchObject({ resource: true, name: "terraform-provider", version: VERSION, server: release });
-    // The virtualenv (pulumi 3.248.0 from the cached base) holds the SDK installed from its folder, no index: the
+    // The virtualenv (pulumi PULUMI_SDK from the cached base) holds the SDK installed from its folder, no index: the
     // project's own dependencies are there, so `pulumi install --no-dependencies` leaves pip alone.
     const dir = scratch("tfbridge-fresh-py-run-");
     const python = await pythonVenv(await pythonBase(), dir);
     execFileSync(python, ["-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index", "--disable-pip-version-check", sdk], { stdio: ["ignore", "ignore", "inherit"] });
     writeFileSync(join(dir, "Pulumi.yaml"), "name: fresh-py\nruntime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\n");
-    writeFileSync(join(dir, "requirements.txt"), "pulumi==3.248.0\n");
+    writeFileSync(join(dir, "requirements.txt"), `pulumi==${PULUMI_SDK}\n`);
     writeFileSync(join(dir, "__main__.py"), 'import pulumi\nimport pulumi_random as random\n\npulumi.export("name", random.Pet("pet", length=3).id)\n');
     const home = freshHome();
     expect(await pluginsIn(home)).toEqual([]);
@@ -271,7 +272,7 @@ describe.skipIf(hostsMissing())("a fresh machine installs the plugin from the re
     const dir = scratch("tfbridge-fresh-go-run-");
     cpSync(sdk, join(dir, "sdk-random"), { recursive: true });
     writeFileSync(join(dir, "Pulumi.yaml"), "name: fresh-go\nruntime: go\n");
-    writeFileSync(join(dir, "go.mod"), `module freshgo\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v3.248.0\n\nreplace ${GO_SDK_MODULE} => ./sdk-random\n`);
+    writeFileSync(join(dir, "go.mod"), `module freshgo\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 ${PULUMI_GO_SDK}\n\nreplace ${GO_SDK_MODULE} => ./sdk-random\n`);
     writeFileSync(join(dir, "main.go"), GO_MAIN);
     const home = freshHome();
     // Offline: modules only from the machine's module cache (filled by the Go tests), no checksum database.

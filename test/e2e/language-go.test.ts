@@ -1,5 +1,5 @@
 // A Go project through the real Go language host (pulumi-language-go), laid out as `pulumi new go` lays it out:
-// Pulumi.yaml with `runtime: go`, go.mod requiring github.com/pulumi/pulumi/sdk/v3 v3.248.0 with its go.sum, main.go.
+// Pulumi.yaml with `runtime: go`, go.mod requiring github.com/pulumi/pulumi/sdk/v3 PULUMI_GO_SDK with its go.sum, main.go.
 // `pulumi package add terraform-provider <peer>` for random, tls, time and local makes the CLI generate each Go SDK
 // into sdks/<name> and link it (a `replace` in go.mod); a fifth package comes from a fake loopback HTTPS registry
 // (`127.0.0.1:<port>/hashicorp/random "~> 3.0" --provider-name regrandom`). main.go then runs through `pulumi up`:
@@ -23,6 +23,7 @@ import { goEnv, hostsMissing, languageSandbox } from "../support/languages.js";
 import { isSecretEnvelope, OUR_STACK, removeScratch, scratch, type Deployment, type PreviewJson } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
 import { EXPLICIT_ECHO, ROUTE_SECRET, SETTINGS_ENDPOINT, expectStoredExplicitProvider } from "../support/provider-settings.js";
+import { PULUMI_GO_SDK } from "../support/pulumi-tools.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
@@ -47,7 +48,7 @@ function exec(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, 
   });
 }
 
-const GO_MOD = "module goproj\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v3.248.0\n";
+const GO_MOD = `module goproj\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 ${PULUMI_GO_SDK}\n`;
 const EMPTY_MAIN = `package main
 
 import "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -355,7 +356,7 @@ describe.skipIf(hostsMissing())("a Go project through pulumi-language-go", () =>
     expect(readFileSync(join(project, "sdks", "regrandom", "go.mod"), "utf8")).toContain(`module ${SDK_MODULE("regrandom")}/v3\n`);
     const gomod = readFileSync(join(project, "go.mod"), "utf8");
     expect(gomod).toContain(`replace ${SDK_MODULE("regrandom")}/v3 => ./sdks/regrandom\n`);
-    expect(gomod).toContain("require github.com/pulumi/pulumi/sdk/v3 v3.248.0");
+    expect(gomod).toContain(`require github.com/pulumi/pulumi/sdk/v3 ${PULUMI_GO_SDK}`);
     const yaml = readFileSync(join(project, "Pulumi.yaml"), "utf8");
     for (const peer of PEERS) expect(yaml).toContain(`  ${peer}:\n    source: terraform-provider\n    version: ${VERSION}\n    parameters:\n      - ${peerPath(peer)}\n`);
     expect(yaml).toMatch(new RegExp(` {2}regrandom:\\n {4}source: terraform-provider\\n {4}version: ${VERSION.replace(/\./g, "\\.")}\\n {4}parameters:\\n {6}- 127\\.0\\.0\\.1:\\d+\\/hashicorp\\/random\\n {6}- ~> 3\\.0\\n {6}- --provider-name\\n {6}- regrandom\\n`));

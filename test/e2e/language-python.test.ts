@@ -1,5 +1,5 @@
 // A Python project through the real Python language host, laid out as `pulumi new python` lays it out (pip, a `venv`
-// virtualenv, requirements.txt with pulumi==3.248.0, __main__.py); `pulumi install` makes the virtualenv. Then
+// virtualenv, requirements.txt with pulumi==PULUMI_SDK, __main__.py); `pulumi install` makes the virtualenv. Then
 // `pulumi package add terraform-provider <peer>` (random, tls, time, local, and random again from the fake loopback
 // registry as `regrandom`) makes the CLI ask pulumi-language-python to generate sdks/<name>, list it in requirements.txt
 // and pip-install it into the virtualenv; then `pulumi up` of __main__.py, a no-change preview, refresh (ids kept), a
@@ -18,12 +18,12 @@ import { hostsMissing, languageSandbox } from "../support/languages.js";
 import { OUR_STACK, filesContaining, isSecretEnvelope, removeScratch, scratch, type PreviewJson } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
 import { EXPLICIT_ECHO, ROUTE_SECRET, SETTINGS_ENDPOINT, expectStoredExplicitProvider } from "../support/provider-settings.js";
+import { PULUMI_SDK } from "../support/pulumi-tools.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
 
 const PEERS = ["random", "tls", "time", "local"] as const;
-const PULUMI_SDK = "3.248.0";
 const PIP_CACHE = join(homedir(), ".cache/pulumi-tf-bridge-ts/pip");
 const timingReport = new Timings("language-python");
 const { timed } = timingReport;
@@ -32,7 +32,7 @@ const { timed } = timingReport;
 const PULUMI_YAML = (name: string): string =>
   `name: ${name}\ndescription: A Python program using Terraform providers\nruntime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\n`;
 
-/** The files `pulumi new python` writes (with pulumi pinned to the language hosts' version, 3.248.0). */
+/** The files `pulumi new python` writes (with pulumi pinned to the language hosts' version, PULUMI_SDK). */
 function layOutProject(dir: string, name: string, program: string): void {
   writeFileSync(join(dir, "Pulumi.yaml"), PULUMI_YAML(name));
   writeFileSync(join(dir, "requirements.txt"), `pulumi==${PULUMI_SDK}\n`);
@@ -256,7 +256,7 @@ describe.skipIf(hostsMissing())("a Python project through the real Python langua
     outFile = join(work, "written-by-local.txt");
     layOutProject(project, "tfbridge-lang-py", PROGRAM);
     // `pulumi install`: the Python host makes venv/ with python3 and pip-installs requirements.txt into it.
-    await timed("pulumi install (virtualenv, pulumi==3.248.0)", () => ok(["install"]));
+    await timed(`pulumi install (virtualenv, pulumi==${PULUMI_SDK})`, () => ok(["install"]));
     expect(venvPython("import pulumi, importlib.metadata as m; print(m.version('pulumi'))").trim()).toBe(PULUMI_SDK);
   }, 1_200_000);
 

@@ -13,6 +13,7 @@ import { hostsMissing, languageSandbox, typescriptProject } from "../support/lan
 import { OUR_STACK, isSecretEnvelope, removeScratch, scratch, type PreviewJson } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
 import { execAsync } from "../support/processes.js";
+import { PULUMI_NODE_SDK } from "../support/pulumi-tools.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
@@ -185,7 +186,7 @@ describe.skipIf(hostsMissing())("a TypeScript project through the real Node.js l
     }
     const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { dependencies: Record<string, string> };
     for (const peer of PEERS) expect(pkg.dependencies[`@pulumi/${peer}`]).toBe(`file:sdks/${peer}`);
-    expect(pkg.dependencies["@pulumi/pulumi"]).toBe("3.248.0");
+    expect(pkg.dependencies["@pulumi/pulumi"]).toBe(PULUMI_NODE_SDK);
   }, 600_000);
 
   it("`pulumi package add terraform-provider -- 127.0.0.1:<port>/hashicorp/random \"~> 3.0\" --provider-name regrandom` from the fake registry", async () => {
@@ -341,7 +342,7 @@ describe.skipIf(hostsMissing())("a TypeScript project through the real Node.js l
       for (const f of ["Pulumi.yaml", "package.json", "tsconfig.json"]) cpSync(join(project, f), join(dir, f));
       writeFileSync(join(dir, "index.ts"), "export const nothing = 1;\n");
       // The fresh project as `pulumi new` left it: only @pulumi/pulumi.
-      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "nohost", main: "index.ts", dependencies: { "@pulumi/pulumi": "3.248.0" } }));
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "nohost", main: "index.ts", dependencies: { "@pulumi/pulumi": PULUMI_NODE_SDK } }));
       const r = await timed("package add without the host", () => runPulumi(["package", "add", "terraform-provider", peerPath("random")], { cwd: dir, env: bare.env }));
       const text = r.stdout + r.stderr;
       console.log(`[language-typescript] package add without pulumi-language-nodejs exited ${r.code}:\n${text}`);

@@ -1,12 +1,12 @@
 // End to end with the real Pulumi CLI (v3.276.0): install the packaged plugin, let the engine start it, add a bridged
 // Terraform provider to a YAML project, generate a TypeScript SDK for it with `pulumi package gen-sdk` (compiled
-// against @pulumi/pulumi 3.248.0) and run it from an Automation API program.
+// against @pulumi/pulumi PULUMI_NODE_SDK) and run it from an Automation API program (on Node 24, as that SDK needs 22+).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
-import { installPlugin, isOurExecutable } from "../support/e2e.js";
+import { installPlugin, isOurExecutable, packagedNode } from "../support/e2e.js";
 import { generateNodeSdk, linkNodeModules } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
 import { expectSuccess, pulumiBinDir, pulumiSandbox, runPulumi, tempDir as makeTempDir, type PulumiSandbox } from "../support/pulumi.js";
@@ -190,7 +190,7 @@ describe("a TypeScript SDK", () => {
       "",
     ].join("\n"));
     execFileSync(join(program, "node_modules", "typescript", "bin", "tsc"), ["-p", program], { stdio: ["ignore", "inherit", "inherit"] });
-    const out = execFileSync(process.execPath, [join(program, "bin", "index.js")], { cwd: program, env: sandbox.env, encoding: "utf8", timeout: 600_000 });
+    const out = execFileSync(packagedNode().bin, [join(program, "bin", "index.js")], { cwd: program, env: sandbox.env, encoding: "utf8", timeout: 600_000 });
     const result = JSON.parse(out.trim().split("\n").pop()!) as Record<string, Record<string, number> | string>;
     expect(result["preview"]).toMatchObject({ create: 3 });
     expect(result["up"]).toMatchObject({ create: 3 });

@@ -193,7 +193,7 @@ describe.skipIf(hostsMissing())("a TypeScript SDK generated from a full-docs sch
     expect(password).toContain(" * ## Example Usage");
     expect(password).toContain(' * const password = new random.Password("password", {');
     expect(password).toContain("     * Minimum number of uppercase alphabet characters in the result. Default value is `0`.");
-    // Pulumi's generator (3.248) passes the spans through; the registry shows each language its own spelling.
+    // Pulumi's generators (3.248, 3.259) pass the spans through; the registry shows each language its own spelling.
     expect(password).toContain('pulumi-lang-python="`min_upper`"');
     // The Python and Go generators take the same descriptions without a diagnostic.
     for (const language of ["python", "go"]) {

@@ -10,13 +10,12 @@ import { giantsDir, serveGiant, type Giant } from "./giants.js";
 import { goEnv } from "./languages.js";
 import { genSdkDiagnostics } from "./lifecycle.js";
 import { pulumiBinDir } from "./pulumi.js";
-import { PULUMI_NODE_SDK, sdkDeps } from "./pulumi-tools.js";
+import { PULUMI_NODE_SDK, PULUMI_SDK, sdkDeps } from "./pulumi-tools.js";
 
 export const LANGUAGES = ["nodejs", "python", "go", "java", "yaml"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** The SDK versions the generated SDKs compile against: the language hosts' own, as the other SDK tests pin them. */
-const PULUMI_SDK = "3.248.0";
+/** The Java SDK version the generated Java SDKs compile against (the others: PULUMI_SDK, the language hosts' own). */
 const JAVA_SDK = "1.36.1";
 const MYPY_PYTHON = join(homedir(), ".cache/pulumi-tf-bridge-ts/python-check", `pulumi-${PULUMI_SDK}-mypy-1.18.2-black-24.10.0`, "venv", "bin", "python");
 

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * Why the patch is needed, printed by every test that applies it. Pulumi's Go generator (pkg/v3 v3.248.0 and v3.274.1,
+ * Why the patch is needed, printed by every test that applies it. Pulumi's Go generator (pkg/v3 v3.248.0 to v3.276.0,
  * codegen/go/gen.go, genFunction) writes `return nil, err` after PkgGetPackageRef for every function of a
  * parameterized package, which is no Go for a `(bool, error)`, `(float64, error)`, `(int, error)` or `(string, error)` function.
  */

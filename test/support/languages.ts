@@ -2,8 +2,8 @@
 // the sandboxes they run in.
 import { execFileSync, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { sandboxWithPlugin } from "./e2e.js";
+import { dirname, join } from "node:path";
+import { packagedNode, sandboxWithPlugin } from "./e2e.js";
 import { repoRoot } from "./peers.js";
 import { pulumiBinDir, type PulumiSandbox } from "./pulumi.js";
 import { PULUMI_NODE_SDK } from "./pulumi-tools.js";
@@ -101,10 +101,20 @@ export function languageSandbox(): PulumiSandbox {
   const h = languageHosts();
   if ("missing" in h) throw new Error(h.missing);
   const sandbox = sandboxWithPlugin();
-  sandbox.env["PATH"] = [pulumiBinDir(), h.dir, sandbox.env["PATH"] ?? ""].join(":");
+  sandbox.env["PATH"] = [pulumiBinDir(), ...languagePath(h.dir), sandbox.env["PATH"] ?? ""].join(":");
   const ambient = spawnSync("sh", ["-c", "command -v pulumi-resource-terraform-provider"], { env: sandbox.env, encoding: "utf8" }).stdout.trim();
   if (ambient !== "") throw new Error(`${ambient} is on PATH and would be run instead of the installed plugin; remove it from PATH for the tests`);
   return sandbox;
+}
+
+/**
+ * What goes on PATH right after the CLI's folder for programs to run: the hosts' folder, then the folder of the Node.js
+ * that the Node.js host runs TypeScript programs with. @pulumi/pulumi 3.249 and later require Node.js 22 or newer (their
+ * package.json `engines`) and the tests themselves run on Node.js 20, so programs (and npm, run by `pulumi install`)
+ * get the Node 24 that scripts/package.sh builds the plugin from, as a user of a current Pulumi has a current Node.js.
+ */
+export function languagePath(hostsDir: string): string[] {
+  return [hostsDir, dirname(packagedNode().bin)];
 }
 
 /** languageSandbox() with pulumi-language-java on PATH beside the other hosts. */
@@ -129,7 +139,7 @@ export function goEnv(): NodeJS.ProcessEnv {
 
 /**
  * Writes the files `pulumi new typescript` writes into `dir` (Pulumi.yaml with `runtime: nodejs`, package.json,
- * tsconfig.json) and `program` as index.ts, with @pulumi/pulumi pinned to PULUMI_NODE_SDK (3.248.0; the engine is newer), and
+ * tsconfig.json) and `program` as index.ts, with @pulumi/pulumi pinned to PULUMI_NODE_SDK (the hosts'; the engine is newer), and
  * `dependencies` (e.g. `{"@pulumi/random": "file:sdks/random"}`) beside it.
  */
 export function typescriptProject(dir: string, name: string, program: string, dependencies: Record<string, string> = {}): void {

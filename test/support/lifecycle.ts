@@ -7,7 +7,7 @@ import { VERSION } from "../../src/version.js";
 import type { ExportedResource } from "./e2e.js";
 import { peerPath } from "./peers.js";
 import { execAsync } from "./processes.js";
-import { languageHosts, typescriptProject } from "./languages.js";
+import { languageHosts, languagePath, typescriptProject } from "./languages.js";
 import { PULUMI_NODE_SDK, sdkDeps } from "./pulumi-tools.js";
 import { expectSuccess, pulumiBinDir, runPulumi, tempDir, type PulumiSandbox, type RunResult } from "./pulumi.js";
 
@@ -269,7 +269,7 @@ export function importedResources(generated: string): string {
 export function withLanguageHosts(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const hosts = languageHosts();
   if ("missing" in hosts) throw new Error(`pulumi package gen-sdk needs the language hosts: ${hosts.missing}`);
-  return { ...env, PATH: [pulumiBinDir(), hosts.dir, env["PATH"] ?? ""].join(":") };
+  return { ...env, PATH: [pulumiBinDir(), ...languagePath(hosts.dir), env["PATH"] ?? ""].join(":") };
 }
 
 /**
@@ -294,7 +294,7 @@ export function genSdkDiagnostics(output: string): string[] {
 /**
  * `pulumi package gen-sdk <source> --language nodejs` (source: `terraform-provider <peer path>`, answered by the plugin
  * the sandbox has installed, or a schema file) through the real Node.js language host, then the generated package
- * compiled with tsc against @pulumi/pulumi 3.248.0. Returns the SDK folder (sources, package.json, bin/ with the
+ * compiled with tsc against @pulumi/pulumi PULUMI_NODE_SDK. Returns the SDK folder (sources, package.json, bin/ with the
  * compiled code and a copy of package.json, the published layout) and its package.json.
  */
 export async function generateNodeSdk(source: string[], dir: string, env: NodeJS.ProcessEnv): Promise<{ sdk: string; pkg: Record<string, unknown> }> {
@@ -304,7 +304,7 @@ export async function generateNodeSdk(source: string[], dir: string, env: NodeJS
   const sdk = join(out, "nodejs");
   const pkgFile = join(sdk, "package.json");
   const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { dependencies: Record<string, string> };
-  // @pulumi/pulumi 3.249+ needs Node 22, so the SDK stays at 3.248.0 whatever the engine's version.
+  // The one @pulumi/pulumi every test program uses (sdkDeps()), in place of the range the generator writes.
   pkg.dependencies["@pulumi/pulumi"] = PULUMI_NODE_SDK;
   writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
   symlinkSync(sdkDeps(), join(sdk, "node_modules"));
@@ -327,7 +327,7 @@ export async function nodeSdk(sandbox: PulumiSandbox, peer: string): Promise<str
 
 /**
  * Fills `dir/node_modules` as npm would for a TypeScript program using the given SDKs (`{"@pulumi/bridgetest": <nodeSdk
- * dir>}`): links to them and to @pulumi/pulumi 3.248.0, typescript and @types/node from the one cached install
+ * dir>}`): links to them and to @pulumi/pulumi PULUMI_NODE_SDK, typescript and @types/node from the one cached install
  * (sdkDeps()), so no program waits on npm.
  */
 export function linkNodeModules(dir: string, sdks: Record<string, string>): void {

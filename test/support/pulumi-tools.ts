@@ -14,8 +14,14 @@ export function pulumiBin(): string {
   return binDir;
 }
 
-/** The @pulumi/pulumi version generated TypeScript SDKs build against (3.249+ needs Node 22); older than the CLI. */
-export const PULUMI_NODE_SDK = "3.248.0";
+/**
+ * The release of Pulumi's language hosts (scripts/build-language-hosts.sh), older than the CLI, and so of the SDK every
+ * program and generated SDK uses, in each language: @pulumi/pulumi (which needs Node.js 22+, so programs run on Node 24:
+ * languagePath()), `pulumi` on PyPI and github.com/pulumi/pulumi/sdk/v3.
+ */
+export const PULUMI_SDK = "3.259.0";
+export const PULUMI_NODE_SDK = PULUMI_SDK;
+export const PULUMI_GO_SDK = `v${PULUMI_SDK}`;
 
 /** A node_modules with @pulumi/pulumi, typescript and @types/node, installed once into the cache. */
 export function sdkDeps(): string {

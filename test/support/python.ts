@@ -1,16 +1,17 @@
-// Python virtualenvs for tests: a cached base with pulumi==3.248.0 (and what generated SDKs need to install) from
+// Python virtualenvs for tests: a cached base with pulumi==PULUMI_SDK (and what generated SDKs need to install) from
 // PyPI, made once, and fresh virtualenvs of a run that see it through a .pth file, so the cache stays clean.
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { scratch } from "./lifecycle.js";
 import { execAsync } from "./processes.js";
+import { PULUMI_SDK } from "./pulumi-tools.js";
 
 /** The Pulumi SDK version of every Python program and SDK in the tests: the language hosts' own. */
-export const PULUMI_PYTHON_SDK = "3.248.0";
+export const PULUMI_PYTHON_SDK = PULUMI_SDK;
 
 /**
- * A virtualenv with `pulumi==3.248.0` from PyPI and what generated SDKs need to install (parver, semver, setuptools),
+ * A virtualenv with `pulumi==PULUMI_PYTHON_SDK` from PyPI and what generated SDKs need to install (parver, semver, setuptools),
  * made once into ~/.cache/pulumi-tf-bridge-ts/python-sdk/<version>/venv (built beside it and renamed into place).
  */
 export async function pythonBase(): Promise<string> {
