@@ -13,6 +13,7 @@ import { peerPath, repoRoot } from "../support/peers.js";
 import { execAsync } from "../support/processes.js";
 import { expectSuccess, runPulumi, type PulumiSandbox } from "../support/pulumi.js";
 import { devOverridesEnv } from "../support/terraform-cli.js";
+import { PULUMI_GO_SDK, PULUMI_SDK } from "../support/pulumi-tools.js";
 import { VERSION } from "../../src/version.js";
 
 const CONFIG = `
@@ -107,7 +108,7 @@ describe.skipIf(hostsMissing())("adopt writes TypeScript, Python and Go that pre
     const dir = join(root, "py");
     mkdirSync(dir);
     writeFileSync(join(dir, "Pulumi.yaml"), "name: adopted-py\nruntime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\n");
-    writeFileSync(join(dir, "requirements.txt"), "pulumi==3.248.0\n");
+    writeFileSync(join(dir, "requirements.txt"), `pulumi==${PULUMI_SDK}\n`);
     writeFileSync(join(dir, "__main__.py"), "import pulumi\n");
     const cache = join(homedir(), ".cache/pulumi-tf-bridge-ts/pip");
     mkdirSync(cache, { recursive: true });
@@ -122,7 +123,7 @@ describe.skipIf(hostsMissing())("adopt writes TypeScript, Python and Go that pre
     const dir = join(root, "go");
     mkdirSync(dir);
     writeFileSync(join(dir, "Pulumi.yaml"), "name: adopted-go\nruntime: go\n");
-    writeFileSync(join(dir, "go.mod"), "module adopted\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v3.248.0\n");
+    writeFileSync(join(dir, "go.mod"), `module adopted\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 ${PULUMI_GO_SDK}\n`);
     writeFileSync(join(dir, "main.go"), 'package main\n\nimport "github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error { return nil })\n}\n');
     const env: NodeJS.ProcessEnv = { ...sandbox.env, ...goEnv() };
     await timed("go: go mod tidy", () => execAsync("go", ["mod", "tidy"], { cwd: dir, env }));
