@@ -85,7 +85,7 @@ describe("the cache", () => {
     expect(cacheRoot({ PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR: "/c", PULUMI_HOME: "/p" })).toBe("/c");
     expect(cacheRoot({ PULUMI_HOME: "/p" })).toBe("/p/dynamic_tf_plugins");
     expect(cacheRoot({ HOME: "/home/u" })).toBe("/home/u/.pulumi/dynamic_tf_plugins");
-    expect(packageDir("/c", parseProviderAddress("xn--caf-dma.fr/a/b"), "1.0.0", "linux_amd64")).toBe("/c/café.fr/a/b/1.0.0/linux_amd64");
+    expect(packageDir("/c", parseProviderAddress("café.fr/a/b"), "1.0.0", "linux_amd64")).toBe("/c/café.fr/a/b/1.0.0/linux_amd64");
   });
 
   it("installs atomically: the package appears complete under its final name, with nothing else beside it", async () => {
