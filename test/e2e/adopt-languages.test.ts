@@ -15,29 +15,8 @@ import { expectSuccess, runPulumi, type PulumiSandbox } from "../support/pulumi.
 import { devOverridesEnv } from "../support/terraform-cli.js";
 import { PULUMI_GO_SDK, PULUMI_SDK } from "../support/pulumi-tools.js";
 import { VERSION } from "../../src/version.js";
+import { ADOPT_ADDRESSES, ADOPT_CONFIG, writeAdoptProject } from "../support/adopt-project.js";
 
-const CONFIG = `
-resource "random_pet" "pet" {
-  for_each = toset(["a", "b c"])
-  length   = 2
-}
-resource "random_password" "pw" {
-  length = 12
-}
-resource "local_file" "f" {
-  count    = 2
-  filename = "\${path.module}/out-\${count.index}.txt"
-  content  = "hello \${count.index}"
-}
-resource "local_sensitive_file" "s" {
-  filename = "\${path.module}/secret.txt"
-  content  = random_password.pw.result
-}
-module "m" {
-  source = "./m"
-}
-`;
-const ADOPTED = ["local_file.f[0]", "local_file.f[1]", "local_sensitive_file.s", "random_password.pw", 'random_pet.pet["a"]', 'random_pet.pet["b c"]', "module.m.random_id.i"];
 
 let sandbox: PulumiSandbox;
 let root: string;
@@ -62,7 +41,7 @@ async function adoptInto(dir: string, env: NodeJS.ProcessEnv, language: string, 
   const localArgs = language === "go" ? ["--", peerPath("local"), "--exclude", "direxists"] : [peerPath("local")];
   for (const [peer, args] of [["random", [peerPath("random")]], ["local", localArgs]] as const) await timed(`${language}: package add ${peer}`, () => ok(["package", "add", "terraform-provider", ...args]));
   const adopted = await timed(`${language}: adopt`, () => ok(["plugin", "run", "--kind", "resource", `terraform-provider@${VERSION}`, "--", "adopt", "--language", language, "--out", "adopted", state]));
-  expect([...adopted.stdout.matchAll(/^adopted (.+) as /gm)].map((m) => m[1]).sort()).toEqual([...ADOPTED].sort());
+  expect([...adopted.stdout.matchAll(/^adopted (.+) as /gm)].map((m) => m[1]).sort()).toEqual([...ADOPT_ADDRESSES].sort());
   const code = readFileSync(join(dir, "adopted", program), "utf8");
   // The sensitive input is read from secret configuration, not written.
   const pw = (JSON.parse(readFileSync(state, "utf8")) as { resources: { type: string; instances: { attributes: Record<string, unknown> }[] }[] }).resources.find((r) => r.type === "random_password")!.instances[0]!.attributes["result"];
@@ -78,9 +57,7 @@ describe.skipIf(hostsMissing())("adopt writes TypeScript, Python and Go that pre
     sandbox = languageSandbox();
     root = scratch("tfbridge-adopt-languages-");
     const infra = join(root, "infra");
-    mkdirSync(join(infra, "m"), { recursive: true });
-    writeFileSync(join(infra, "main.tf"), CONFIG);
-    writeFileSync(join(infra, "m", "main.tf"), 'resource "random_id" "i" {\n  byte_length = 4\n}\n');
+    writeAdoptProject(infra, ADOPT_CONFIG);
     const tfEnv = devOverridesEnv(root, { "hashicorp/local": "local", "hashicorp/random": "random" });
     const tofu = (args: string[]) => execFileSync(join(repoRoot, ".peers/tofu"), [...args, "-no-color"], { cwd: infra, env: tfEnv, encoding: "utf8" });
     tofu(["get"]);

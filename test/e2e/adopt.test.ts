@@ -10,30 +10,11 @@ import { scratch, type PreviewJson } from "../support/lifecycle.js";
 import { peerPath, repoRoot } from "../support/peers.js";
 import { devOverridesEnv } from "../support/terraform-cli.js";
 import { VERSION } from "../../src/version.js";
+import { ADOPT_CONFIG, writeAdoptProject } from "../support/adopt-project.js";
 
 const sandbox = e2eSandbox();
 
-const CONFIG = `
-resource "random_pet" "pet" {
-  for_each = toset(["a", "b c"])
-  length   = 2
-}
-resource "random_password" "pw" {
-  length = 12
-}
-resource "local_file" "f" {
-  count    = 2
-  filename = "\${path.module}/out-\${count.index}.txt"
-  content  = "hello \${count.index}"
-}
-resource "local_sensitive_file" "s" {
-  filename = "\${path.module}/secret.txt"
-  content  = random_password.pw.result
-}
-module "m" {
-  source = "./m"
-}
-data "local_file" "d" {
+const CONFIG = `${ADOPT_CONFIG}data "local_file" "d" {
   filename = local_file.f[0].filename
 }
 `;
@@ -58,10 +39,8 @@ describe("adopt: an OpenTofu state into a Pulumi stack", () => {
     const root = scratch("tfbridge-adopt-");
     const infra = join(root, "infra");
     const proj = join(root, "proj");
-    mkdirSync(join(infra, "m"), { recursive: true });
+    writeAdoptProject(infra, CONFIG);
     mkdirSync(proj);
-    writeFileSync(join(infra, "main.tf"), CONFIG);
-    writeFileSync(join(infra, "m", "main.tf"), 'resource "random_id" "i" {\n  byte_length = 4\n}\n');
     const tfEnv = devOverridesEnv(root, { "hashicorp/local": "local", "hashicorp/random": "random" });
     tofu(infra, tfEnv, ["get"]); // the module; the providers come from dev_overrides
     tofu(infra, tfEnv, ["apply", "-auto-approve"]);
@@ -110,8 +89,7 @@ describe("adopt: an OpenTofu state into a Pulumi stack", () => {
     expect(configured.stdout.trim()).toBe(pw["result"]);
 
     // The same change on both sides: a file's content (local_file replaces) and the module's byte_length (replaces).
-    writeFileSync(join(infra, "main.tf"), CONFIG.replace('"hello ', '"changed '));
-    writeFileSync(join(infra, "m", "main.tf"), 'resource "random_id" "i" {\n  byte_length = 8\n}\n');
+    writeAdoptProject(infra, CONFIG.replace('"hello ', '"changed '), 8);
     tofu(infra, tfEnv, ["plan", "-out=plan.bin"]);
     const plan = JSON.parse(tofu(infra, tfEnv, ["show", "-json", "plan.bin"])) as { resource_changes: { address: string; mode: string; change: { actions: string[] } }[] };
     const main = readFileSync(join(proj, "Main.yaml"), "utf8");
