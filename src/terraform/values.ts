@@ -228,9 +228,17 @@ function priorElementsFit(prior: CtyValue, config: CtyValue, fits: (p: CtyValue,
   });
 }
 
+/** containsComputedBlocks' answers by block: every plan asks it of the whole schema, which does not change. */
+const computedBlocksMemo = new WeakMap<Block, boolean>();
+
 /** Whether the block or any block nested in it is computed (configschema's ContainsComputedBlocks). */
 export function containsComputedBlocks(block: Block): boolean {
-  return block.computed === true || block.blockTypes.some((nb) => containsComputedBlocks(nb.block));
+  let known = computedBlocksMemo.get(block);
+  if (known === undefined) {
+    known = block.computed === true || block.blockTypes.some((nb) => containsComputedBlocks(nb.block));
+    computedBlocksMemo.set(block, known);
+  }
+  return known;
 }
 
 /**
