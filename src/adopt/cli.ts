@@ -1,6 +1,6 @@
 // `pulumi-resource-terraform-provider adopt`: a Terraform state's objects brought into the selected Pulumi stack (`pulumi stack import`), with program code for them.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, copyFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { TerraformBridge } from "../bridge/bridge.js";
@@ -180,20 +180,11 @@ function writeCode(resources: Parameters<typeof adoptedProgram>[0], o: Options):
     const generated = join(work, "out");
     const r = spawnSync(process.env["PULUMI_CLI"] ?? "pulumi", ["--non-interactive", "convert", "--from", "pcl", "--language", o.language, "--generate-only", "--out", generated], { cwd: join(work, "pcl"), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     if (r.status !== 0) throw new UsageError(`pulumi convert --from pcl --language ${o.language} failed:\n${r.stderr}${r.stdout}`);
-    copyTree(generated, out);
+    // Merged into `out`: files written there before stay unless the generator writes the same name.
+    cpSync(generated, out, { recursive: true });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
   return secrets;
 }
 
-function copyTree(from: string, to: string): void {
-  for (const name of readdirSync(from)) {
-    const src = join(from, name);
-    const dst = join(to, name);
-    if (statSync(src).isDirectory()) {
-      mkdirSync(dst, { recursive: true });
-      copyTree(src, dst);
-    } else copyFileSync(src, dst);
-  }
-}
