@@ -8,19 +8,22 @@ import { repoRoot } from "./peers.js";
 import { pulumiBinDir, type PulumiSandbox } from "./pulumi.js";
 import { PULUMI_NODE_SDK } from "./pulumi-tools.js";
 
-export type LanguageHosts = { dir: string } | { missing: string };
+export type LanguageHosts = { dir: string; whose: string } | { missing: string };
 
 let hosts: LanguageHosts | undefined;
 
 /**
- * The folder holding pulumi-language-nodejs, -python (with pulumi-language-python-exec) and -go: the user's own on
- * PATH, else built from ../shared/pulumi-language-hosts by scripts/build-language-hosts.sh (cached), else a reason
- * naming what is missing, for the tests that need them to skip with.
+ * The folder holding pulumi-language-nodejs, -python and -go, from scripts/build-language-hosts.sh: Pulumi's own on
+ * PATH, else the project's own (test/peers/pulumi/langhost, built and cached; TF_BRIDGE_OWN_HOSTS=1 forces them), else
+ * a reason naming what is missing, for the tests that need them to skip with. `whose` says which ran.
  */
 export function languageHosts(): LanguageHosts {
   if (hosts !== undefined) return hosts;
   const r = spawnSync("bash", [join(repoRoot, "scripts/build-language-hosts.sh")], { encoding: "utf8" });
-  if (r.status === 0) hosts = { dir: r.stdout.trim().split("\n").pop()! };
+  if (r.status === 0) {
+    const lines = r.stdout.trim().split("\n");
+    hosts = { dir: lines.pop()!, whose: lines.pop() ?? "" };
+  }
   else if (r.status === 3) hosts = { missing: r.stderr.trim() };
   else throw new Error(`scripts/build-language-hosts.sh failed (${r.status}):\n${r.stderr}`);
   return hosts;

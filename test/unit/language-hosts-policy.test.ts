@@ -7,19 +7,19 @@ import { arm64EmulationMissing } from "../support/arm64.js";
 import { wineMissing } from "../support/wine.js";
 
 describe("hostsMissing", () => {
-  const missing = () => ({ missing: "no pulumi-language-nodejs on PATH and no ../shared/pulumi-language-hosts" });
-  const present = () => ({ dir: "/opt/hosts" });
+  const missing = () => ({ missing: "no language hosts: none on PATH, and Go is needed to build the project's own" });
+  const present = () => ({ dir: "/opt/hosts", whose: "hosts: the project's own" });
 
   it("skips outside CI, saying why", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     expect(hostsMissing({}, missing)).toBe(true);
     expect(hostsMissing({ CI: "false" }, missing)).toBe(true);
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining("no pulumi-language-nodejs"));
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("no language hosts"));
     warn.mockRestore();
   });
 
   it("fails in CI, naming what is missing", () => {
-    expect(() => hostsMissing({ CI: "true" }, missing)).toThrow(/CI=true does not allow skipping: no pulumi-language-nodejs/);
+    expect(() => hostsMissing({ CI: "true" }, missing)).toThrow(/CI=true does not allow skipping: no language hosts/);
     expect(() => hostsMissing({ CI: "1" }, missing)).toThrow(/does not allow skipping/);
   });
 

@@ -1,0 +1,4 @@
+// The Go host: what pulumi-language-go serves.
+package main
+
+type goHost struct{ *host }
