@@ -8,9 +8,9 @@
 #   pulumi-resource-pulumi-nodejs   shell shim from the sdk/v3 module (dynamic providers)
 #   pulumi-engineclient             test/peers/pulumi/engineclient: Check/Create/Diff/Update/Read/Delete over the engine's own gRPC
 #                                   stack (grpc-go, pulumirpc), for the per-operation benchmark
-# pulumi-language-nodejs is not built here: the module proxy serves no version of its module
-# (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3); scripts/build-language-hosts.sh
-# provides it (and the Python and Go hosts) from PATH or ../shared/pulumi-language-hosts-v3.259.
+# Pulumi's pulumi-language-nodejs, -python and -go are not built here: the module proxy serves no version of their
+# modules; scripts/build-language-hosts.sh takes Pulumi's from PATH, else builds the project's own
+# (test/peers/pulumi/langhost).
 #
 # Idempotent: <stamp> hashes the wrapper modules and engineclient/main.go, so each bin directory
 # is never changed once made, and worktrees whose engineclients differ keep one each instead of

@@ -2,8 +2,9 @@
 # The main job, from a fresh checkout: build everything, then a real `pulumi package add` + `pulumi up` of a TypeScript
 # program and of a YAML program against real Terraform providers (random, and local writing a real file), then
 # `pulumi destroy`. No cloud account: a file backend and a Pulumi home under a temporary directory (kept with KEEP=1).
-# The TypeScript part needs Pulumi's Node.js language host: from PATH, else built from ../shared (see
-# scripts/build-language-hosts.sh); without either it is skipped with a message saying what to install.
+# The TypeScript part runs on Pulumi's Node.js language host where a Pulumi install puts it on PATH, else on the
+# project's own (test/peers/pulumi/langhost, built from the Go module proxy by scripts/build-language-hosts.sh), and
+# says which; without Go to build ours it is skipped with a message saying what to install.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -15,8 +16,13 @@ say "real Terraform providers (Go module proxy; cached in ~/.cache/pulumi-tf-bri
 peers="$(bash scripts/build-peers.sh | tail -1)"
 say "the Pulumi CLI v3.276.0 and its YAML language host (Go module proxy; the first build takes a few minutes)"
 pulumi_bin="$(bash scripts/build-pulumi.sh | tail -1)"
-say "Pulumi's Node.js language host (from PATH, else built from ../shared/pulumi-language-hosts-v3.259)"
-hosts="$(bash scripts/build-language-hosts.sh | tail -1)" || hosts=""
+say "the Node.js language host (Pulumi's from PATH, else the project's own, built from the Go module proxy)"
+if hosts_out="$(bash scripts/build-language-hosts.sh)"; then
+  hosts="$(tail -1 <<<"$hosts_out")"
+  echo "Node.js language host: $(tail -2 <<<"$hosts_out" | head -1 | sed 's/^hosts: //'), in $hosts"
+else
+  hosts=""
+fi
 say "packaging the plugin"
 tarball="$(bash scripts/package.sh | tail -1)"
 version="$(node -p 'require("./package.json").version')"
@@ -101,7 +107,7 @@ TS
   $pulumi destroy --yes
   [ ! -e "$work/ts/hello.txt" ] && echo "hello.txt is gone: the Terraform provider deleted it."
 else
-  say "skipping the TypeScript program: no Pulumi Node.js language host (install Pulumi, or keep ../shared beside this checkout)"
+  say "skipping the TypeScript program: no Node.js language host (install Pulumi, or Go to build the project's own)"
 fi
 
 cd "$work/project"

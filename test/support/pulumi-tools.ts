@@ -15,8 +15,8 @@ export function pulumiBin(): string {
 }
 
 /**
- * The release of Pulumi's language hosts (scripts/build-language-hosts.sh), older than the CLI, and so of the SDK every
- * program and generated SDK uses, in each language: @pulumi/pulumi (which needs Node.js 22+, so programs run on Node 24:
+ * The release of Pulumi's SDK every test program and generated SDK uses, older than the CLI (an engine runs programs
+ * of older SDKs), in each language: @pulumi/pulumi (which needs Node.js 22+, so programs run on Node 24:
  * languagePath()), `pulumi` on PyPI and github.com/pulumi/pulumi/sdk/v3.
  */
 export const PULUMI_SDK = "3.259.0";
