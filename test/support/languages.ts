@@ -8,7 +8,7 @@ import { repoRoot } from "./peers.js";
 import { pulumiBinDir, type PulumiSandbox } from "./pulumi.js";
 import { PULUMI_NODE_SDK } from "./pulumi-tools.js";
 
-export type LanguageHosts = { dir: string; whose: string } | { missing: string };
+export type LanguageHosts = { dir: string; whose?: string } | { missing: string };
 
 let hosts: LanguageHosts | undefined;
 
