@@ -118,8 +118,12 @@ func (s *server) ConvertProgram(_ context.Context, req *pulumirpc.ConvertProgram
 		return nil, status.Errorf(codes.Internal, "writing the PCL of recording %s: %v", rec.name, err)
 	}
 	// Shown by the CLI (a converter's standard error is), so a log says the PCL was replayed, not converted.
-	fmt.Fprintf(os.Stderr, "stand-in for Pulumi's Terraform converter: replayed recording %s (%s, recorded with Pulumi CLI %s) from %s\n",
-		rec.name, rec.meta.Converter, rec.meta.CLI, s.recordings)
+	same := ""
+	if len(rec.twins) > 0 {
+		same = fmt.Sprintf("; the same input and PCL as %s", strings.Join(rec.twins, ", "))
+	}
+	fmt.Fprintf(os.Stderr, "stand-in for Pulumi's Terraform converter: replayed recording %s (%s, recorded with Pulumi CLI %s%s) from %s\n",
+		rec.name, rec.meta.Converter, rec.meta.CLI, same, s.recordings)
 	return &pulumirpc.ConvertProgramResponse{Diagnostics: rec.diagnostics}, nil
 }
 

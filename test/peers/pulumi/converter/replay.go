@@ -21,6 +21,7 @@ import (
 // recording is one folder of the recordings: a run of Pulumi's converter.
 type recording struct {
 	name        string
+	twins       []string // other recordings of the same input (another --name), whose PCL is the same
 	dir         string
 	input       map[string][]byte // input/, by slash-separated relative path
 	pcl         map[string][]byte // pcl/, likewise
@@ -205,6 +206,7 @@ func pick(recs []*recording, src map[string][]byte) (*recording, error) {
 		if !sameTree(rec.pcl, matches[0].pcl) {
 			return nil, fmt.Errorf("recordings %s and %s have this input but different PCL, so a replay cannot choose", matches[0].name, rec.name)
 		}
+		matches[0].twins = append(matches[0].twins, rec.name)
 	}
 	return matches[0], nil
 }
