@@ -1,10 +1,13 @@
 // docs/moving-from-terraform.md's conversions, run exactly as the page shows them: each Terraform project's files
 // written verbatim into a folder `shop`, each command run by sh in page order (a `cd` line moves the later ones), through
-// the real Pulumi CLI, language hosts and Pulumi's Terraform converter built from its sources
-// (scripts/build-converter.sh), with the packaged plugin installed. No public network here: registry.terraform.io and
-// registry.opentofu.org, which the converter asks for provider versions by name and the plugin downloads from, are the
-// loopback registry (test/support/registry-server.ts) reached through test/support/host-tunnel.ts (HTTPS_PROXY), its
-// CA trusted by Go (SSL_CERT_FILE) and Node (NODE_EXTRA_CA_CERTS). Beside the plugin a stand-in for Pulumi's Go
+// the real Pulumi CLI and language hosts, with the packaged plugin installed. The Terraform converter is Pulumi's where
+// one is installed (on PATH or in Pulumi's plugin folder), else the project's stand-in that replays what Pulumi's wrote
+// for these very projects (test/peers/pulumi/converter, ../shared/converter-recordings; scripts/build-converter.sh
+// chooses, and the test prints and checks which ran). With the stand-in the test covers everything after the converter
+// (retargeting, code generation, the programs running), not the converter. No public network here: registry.terraform.io
+// and registry.opentofu.org, which Pulumi's converter asks for provider versions by name and the plugin downloads from,
+// are the loopback registry (test/support/registry-server.ts) reached through test/support/host-tunnel.ts (HTTPS_PROXY),
+// its CA trusted by Go (SSL_CERT_FILE) and Node (NODE_EXTRA_CA_CERTS). Beside the plugin a stand-in for Pulumi's Go
 // implementation is installed as terraform-provider 0.8.1 (the reference build, behind a script that logs each start):
 // no `up` or `preview` may start it. After `pulumi up` the files are those the Terraform code describes, and the outputs are theirs;
 // the page's `pulumi preview --expect-no-changes` fails on any change. Prints each step's time.
@@ -35,6 +38,13 @@ let reg: FakeRegistry;
 let tunnel: HostTunnel;
 let work: string;
 let converterDir: string;
+/** Whose converter runs, as scripts/build-converter.sh says: Pulumi's, or the stand-in replaying recordings. */
+let converterWhose: string;
+const standIn = (): boolean => /stand-in/.test(converterWhose);
+/** The stand-in's recordings, passed to it explicitly (its built-in default is the same folder). */
+const RECORDINGS = process.env["PULUMI_CONVERTER_RECORDINGS"] ?? join(repoRoot, "..", "shared", "converter-recordings");
+/** The line the stand-in writes on each replay (the CLI shows a converter's standard error). */
+const REPLAYED = /stand-in for Pulumi's Terraform converter: replayed recording (\S+)/;
 let goBridgeLog: string;
 /** The system's CAs and the fake registry's: Go (the converter, the CLI) and pip's truststore read SSL_CERT_FILE. */
 let caBundle: string;
@@ -52,6 +62,7 @@ function shellEnv(): NodeJS.ProcessEnv {
   return {
     ...env,
     PATH: `${converterDir}:${env["PATH"] ?? ""}`,
+    ...(standIn() ? { PULUMI_CONVERTER_RECORDINGS: RECORDINGS } : {}),
     PULUMI_BACKEND_URL: `file://${join(work, "backend")}`,
     HTTPS_PROXY: tunnel.url,
     SSL_CERT_FILE: caBundle,
@@ -83,6 +94,7 @@ async function walk(project: DocProject, check: (line: string, cwd: string, r: R
           return { code: ran.status ?? -1, stdout: ran.stdout, stderr: ran.stderr };
         });
         expectSuccess(r, `${PAGE} (${project.name}): \`${line}\` in ${cwd}`);
+        if (/^pulumi plugin run .* convert /.test(line)) expectConverter(r);
         // The program runs on this plugin: the Go implementation never starts for it. (Converting may start it: Pulumi's
         // mapper asks the highest installed terraform-provider for mappings.)
         if (/^pulumi (up|preview)\b/.test(line)) expect(goBridgeStarts(), `the Go implementation 0.8.1 started during \`${line}\``).toBe(started);
@@ -92,6 +104,17 @@ async function walk(project: DocProject, check: (line: string, cwd: string, r: R
       cwd = join(root, "shop");
     }
   }
+}
+
+/** The converter that ran for a convert step is the one chosen: the CLI names the binary it found on PATH. */
+function expectConverter(r: RunResult): void {
+  const out = `${r.stdout}\n${r.stderr}`;
+  expect(out).toContain(`using pulumi-converter-terraform from $PATH at ${join(converterDir, "pulumi-converter-terraform")}`);
+  const replayed = REPLAYED.exec(out);
+  if (standIn()) {
+    expect(replayed, "the stand-in did not say it replayed a recording").not.toBeNull();
+    console.log(`docs-convert: the converter's PCL replayed from recording ${replayed![1]}`);
+  } else expect(replayed, "Pulumi's converter ran, yet a stand-in's replay line is in the output").toBeNull();
 }
 
 /** How many times the Go implementation's stand-in has started. */
@@ -106,7 +129,10 @@ const read = (cwd: string, file: string): string => readFileSync(join(cwd, file)
 
 beforeAll(async () => {
   if (hostsMissing()) return;
-  converterDir = execFileSync("bash", [join(repoRoot, "scripts/build-converter.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+  const converter = execFileSync("bash", [join(repoRoot, "scripts/build-converter.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n");
+  converterDir = converter.pop()!;
+  converterWhose = converter.pop() ?? "";
+  console.log(`docs-convert: ${converterWhose} (${converterDir})`);
   sandbox = languageSandbox();
   work = scratch("tfbridge-convert-");
   mkdirSync(join(work, "backend"));
@@ -186,7 +212,8 @@ describe.skipIf(hostsMissing())(`${PAGE}, run as written`, () => {
       expect(read(cwd, "out/secrets.env")).toBe("API_TOKEN=staging-token\n");
       expect(await outputs(cwd)).toEqual({ motdId: sha1(motd), bannerSha256: sha256(read(cwd, "banner.txt")) });
     });
-    // The converter asked the registries by name, through the tunnel.
+    // The registries were asked by name, through the tunnel: by Pulumi's converter for versions, and by the plugin for
+    // the provider it downloads (the only asker when the stand-in replays).
     expect(tunnel.connects.filter((c) => REGISTRIES.some((h) => c === `${h}:443`)).length).toBeGreaterThan(0);
   }, 1_800_000);
 });
