@@ -48,7 +48,7 @@ describe("from the registries alone", () => {
 
   it("the checks find a file that names a removed folder, and a script that names a folder of ../shared not for data", () => {
     const files: Record<string, string> = {
-      "scripts/a.sh": "ok\nsrc=../shared/" + "pulumi-language-hosts-v3.259\n",
+      "scripts/a.sh": "ok\nsrc=../shared/" + "pulumi-language-" + "hosts-v3.259\n",
       "scripts/b.sh": "r=../shared/converter-recordings\ns=../shared/schemas/more\n",
       "scripts/c.sh": "r=../shared/converter-recordings; bash ../shared/" + "tools/build.sh\n",
     };
