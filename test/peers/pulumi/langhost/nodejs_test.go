@@ -25,7 +25,9 @@ type noPackages struct{}
 
 var errNoPackages = errors.New("this test's loader knows no packages")
 
-func (noPackages) LoadPackage(string, *semver.Version) (*schema.Package, error) { return nil, errNoPackages }
+func (noPackages) LoadPackage(string, *semver.Version) (*schema.Package, error) {
+	return nil, errNoPackages
+}
 func (noPackages) LoadPackageV2(context.Context, *schema.PackageDescriptor) (*schema.Package, error) {
 	return nil, errNoPackages
 }
