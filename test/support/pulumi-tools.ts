@@ -20,7 +20,12 @@ export function pulumiBin(): string {
  * languagePath()), `pulumi` on PyPI and github.com/pulumi/pulumi/sdk/v3.
  */
 export const PULUMI_SDK = "3.259.0";
-export const PULUMI_NODE_SDK = PULUMI_SDK;
+/**
+ * @pulumi/pulumi for TypeScript programs and generated SDKs: the CLI's release, as the SDKs the project's own Node.js
+ * host generates (pkg/v3 v3.276.0's generator) call `pulumi.runtime.existsResource` and ask for ^3.269.0. Pulumi's own
+ * v3.259.0 host runs programs of this newer SDK as well.
+ */
+export const PULUMI_NODE_SDK = "3.276.0";
 export const PULUMI_GO_SDK = `v${PULUMI_SDK}`;
 
 /** A node_modules with @pulumi/pulumi, typescript and @types/node, installed once into the cache. */
