@@ -53,9 +53,12 @@ def user_traceback(exc, program_dir):
     start = tb
     prefix = os.path.join(program_dir, "")
     while start is not None:
-        filename = os.path.abspath(start.tb_frame.f_code.co_filename)
-        if filename.startswith(prefix) and filename != os.path.abspath(__file__):
-            break
+        filename = start.tb_frame.f_code.co_filename
+        # Frozen modules (runpy's) are named "<frozen ...>": not a file of the user's, whatever the working folder.
+        if not filename.startswith("<"):
+            path = os.path.abspath(filename)
+            if path.startswith(prefix) and path != os.path.abspath(__file__):
+                break
         start = start.tb_next
     return "".join(traceback.format_exception(type(exc), exc, start if start is not None else tb))
 
