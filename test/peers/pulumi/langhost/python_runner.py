@@ -46,21 +46,28 @@ def load_config(pulumi):
             pulumi.runtime.set_config(key, value)
 
 
+def is_users(filename, program_dir):
+    """Whether a traceback frame's file is the user's code: inside the program's folder, but neither this script, a
+    frozen module (runpy's are named "<frozen ...>") nor an installed package (the project's virtualenv is often
+    inside the project)."""
+    if filename.startswith("<"):
+        return False
+    path = os.path.abspath(filename)
+    if not path.startswith(os.path.join(program_dir, "")) or path == os.path.abspath(__file__):
+        return False
+    if "site-packages" in path.split(os.sep):
+        return False
+    envs = (sys.prefix, sys.exec_prefix, sys.base_prefix)
+    return not any(path.startswith(os.path.join(os.path.abspath(e), "")) for e in envs)
+
+
 def user_traceback(exc, program_dir):
-    """The exception's traceback from the first frame of the user's own code on: the runner's and runpy's frames
-    above it say nothing to the user."""
-    tb = exc.__traceback__
-    start = tb
-    prefix = os.path.join(program_dir, "")
-    while start is not None:
-        filename = start.tb_frame.f_code.co_filename
-        # Frozen modules (runpy's) are named "<frozen ...>": not a file of the user's, whatever the working folder.
-        if not filename.startswith("<"):
-            path = os.path.abspath(filename)
-            if path.startswith(prefix) and path != os.path.abspath(__file__):
-                break
+    """The exception's traceback from the first frame of the user's own code on: the runner's, runpy's and the SDK's
+    frames above it say nothing to the user."""
+    start = exc.__traceback__
+    while start is not None and not is_users(start.tb_frame.f_code.co_filename, program_dir):
         start = start.tb_next
-    return "".join(traceback.format_exception(type(exc), exc, start if start is not None else tb))
+    return "".join(traceback.format_exception(type(exc), exc, start if start is not None else exc.__traceback__))
 
 
 def main(argv):
