@@ -213,6 +213,10 @@ func (p *pythonHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulum
 	if err == nil {
 		return &pulumirpc.RunResponse{}, nil
 	}
+	if p.stopped(ctx) {
+		// The engine cancelled the run and says so itself; the program's exit adds nothing.
+		return &pulumirpc.RunResponse{Bail: true}, nil
+	}
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) {
 		return &pulumirpc.RunResponse{Error: fmt.Sprintf("could not run the Python program: %v", err)}, nil
@@ -224,6 +228,13 @@ func (p *pythonHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulum
 		return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited with non-zero exit code: %d", ws.ExitStatus())}, nil
 	}
 	return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited unexpectedly: %v", exit)}, nil
+}
+
+// stopped says whether the program was interrupted by the host: Cancel, or the engine ending the call.
+func (p *pythonHost) stopped(ctx context.Context) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.canceled || ctx.Err() != nil
 }
 
 // typecheck runs the project's `typechecker` (mypy or pyright, from its environment) over the program before it runs,

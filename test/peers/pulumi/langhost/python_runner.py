@@ -9,12 +9,26 @@ import inspect
 import logging
 import os
 import runpy
+import signal
 import sys
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 
 # The host treats this exit code as "the error was already reported to the engine", and adds no message of its own.
 REPORTED = 32
+# The exit code after an interrupt, as a shell reports a process ended by SIGINT.
+INTERRUPTED = 130
+
+
+def stop_on_interrupt(signum, frame):
+    """The host interrupts the program only when the engine cancels it (or gives up on the run): stop at once. A
+    KeyboardInterrupt raised inside asyncio and gRPC would print tracebacks of the SDK's internals instead."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # a write the signal interrupted; what is lost was said after the cancel
+            pass
+    os._exit(INTERRUPTED)
 
 
 def settings_from_env(pulumi):
@@ -75,6 +89,7 @@ def main(argv):
         print("usage: python_runner.py PROGRAM [ARGS...]", file=sys.stderr)
         return 2
     program = os.path.abspath(argv[0])
+    signal.signal(signal.SIGINT, stop_on_interrupt)
 
     try:
         import pulumi
