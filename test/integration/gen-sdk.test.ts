@@ -11,7 +11,7 @@ import { peerPath, pins } from "../support/peers.js";
 import { PULUMI_NODE_SDK, PULUMI_SDK, sdkDeps } from "../support/pulumi-tools.js";
 import { spawnAsync, type Ran } from "../support/processes.js";
 import { expectSuccess, runPulumi, type PulumiSandbox } from "../support/pulumi.js";
-import { pythonBase, pythonVenv } from "../support/python.js";
+import { PULUMI_PYTHON_SDK, pythonBase, pythonVenv } from "../support/python.js";
 
 const peers = Object.keys(pins);
 const timings: { peer: string; language: string; genSdk: number; compile: number }[] = [];
@@ -163,7 +163,7 @@ describe.skipIf(hostsMissing())("pulumi package gen-sdk for every real peer, com
       record(peer, "nodejs", genMs, tscMs);
     }, 300_000);
 
-    it(`python: installs into a virtualenv with pulumi ${PULUMI_SDK}, imports with every resource and function touched, and byte-compiles`, async () => {
+    it(`python: installs into a virtualenv with pulumi ${PULUMI_PYTHON_SDK}, imports with every resource and function touched, and byte-compiles`, async () => {
       const schema = await schemaOf(peer);
       const [dir, genMs] = await genSdk(peer, "python");
       const [touched, pyMs] = await timed(async () => {
