@@ -21,7 +21,12 @@ export function pulumiBin(): string {
  */
 export const PULUMI_SDK = "3.259.0";
 export const PULUMI_NODE_SDK = PULUMI_SDK;
-export const PULUMI_GO_SDK = `v${PULUMI_SDK}`;
+/**
+ * Go's is the release whose generator the Go host links (pkg/v3 v3.276.0 in test/peers/pulumi/go.mod): the SDKs it
+ * writes call sdk/v3 APIs that 3.259.0 lacks (ctx.ExistsResource taking a StringInput), and their go.mod asks for
+ * v3.269.0, whose pulumi-cloud-sdk/go v1.20260918.0 the Go module proxy no longer serves.
+ */
+export const PULUMI_GO_SDK = "v3.276.0";
 
 /** A node_modules with @pulumi/pulumi, typescript and @types/node, installed once into the cache. */
 export function sdkDeps(): string {
