@@ -137,7 +137,7 @@ func runResponse(err error) *pulumirpc.RunResponse {
 
 // build compiles the program in dir with `go build` into out, or into a temporary file when out is empty, and
 // returns its path. The compiler's output goes where the program's would, so the CLI shows it.
-func (h *goHost) build(ctx context.Context, dir, out string) (string, error) {
+func (h *goHost) build(ctx context.Context, dir, out string) (_ string, err error) {
 	h.logEphemeral(ctx, "Compiling the program ...")
 	pattern := filepath.Join(dir, "*.go")
 	if files, _ := filepath.Glob(pattern); len(files) == 0 {
@@ -148,12 +148,18 @@ func (h *goHost) build(ctx context.Context, dir, out string) (string, error) {
 		return "", err
 	}
 	if out == "" {
-		f, err := os.CreateTemp("", "pulumi-go.*")
-		if err != nil {
-			return "", fmt.Errorf("unable to create go program temp file: %w", err)
+		f, cerr := os.CreateTemp("", "pulumi-go.*")
+		if cerr != nil {
+			return "", fmt.Errorf("unable to create go program temp file: %w", cerr)
 		}
 		out = f.Name()
 		_ = f.Close()
+		// A failed build leaves no empty file behind (the caller removes only a program it got).
+		defer func() {
+			if err != nil {
+				_ = os.Remove(out)
+			}
+		}()
 	}
 	// -buildvcs=false: a program in a repository with no VCS tool installed would fail to build otherwise.
 	cmd := exec.Command(gobin, "build", "-buildvcs=false", "-o", out, "-trimpath", "-ldflags", "-w -s")
