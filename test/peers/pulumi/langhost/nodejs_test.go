@@ -5,65 +5,22 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc"
 )
-
-// noPackages is a loader that knows no package: random.schema.json refers to none, so any request is a fault.
-type noPackages struct{}
-
-var errNoPackages = errors.New("this test's loader knows no packages")
-
-func (noPackages) LoadPackage(string, *semver.Version) (*schema.Package, error) {
-	return nil, errNoPackages
-}
-func (noPackages) LoadPackageV2(context.Context, *schema.PackageDescriptor) (*schema.Package, error) {
-	return nil, errNoPackages
-}
-
-func (noPackages) LoadPackageReference(string, *semver.Version) (schema.PackageReference, error) {
-	return nil, errNoPackages
-}
-
-func (noPackages) LoadPackageReferenceV2(context.Context, *schema.PackageDescriptor) (schema.PackageReference, error) {
-	return nil, errNoPackages
-}
-
-// serveLoader serves noPackages over gRPC on loopback, as the engine serves its loader to a host.
-func serveLoader(t *testing.T) string {
-	t.Helper()
-	cancel := make(chan bool)
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Cancel: cancel,
-		Init: func(s *grpc.Server) error {
-			schema.LoaderRegistration(schema.NewLoaderServer(noPackages{}))(s)
-			return nil
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { close(cancel); <-handle.Done })
-	return fmt.Sprintf("127.0.0.1:%d", handle.Port)
-}
 
 func TestNodejsGeneratePackageIsPulumisGenerator(t *testing.T) {
 	schemaText, err := os.ReadFile(filepath.Join("..", "..", "..", "golden", "random.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaderAddr := serveLoader(t)
+	loaderAddr := serveLoader(t, fixedLoader{})
 	h := &nodejsHost{&host{language: "Node.js"}}
 
 	cases := map[string]*pulumirpc.GeneratePackageRequest{
@@ -93,7 +50,7 @@ func TestNodejsGeneratePackageIsPulumisGenerator(t *testing.T) {
 			if err := json.Unmarshal(schemaText, &spec); err != nil {
 				t.Fatal(err)
 			}
-			loader := schema.NewCachedLoader(noPackages{})
+			loader := schema.NewCachedLoader(fixedLoader{})
 			pkg, diags, err := schema.BindSpec(spec, loader, schema.ValidationOptions{AllowDanglingReferences: true})
 			if err != nil || diags.HasErrors() {
 				t.Fatalf("binding: %v %v", err, diags)

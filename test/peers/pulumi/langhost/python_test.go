@@ -5,57 +5,16 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/blang/semver"
 	pycodegen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc"
 )
-
-// noPackages is a loader with no package to give: the random schema refers to none.
-type noPackages struct{}
-
-var errNoPackages = errors.New("this test's loader has no packages")
-
-func (noPackages) LoadPackage(string, *semver.Version) (*schema.Package, error) {
-	return nil, errNoPackages
-}
-func (noPackages) LoadPackageV2(context.Context, *schema.PackageDescriptor) (*schema.Package, error) {
-	return nil, errNoPackages
-}
-func (noPackages) LoadPackageReference(string, *semver.Version) (schema.PackageReference, error) {
-	return nil, errNoPackages
-}
-func (noPackages) LoadPackageReferenceV2(context.Context, *schema.PackageDescriptor) (schema.PackageReference, error) {
-	return nil, errNoPackages
-}
-
-// serveLoader serves a schema loader over gRPC, as the engine does for GeneratePackage, and returns its address.
-func serveLoader(t *testing.T) string {
-	t.Helper()
-	cancel := make(chan bool)
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Cancel: cancel,
-		Init: func(s *grpc.Server) error {
-			schema.LoaderRegistration(schema.NewLoaderServer(noPackages{}))(s)
-			return nil
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { close(cancel); <-handle.Done })
-	return fmt.Sprintf("127.0.0.1:%d", handle.Port)
-}
 
 func TestPythonGeneratePackageIsPulumisGenerator(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "golden", "random.schema.json"))
@@ -70,7 +29,7 @@ func TestPythonGeneratePackageIsPulumisGenerator(t *testing.T) {
 		Directory:    dir,
 		Schema:       string(raw),
 		ExtraFiles:   extra,
-		LoaderTarget: serveLoader(t),
+		LoaderTarget: serveLoader(t, fixedLoader{}),
 		Local:        true,
 	})
 	if err != nil {
@@ -85,11 +44,11 @@ func TestPythonGeneratePackageIsPulumisGenerator(t *testing.T) {
 	if err := json.Unmarshal(raw, &spec); err != nil {
 		t.Fatal(err)
 	}
-	pkg, diags, err := schema.BindSpec(spec, noPackages{}, schema.ValidationOptions{AllowDanglingReferences: true})
+	pkg, diags, err := schema.BindSpec(spec, fixedLoader{}, schema.ValidationOptions{AllowDanglingReferences: true})
 	if err != nil || diags.HasErrors() {
 		t.Fatalf("binding: %v %v", err, diags)
 	}
-	want, err := pycodegen.GeneratePackage("pulumi-language-python", pkg, extra, noPackages{})
+	want, err := pycodegen.GeneratePackage("pulumi-language-python", pkg, extra, fixedLoader{})
 	if err != nil {
 		t.Fatal(err)
 	}
