@@ -8,7 +8,7 @@ import { GO_SCALAR_RETURN_REASON, patchScalarReturns } from "../support/go-scala
 import { goEnv, hostsMissing, languageSandbox } from "../support/languages.js";
 import { genSdkDiagnostics, removeScratch, scratch } from "../support/lifecycle.js";
 import { peerPath, pins } from "../support/peers.js";
-import { PULUMI_GO_SDK, PULUMI_NODE_SDK, PULUMI_SDK, sdkDeps } from "../support/pulumi-tools.js";
+import { PULUMI_GO_SDK, PULUMI_NODE_SDK, sdkDeps } from "../support/pulumi-tools.js";
 import { spawnAsync, type Ran } from "../support/processes.js";
 import { expectSuccess, runPulumi, type PulumiSandbox } from "../support/pulumi.js";
 import { PULUMI_PYTHON_SDK, pythonBase, pythonVenv } from "../support/python.js";
