@@ -238,12 +238,14 @@ func (h *goHost) Link(ctx context.Context, req *pulumirpc.LinkRequest) (_ *pulum
 		if err != nil {
 			return nil, err
 		}
-		modulePath, importPath, err := sdkPaths(pkg)
+		modulePath, _, err := sdkPaths(pkg)
 		if err != nil {
 			return nil, err
 		}
 		replaces[modulePath] = dir
-		imports = append(imports, importPath)
+		// The hint names the path Pulumi's host names (from the package's repository), which the docs quote, even
+		// where the generated SDK's own import path differs.
+		imports = append(imports, codegen.ExtractImportBasePath(pkg.Reference()))
 	}
 
 	file := filepath.Join(req.GetInfo().GetProgramDirectory(), "go.mod")

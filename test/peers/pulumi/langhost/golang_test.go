@@ -156,7 +156,7 @@ func TestLinkWritesAReplace(t *testing.T) {
 	if string(after) != want {
 		t.Errorf("go.mod:\n%s\nwant:\n%s", after, want)
 	}
-	if !strings.Contains(resp.GetImportInstructions(), `"github.com/pulumi/pulumi-terraform-provider/sdks/go/random/random"`) {
+	if !strings.Contains(resp.GetImportInstructions(), `"`+codegen.ExtractImportBasePath(pkg.Reference())+`"`) {
 		t.Errorf("instructions: %s", resp.GetImportInstructions())
 	}
 }
