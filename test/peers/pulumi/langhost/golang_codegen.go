@@ -15,12 +15,10 @@ import (
 
 	"github.com/blang/semver"
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
-	hclsyntax "github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/fsutil"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"golang.org/x/mod/modfile"
 )
@@ -35,15 +33,6 @@ func noPanic(call string, err *error) {
 	if r := recover(); r != nil {
 		*err = fmt.Errorf("%s: the Go generator failed: %v", call, r)
 	}
-}
-
-// schemaLoader connects to the engine's schema loader at target, for packages a schema or program refers to.
-func schemaLoader(target string) (schema.ReferenceLoader, func(), error) {
-	client, err := schema.NewLoaderClient(target)
-	if err != nil {
-		return nil, nil, err
-	}
-	return schema.NewCachedLoader(client), func() { _ = client.Close() }, nil
 }
 
 // GeneratePackage writes the Go SDK of req.Schema into req.Directory. `local` makes no difference for Go: the module
@@ -95,77 +84,17 @@ func writeFiles(dir string, files map[string][]byte) error {
 	return nil
 }
 
-// GenerateProgram turns PCL (what `pulumi convert` and `pulumi import` produce) into Go source.
+// GenerateProgram turns PCL into Go source (`pulumi import` prints it, `pulumi convert` writes it); as Pulumi's Go
+// host, it binds strictly.
 func (h *goHost) GenerateProgram(_ context.Context, req *pulumirpc.GenerateProgramRequest) (_ *pulumirpc.GenerateProgramResponse, err error) {
 	defer noPanic("GenerateProgram", &err)
-	loader, done, err := schemaLoader(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	parser := hclsyntax.NewParser()
-	names := make([]string, 0, len(req.GetSource()))
-	for name := range req.GetSource() {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if err := parser.ParseFile(strings.NewReader(req.GetSource()[name]), name); err != nil {
-			return nil, err
-		}
-		if parser.Diagnostics.HasErrors() {
-			return nil, parser.Diagnostics
-		}
-	}
-	program, diags, err := pcl.BindProgram(parser.Files, loader, pcl.PreferOutputVersionedInvokes)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiags := plugin.HclDiagnosticsToRPCDiagnostics(diags)
-	if diags.HasErrors() {
-		return &pulumirpc.GenerateProgramResponse{Diagnostics: rpcDiags}, nil
-	}
-	if program == nil {
-		return nil, errors.New("internal error: program was nil")
-	}
-	files, genDiags, err := codegen.GenerateProgram(program)
-	if err != nil {
-		return nil, err
-	}
-	return &pulumirpc.GenerateProgramResponse{Source: files, Diagnostics: append(rpcDiags, plugin.HclDiagnosticsToRPCDiagnostics(genDiags)...)}, nil
+	return generateProgram(req, []pcl.BindOption{pcl.PreferOutputVersionedInvokes}, codegen.GenerateProgram)
 }
 
 // GenerateProject writes a whole Go project (main.go, go.mod, Pulumi.yaml) from a directory of PCL: `pulumi convert`.
 func (h *goHost) GenerateProject(_ context.Context, req *pulumirpc.GenerateProjectRequest) (_ *pulumirpc.GenerateProjectResponse, err error) {
 	defer noPanic("GenerateProject", &err)
-	loader, done, err := schemaLoader(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	opts := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
-	if !req.GetStrict() {
-		opts = append(opts, pcl.NonStrictBindOptions()...)
-	}
-	program, diags, err := pcl.BindDirectory(req.GetSourceDirectory(), loader, opts...)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiags := plugin.HclDiagnosticsToRPCDiagnostics(diags)
-	if diags.HasErrors() {
-		return &pulumirpc.GenerateProjectResponse{Diagnostics: rpcDiags}, nil
-	}
-	if program == nil {
-		return nil, errors.New("internal error: program was nil")
-	}
-	var project workspace.Project
-	if err := json.Unmarshal([]byte(req.GetProject()), &project); err != nil {
-		return nil, err
-	}
-	if err := codegen.GenerateProject(req.GetTargetDirectory(), project, program, req.GetLocalDependencies()); err != nil {
-		return nil, err
-	}
-	return &pulumirpc.GenerateProjectResponse{Diagnostics: rpcDiags}, nil
+	return generateProject(req, codegen.GenerateProject)
 }
 
 // sdkPaths are the Go module path of a generated SDK and the import path of its root package.

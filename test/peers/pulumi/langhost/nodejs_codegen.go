@@ -6,15 +6,14 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/hashicorp/hcl/v2"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/cgstrings"
-	hclsyntax "github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
@@ -184,72 +183,17 @@ func nodejsPackageName(pkg *schema.Package) string {
 	return "@pulumi/" + pkg.Name
 }
 
-// nodejsBindOptions are how a PCL program binds for Node.js: invokes in their output form, and, unless strict,
-// tolerant of what the converter could not resolve.
-func nodejsBindOptions(strict bool) []pcl.BindOption {
-	opts := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
-	if !strict {
-		opts = append(opts, pcl.NonStrictBindOptions()...)
-	}
-	return opts
-}
-
 // GenerateProject writes a whole TypeScript project (Pulumi.yaml, package.json, tsconfig.json, index.ts) for the PCL
 // program in req.SourceDirectory: `pulumi convert --from pcl --language typescript`.
 func (h *nodejsHost) GenerateProject(_ context.Context, req *pulumirpc.GenerateProjectRequest) (*pulumirpc.GenerateProjectResponse, error) {
-	client, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer client.Close()
-	program, hdiags, err := pcl.BindDirectory(req.GetSourceDirectory(), schema.NewCachedLoader(client), nodejsBindOptions(req.GetStrict())...)
-	if err != nil {
-		return nil, err
-	}
-	diags := plugin.HclDiagnosticsToRPCDiagnostics(hdiags)
-	if hdiags.HasErrors() {
-		return &pulumirpc.GenerateProjectResponse{Diagnostics: diags}, nil
-	}
-	var project workspace.Project
-	if err := json.Unmarshal([]byte(req.GetProject()), &project); err != nil {
-		return nil, fmt.Errorf("the project: %w", err)
-	}
-	if err := nodejs.GenerateProject(req.GetTargetDirectory(), project, program, req.GetLocalDependencies(), false, "nodejs"); err != nil {
-		return nil, err
-	}
-	return &pulumirpc.GenerateProjectResponse{Diagnostics: diags}, nil
+	return generateProject(req, func(dir string, project workspace.Project, program *pcl.Program, deps map[string]string) error {
+		return nodejs.GenerateProject(dir, project, program, deps, false, "nodejs")
+	})
 }
 
 // GenerateProgram turns PCL source into TypeScript source (`pulumi import` prints it, `pulumi convert` writes it).
 func (h *nodejsHost) GenerateProgram(_ context.Context, req *pulumirpc.GenerateProgramRequest) (*pulumirpc.GenerateProgramResponse, error) {
-	client, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer client.Close()
-	parser := hclsyntax.NewParser()
-	for name, text := range req.GetSource() {
-		if err := parser.ParseFile(strings.NewReader(text), name); err != nil {
-			return nil, err
-		}
-		if parser.Diagnostics.HasErrors() {
-			return nil, parser.Diagnostics
-		}
-	}
-	program, hdiags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(client), nodejsBindOptions(req.GetStrict())...)
-	if err != nil {
-		return nil, err
-	}
-	diags := plugin.HclDiagnosticsToRPCDiagnostics(hdiags)
-	if hdiags.HasErrors() {
-		return &pulumirpc.GenerateProgramResponse{Diagnostics: diags}, nil
-	}
-	if program == nil {
-		return nil, errors.New("the PCL program bound to nothing")
-	}
-	files, gdiags, err := nodejs.GenerateProgramWithOptions(program, nodejs.ProgramOptions{Runtime: "nodejs"})
-	if err != nil {
-		return nil, err
-	}
-	return &pulumirpc.GenerateProgramResponse{Source: files, Diagnostics: append(diags, plugin.HclDiagnosticsToRPCDiagnostics(gdiags)...)}, nil
+	return generateProgram(req, bindOptions(req.GetStrict()), func(program *pcl.Program) (map[string][]byte, hcl.Diagnostics, error) {
+		return nodejs.GenerateProgramWithOptions(program, nodejs.ProgramOptions{Runtime: "nodejs"})
+	})
 }

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/blang/semver"
-	hclsyntax "github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	pycodegen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
@@ -76,80 +74,18 @@ func pyWriteFiles(dir string, files map[string][]byte) error {
 	return nil
 }
 
-// pyBindOptions are the binder's options for Python: output-versioned invokes (`get_x_output`) where a program
-// passes Outputs, and lenient binding unless the engine asks for strict.
-func pyBindOptions(strict bool) []pcl.BindOption {
-	opts := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
-	if !strict {
-		opts = append(opts, pcl.NonStrictBindOptions()...)
-	}
-	return opts
-}
-
 // GenerateProgram turns PCL files into Python source files (`pulumi import` prints them; `pulumi convert` writes them).
-func (p *pythonHost) GenerateProgram(ctx context.Context, req *pulumirpc.GenerateProgramRequest) (*pulumirpc.GenerateProgramResponse, error) {
-	client, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer client.Close()
-	parser := hclsyntax.NewParser()
-	names := make([]string, 0, len(req.GetSource()))
-	for name := range req.GetSource() {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if err := parser.ParseFile(strings.NewReader(req.GetSource()[name]), name); err != nil {
-			return nil, err
-		}
-		if parser.Diagnostics.HasErrors() {
-			return &pulumirpc.GenerateProgramResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(parser.Diagnostics)}, nil
-		}
-	}
-	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(client), pyBindOptions(req.GetStrict())...)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiags := plugin.HclDiagnosticsToRPCDiagnostics(diags)
-	if diags.HasErrors() {
-		return &pulumirpc.GenerateProgramResponse{Diagnostics: rpcDiags}, nil
-	}
-	if program == nil {
-		return nil, errors.New("the PCL binder returned no program")
-	}
-	files, genDiags, err := pycodegen.GenerateProgram(program)
-	if err != nil {
-		return nil, err
-	}
-	return &pulumirpc.GenerateProgramResponse{Source: files, Diagnostics: append(rpcDiags, plugin.HclDiagnosticsToRPCDiagnostics(genDiags)...)}, nil
+func (p *pythonHost) GenerateProgram(_ context.Context, req *pulumirpc.GenerateProgramRequest) (*pulumirpc.GenerateProgramResponse, error) {
+	return generateProgram(req, bindOptions(req.GetStrict()), pycodegen.GenerateProgram)
 }
 
 // GenerateProject writes a whole Python project from a folder of PCL (`pulumi convert --from pcl`): Pulumi.yaml,
 // requirements.txt and __main__.py, as Pulumi's generator lays them out.
-func (p *pythonHost) GenerateProject(ctx context.Context, req *pulumirpc.GenerateProjectRequest) (*pulumirpc.GenerateProjectResponse, error) {
-	client, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer client.Close()
-	program, diags, err := pcl.BindDirectory(req.GetSourceDirectory(), schema.NewCachedLoader(client), pyBindOptions(req.GetStrict())...)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiags := plugin.HclDiagnosticsToRPCDiagnostics(diags)
-	if diags.HasErrors() {
-		return &pulumirpc.GenerateProjectResponse{Diagnostics: rpcDiags}, nil
-	}
-	var project workspace.Project
-	if err := json.Unmarshal([]byte(req.GetProject()), &project); err != nil {
-		return nil, fmt.Errorf("reading the project: %w", err)
-	}
-	// No typechecker and the default toolchain in the generated Pulumi.yaml, as Pulumi's host outside its own tests.
-	if err := pycodegen.GenerateProject(req.GetTargetDirectory(), project, program, req.GetLocalDependencies(), "", ""); err != nil {
-		return nil, err
-	}
-	return &pulumirpc.GenerateProjectResponse{Diagnostics: rpcDiags}, nil
+func (p *pythonHost) GenerateProject(_ context.Context, req *pulumirpc.GenerateProjectRequest) (*pulumirpc.GenerateProjectResponse, error) {
+	return generateProject(req, func(dir string, project workspace.Project, program *pcl.Program, deps map[string]string) error {
+		// No typechecker and the default toolchain in the generated Pulumi.yaml, as Pulumi's host outside its own tests.
+		return pycodegen.GenerateProject(dir, project, program, deps, "", "")
+	})
 }
 
 // Link adds local SDKs to the project's dependencies: for pip, each SDK's folder (relative to the project) as a line
