@@ -39,7 +39,7 @@ func readTree(t *testing.T, dir string) map[string][]byte {
 	return files
 }
 
-func TestGeneratePackageIsTheGeneratorsOutput(t *testing.T) {
+func TestGoGeneratePackageIsPulumisGenerator(t *testing.T) {
 	raw, err := os.ReadFile(goldenSchema)
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +110,7 @@ func TestGeneratePackageIsTheGeneratorsOutput(t *testing.T) {
 	}
 }
 
-func TestGeneratePackageRefusesOverlays(t *testing.T) {
+func TestGoGeneratePackageRefusesOverlays(t *testing.T) {
 	_, err := newGoHost().GeneratePackage(context.Background(), &pulumirpc.GeneratePackageRequest{
 		Directory:  t.TempDir(),
 		Schema:     `{"name":"x"}`,
@@ -121,7 +121,7 @@ func TestGeneratePackageRefusesOverlays(t *testing.T) {
 	}
 }
 
-func TestLinkWritesAReplace(t *testing.T) {
+func TestGoLinkWritesAReplace(t *testing.T) {
 	raw, err := os.ReadFile(goldenSchema)
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestLinkWritesAReplace(t *testing.T) {
 	}
 }
 
-func TestPackageOfAModuleFromItsPluginJSON(t *testing.T) {
+func TestGoPackageOfAModuleFromItsPluginJSON(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "random"), 0o755); err != nil {
 		t.Fatal(err)
@@ -189,7 +189,7 @@ func TestPackageOfAModuleFromItsPluginJSON(t *testing.T) {
 	}
 }
 
-func TestPluginVersion(t *testing.T) {
+func TestGoPluginVersion(t *testing.T) {
 	for in, want := range map[string]string{
 		"v1.2.3": "v1.2.3",
 		"0.3.0":  "0.3.0",
