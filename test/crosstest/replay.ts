@@ -7,7 +7,7 @@ import { peerPath } from "../support/peers.js";
 import { argsRequest, startPluginProcess, type CallError, type PluginProcess } from "../support/pulumi.js";
 import { fromStruct, toStruct as plainStruct, toWire, type Json } from "../support/reference-ops.js";
 import { PEER, loadCases, loadGolden, loadPeerCorpus, loadShapes, type Case, type Flavour, type Golden, type PeerCase, type Value } from "./corpus.js";
-import { blockNode, pulumiToTf, pulumiToTfPath, shapeNode, tfToPulumi, valueDifferences, withPulumiNames, type Node } from "./paths.js";
+import { blockNode, nullBlocksEmpty, pulumiToTf, pulumiToTfPath, shapeNode, tfToPulumi, valueDifferences, withPulumiNames, type Node } from "./paths.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import type { PropertyModel, ResourceModel } from "../../src/schema-translate/model.js";
 import type { Block } from "../../src/terraform/types.js";
@@ -207,6 +207,31 @@ export class Replayer {
   }
 
   /**
+   * Cases on a real provider answered live rather than from the recorded corpus (a Docker engine's objects): `goldens`
+   * holds OpenTofu's answer for each case id, `config` the provider's configuration (Terraform names).
+   */
+  static async startLive(peer: string, cases: PeerCase[], goldens: Record<string, Golden>, config: Record<string, Value>): Promise<Replayer> {
+    const dir = mkdtempSync(join(tmpdir(), `crosstest-live-${peer}-`));
+    const schema = await (async () => {
+      const p = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
+      try {
+        return await p.getProviderSchema();
+      } finally {
+        await p.close();
+      }
+    })();
+    return Replayer.launch(peer, dir, {}, config, (models) => ({
+      goldens: "peers",
+      cases,
+      typeOf: (shape) => shape,
+      tree: (shape) => blockNode(schema.resources.get(shape)!.block),
+      models,
+      placeholders: [],
+      golden: (id) => goldens[id],
+    }));
+  }
+
+  /**
    * One giant's recorded corpus (test/crosstest/giants.ts): its dump served by the replay peer under the giant's name,
    * the plugin parameterized with it, the cases and goldens read from the giant's bundle.
    */
@@ -334,7 +359,7 @@ export class Replayer {
       return o;
     };
     const stateDiff = (kind: DisagreementKind, ours: Props, theirs: Record<string, Value> | null) => {
-      const d = valueDifferences(cmpNode, masked(pulumiToTf(cmpNode, plain(ours))), masked(theirs));
+      const d = valueDifferences(cmpNode, masked(pulumiToTf(cmpNode, plain(ours))), masked(nullBlocksEmpty(cmpNode, theirs)));
       if (d.length > 0) say(kind, `ours ${JSON.stringify(plain(ours))} vs OpenTofu ${JSON.stringify(theirs)}: ${d.join(", ")}`);
     };
 
