@@ -12,7 +12,8 @@ import { record } from "../crosstest/record-tofu.js";
 import { Replayer, type Disagreement, type ReplayResult } from "../crosstest/replay.js";
 import { LOCAL_IMAGE, dockerMissing, startDocker, type DockerEngine } from "../support/docker.js";
 import { peerPath, repoRoot } from "../support/peers.js";
-import { processAlive } from "../support/processes.js";
+import { execAsync, processAlive, spawnAsync } from "../support/processes.js";
+import { devOverridesEnv } from "../support/terraform-cli.js";
 import { tempDir } from "../support/temp.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import type { ProviderSchema } from "../../src/terraform/types.js";
@@ -115,6 +116,34 @@ const cases: PeerCase[] = [
   ),
 ];
 
+/** Data sources read by both on objects made outside them; `missing` names an object the engine does not have. */
+const DATA_NETWORK = "tfo-net-data";
+const dataReads: { name: string; type: string; args: Config; missing?: boolean }[] = [
+  { name: "image", type: "docker_image", args: { name: LOCAL_IMAGE } },
+  { name: "network", type: "docker_network", args: { name: DATA_NETWORK } },
+  { name: "missing_network", type: "docker_network", args: { name: "tfo-no-such-net" }, missing: true },
+];
+
+/** OpenTofu's reading of each data source (its state's values), or its error, one `tofu apply` per read. */
+async function tofuReads(host: string): Promise<Map<string, { value: Config } | { error: string }>> {
+  const out = new Map<string, { value: Config } | { error: string }>();
+  for (const d of dataReads) {
+    const dir = tempDir(`tfo-docker-data-${d.name}-`);
+    const env = devOverridesEnv(dir, { "kreuzwerker/docker": "docker" });
+    const config = { terraform: { required_providers: { docker: { source: "kreuzwerker/docker" } } }, provider: { docker: { host } }, data: { [d.type]: { [d.name]: d.args } } };
+    writeFileSync(join(dir, "main.tf.json"), JSON.stringify(config, null, 1));
+    const tofu = realpathSync(join(repoRoot, ".peers", "tofu"));
+    const applied = await spawnAsync(tofu, ["apply", "-auto-approve", "-no-color", "-input=false"], { cwd: dir, env });
+    if (applied.status !== 0) {
+      out.set(d.name, { error: applied.stderr });
+      continue;
+    }
+    const shown = JSON.parse((await execAsync(tofu, ["show", "-json"], { cwd: dir, env })).stdout) as { values: { root_module: { resources: { address: string; values: Config }[] } } };
+    out.set(d.name, { value: shown.values.root_module.resources.find((r) => r.address === `data.${d.type}.${d.name}`)!.values });
+  }
+  return out;
+}
+
 /** Disagreements that are not ours to fix, with their reasons (as test/crosstest/differences.json lists the corpus's). */
 const listed: ListedDifference[] = [
   {
@@ -150,6 +179,9 @@ describe.skipIf(skip)("the Docker provider on a real engine, judged by OpenTofu 
   let afterTofu: Awaited<ReturnType<DockerEngine["leftovers"]>> | undefined;
   let afterOurs: Awaited<ReturnType<DockerEngine["leftovers"]>> | undefined;
   const timings: string[] = [];
+  let theirReads = new Map<string, { value: Config } | { error: string }>();
+  const ourReads = new Map<string, { value: Config } | { error: string }>();
+  const readDifferences: string[] = [];
 
   beforeAll(async () => {
     let t = Date.now();
@@ -179,19 +211,28 @@ describe.skipIf(skip)("the Docker provider on a real engine, judged by OpenTofu 
       { engine: realpathSync(join(repoRoot, ".peers", "tofu")), goldenDir: work },
     );
     afterTofu = await engine.leftovers();
+    await engine.docker(["network", "create", "--internal", "--subnet", "10.251.9.0/24", "--label", "a=1", DATA_NETWORK]);
+    theirReads = await tofuReads(engine.host);
     lap("tofu");
     const r = await Replayer.startLive("docker", cases, goldens, { host: engine.host });
     try {
       ours = await r.replayAll(() => true, 2);
+      for (const d of dataReads) {
+        const read = await r.readDataSource(d.type, d.args);
+        ourReads.set(d.name, read);
+        const theirs = theirReads.get(d.name);
+        if ("value" in read && theirs !== undefined && "value" in theirs) readDifferences.push(...r.dataSourceDifferences(d.type, read.value, theirs.value).map((x) => `${d.name}: ${x}`));
+      }
     } finally {
       await r.stop();
     }
+    await engine.docker(["network", "rm", DATA_NETWORK]);
     afterOurs = await engine.leftovers();
     lap("ours");
     console.log(`docker oracle: ${cases.length} cases; ${timings.join(", ")}; ${ours.disagreements.length} disagreements`);
     // CROSSTEST_REPORT=<file>: OpenTofu's answers and our disagreements, for reading in full.
     const report = process.env["CROSSTEST_REPORT"];
-    if (report !== undefined) writeFileSync(report.replace("{flavour}", "docker"), JSON.stringify({ goldens, disagreements: ours.disagreements }, null, 1));
+    if (report !== undefined) writeFileSync(report.replace("{flavour}", "docker"), JSON.stringify({ goldens, disagreements: ours.disagreements, reads: { ours: Object.fromEntries(ourReads), theirs: Object.fromEntries(theirReads) } }, null, 1));
   }, 600_000);
   afterAll(async () => engine?.stop());
 
@@ -215,6 +256,23 @@ describe.skipIf(skip)("the Docker provider on a real engine, judged by OpenTofu 
     expect(ours.refused).toEqual(["docker_image.not-in-any-registry"]);
     const { unlisted } = reconcile(ours.disagreements, listed);
     expect(unlisted.map((d: Disagreement) => `${d.id} [${d.kind}] ${d.detail}`)).toEqual([]);
+  });
+
+  it("reads the docker_image and docker_network data sources as OpenTofu does, and fails where it fails", () => {
+    for (const d of dataReads) {
+      const theirs = theirReads.get(d.name)!;
+      const mine = ourReads.get(d.name)!;
+      if (d.missing === true) {
+        expect(theirs, `OpenTofu reading ${d.name}`).toHaveProperty("error");
+        expect(mine, `ours reading ${d.name}`).toHaveProperty("error");
+        expect((mine as { error: string }).error).toContain("tfo-no-such-net");
+      } else {
+        expect(theirs, `OpenTofu reading ${d.name}`).toHaveProperty("value");
+        expect(mine, `ours reading ${d.name}`).toHaveProperty("value");
+      }
+    }
+    expect((theirReads.get("network") as { value: Config }).value).toMatchObject({ name: DATA_NETWORK, internal: true, ipam_config: [expect.objectContaining({ subnet: "10.251.9.0/24" })] });
+    expect(readDifferences).toEqual([]);
   });
 
   it("leaves the engine as it found it: OpenTofu's destroy and our deletes remove every container, volume and network", () => {
