@@ -98,6 +98,7 @@ export async function startDocker(env: NodeJS.ProcessEnv = process.env): Promise
   const given = env["DOCKER_HOST"] !== undefined && env["DOCKER_HOST"] !== "" ? env["DOCKER_HOST"] : undefined;
   const base = tmpdir().length <= 40 ? tmpdir() : "/tmp";
   const dir = mkdtempSync(join(base, "tfd-"));
+  const ns = dir.slice(dir.lastIndexOf("tfd-") + 4).toLowerCase();
   const socket = join(dir, "d.sock");
   const host = given ?? `unix://${socket}`;
   const cliEnv = { ...env, DOCKER_HOST: host, DOCKER_CONFIG: join(dir, "cli") };
@@ -110,7 +111,13 @@ export async function startDocker(env: NodeJS.ProcessEnv = process.env): Promise
     for (const d of ["data", "x"]) mkdirSync(join(dir, d));
     daemon = spawn(
       find("dockerd", env["PATH"] ?? "")!,
-      ["--iptables=false", "--ip6tables=false", "--bridge=none", "--data-root", join(dir, "data"), "--exec-root", join(dir, "x"), "--pidfile", join(dir, "d.pid"), "-H", host],
+      [
+        ...["--iptables=false", "--ip6tables=false", "--bridge=none"],
+        ...["--data-root", join(dir, "data"), "--exec-root", join(dir, "x"), "--pidfile", join(dir, "d.pid"), "-H", host],
+        // dockerd uses a system containerd when one runs (/run/containerd/containerd.sock, as a Debian install with
+        // systemd starts it): namespaces of its own keep this engine's containers apart from the system engine's.
+        ...["--containerd-namespace", `tfd-${ns}`, "--containerd-plugins-namespace", `tfd-${ns}-plugins`],
+      ],
       { stdio: ["ignore", "pipe", "pipe"], env: { ...env, DOCKER_HOST: undefined } },
     );
     const keep = (d: string) => (log = (log + d).slice(-20_000));
