@@ -30,6 +30,9 @@ export function dockerUnavailable(env: NodeJS.ProcessEnv = process.env): string 
   const path = env["PATH"] ?? "";
   if (find("docker", path) === undefined) return "the docker CLI is not installed";
   if (!existsSync(BUSYBOX)) return `${BUSYBOX} (busybox-static) is not installed`;
+  // A dynamically linked busybox (Debian's busybox package) names its loader in its first bytes, and cannot run in an
+  // image that holds nothing else.
+  if (readFileSync(BUSYBOX).subarray(0, 4096).includes("ld-linux")) return `${BUSYBOX} is dynamically linked (Debian's busybox, not busybox-static)`;
   if (env["DOCKER_HOST"] !== undefined && env["DOCKER_HOST"] !== "") return undefined;
   if (find("dockerd", path) === undefined) return "dockerd is not installed and DOCKER_HOST is not set";
   if (process.getuid?.() !== 0) return "dockerd needs root and DOCKER_HOST is not set";
