@@ -141,37 +141,39 @@ export function pythonHostVersion(aboutJson: string): string | undefined {
 }
 
 /**
- * Pins the `pulumi` requirement of a requirements.txt to `version` (`pulumi==version`), whatever range it had. Returns
- * undefined when the file names no `pulumi` requirement.
+ * Caps the `pulumi` requirement of a requirements.txt at `version` (`pulumi<=version`), whatever range it had; the
+ * generated SDK's own requirement gives the floor. Returns undefined when the file names no `pulumi` requirement.
  */
 export function pinPulumiRequirement(requirements: string, version: string): string | undefined {
   const requirement = /^pulumi(?![\w.-])[ \t]*(?:[<>=!~].*)?$/i;
   const lines = requirements.split("\n");
   if (!lines.some((l) => requirement.test(l))) return undefined;
-  return lines.map((l) => (requirement.test(l) ? `pulumi==${version}` : l)).join("\n");
+  return lines.map((l) => (requirement.test(l) ? `pulumi<=${version}` : l)).join("\n");
 }
 
 /**
  * Python: the SDK Pulumi generates calls into the `pulumi` package of its generator's release, but the program's
  * requirements.txt asks only for `pulumi>=3.0.0,<4.0.0`, so pip installs the newest, which may lack what that code
  * calls (the v3.248 generator's `pulumi.runtime.settings._sync_monitor_supports_parameterization` is gone from 3.258).
- * The requirement is pinned to the release of the language host that generated the SDK, as `pulumi about` names it.
+ * The requirement is capped at the release of the language host that generated the SDK, as `pulumi about` names it:
+ * a cap rather than an exact pin, since the SDK's own requirement sets the floor it needs, and a host may be newer than
+ * the newest `pulumi` the package index in use serves.
  */
 async function pinPythonSdk(outDir: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
   const file = join(outDir, "requirements.txt");
   const about = await pulumiOutput(["--non-interactive", "about", "--json"], outDir, env);
   const version = about.code === 0 ? pythonHostVersion(about.stdout) : undefined;
   if (version === undefined) {
-    log(`convert: \`pulumi about\` in ${outDir} names no released Python language host (exit ${about.code}); ${file} is left as Pulumi wrote it: pin \`pulumi\` there to the release of your Python language host if \`pulumi up\` fails in the generated SDK\n${about.stderr.trim()}`);
+    log(`convert: \`pulumi about\` in ${outDir} names no released Python language host (exit ${about.code}); ${file} is left as Pulumi wrote it: cap \`pulumi\` there at the release of your Python language host (\`pulumi<=X.Y.Z\`) if \`pulumi up\` fails in the generated SDK\n${about.stderr.trim()}`);
     return;
   }
   const text = existsSync(file) ? pinPulumiRequirement(readFileSync(file, "utf8"), version) : undefined;
   if (text === undefined) {
-    log(`convert: ${file} has no \`pulumi\` requirement; add \`pulumi==${version}\` (the release of the language host that generated the SDK)`);
+    log(`convert: ${file} has no \`pulumi\` requirement; add \`pulumi<=${version}\` (the release of the language host that generated the SDK)`);
     return;
   }
   writeFileSync(file, text);
-  log(`convert: pulumi==${version} in requirements.txt, the release of the Python language host that generated the SDK`);
+  log(`convert: pulumi<=${version} in requirements.txt, the release of the Python language host that generated the SDK`);
 }
 
 /** Whether Pulumi's Terraform converter is installed, or on PATH (where `pulumi convert` also looks). */

@@ -13,7 +13,8 @@ import { peerPath, repoRoot } from "../support/peers.js";
 import { execAsync } from "../support/processes.js";
 import { expectSuccess, runPulumi, type PulumiSandbox } from "../support/pulumi.js";
 import { devOverridesEnv } from "../support/terraform-cli.js";
-import { PULUMI_GO_SDK, PULUMI_SDK } from "../support/pulumi-tools.js";
+import { PULUMI_GO_SDK } from "../support/pulumi-tools.js";
+import { PULUMI_PYTHON_SDK } from "../support/python.js";
 import { VERSION } from "../../src/version.js";
 import { ADOPT_ADDRESSES, ADOPT_CONFIG, writeAdoptProject } from "../support/adopt-project.js";
 
@@ -85,7 +86,7 @@ describe.skipIf(hostsMissing())("adopt writes TypeScript, Python and Go that pre
     const dir = join(root, "py");
     mkdirSync(dir);
     writeFileSync(join(dir, "Pulumi.yaml"), "name: adopted-py\nruntime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\n");
-    writeFileSync(join(dir, "requirements.txt"), `pulumi==${PULUMI_SDK}\n`);
+    writeFileSync(join(dir, "requirements.txt"), `pulumi==${PULUMI_PYTHON_SDK}\n`);
     writeFileSync(join(dir, "__main__.py"), "import pulumi\n");
     const cache = join(homedir(), ".cache/pulumi-tf-bridge-ts/pip");
     mkdirSync(cache, { recursive: true });

@@ -1,7 +1,7 @@
 // Proof by compiling: every upstream example of the real peers (random, tls, time, local, http) that uses only the
 // peer itself, as renderPython writes it, byte-compiles (`python -m py_compile`) and type-checks with `mypy --strict`
 // against the Python SDK `pulumi package gen-sdk --language python` generates from the same full-docs schema, with the
-// pulumi SDK from PyPI (PULUMI_SDK, the language hosts' version) beside it, and is laid out so that black leaves it as it is
+// pulumi SDK from PyPI (PULUMI_PYTHON_SDK) beside it, and is laid out so that black leaves it as it is
 // (`black --check`: docs read like formatted code); so does the repeated-resources program (LOOP_PROGRAM, count and
 // for_each) the upstream examples have no case of. Prints per peer: examples found, converted, compiling.
 //
@@ -30,7 +30,7 @@ import { hostsMissing } from "../support/languages.js";
 import { peerPath } from "../support/peers.js";
 import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
 import { execAsync, spawnAsync } from "../support/processes.js";
-import { PULUMI_SDK } from "../support/pulumi-tools.js";
+import { PULUMI_PYTHON_SDK } from "../support/python.js";
 import { pulumiBinDir } from "../support/pulumi.js";
 
 const MYPY = "1.18.2";
@@ -59,14 +59,14 @@ let venv: Promise<string> | undefined;
  */
 function checkerPython(): Promise<string> {
   venv ??= (async () => {
-    const dir = join(CACHE, "python-check", `pulumi-${PULUMI_SDK}-mypy-${MYPY}-black-${BLACK}`);
+    const dir = join(CACHE, "python-check", `pulumi-${PULUMI_PYTHON_SDK}-mypy-${MYPY}-black-${BLACK}`);
     const python = join(dir, "venv", "bin", "python");
     if (existsSync(python)) return python;
     mkdirSync(dir, { recursive: true });
     const tmp = join(dir, `venv.tmp-${process.pid}`);
     rmSync(tmp, { recursive: true, force: true });
     await execAsync("python3", ["-m", "venv", tmp], { env: pipEnv() });
-    await execAsync(join(tmp, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi==${PULUMI_SDK}`, `mypy==${MYPY}`, `black==${BLACK}`], { env: pipEnv() });
+    await execAsync(join(tmp, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi==${PULUMI_PYTHON_SDK}`, `mypy==${MYPY}`, `black==${BLACK}`], { env: pipEnv() });
     // Moved whole; the virtualenv's scripts would keep the old path, so it is only ever run as `python -m`.
     if (!existsSync(python)) renameSync(tmp, join(dir, "venv"));
     else rmSync(tmp, { recursive: true, force: true });

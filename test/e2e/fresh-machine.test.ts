@@ -21,8 +21,8 @@ import { isOurExecutable, packagePlugin } from "../support/e2e.js";
 import { goEnv, hostsMissing } from "../support/languages.js";
 import { generateNodeSdk, removeScratch, scratch, TypeScriptScenario, withLanguageHosts, YamlScenario } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
-import { pythonBase, pythonVenv } from "../support/python.js";
-import { PULUMI_GO_SDK, PULUMI_SDK } from "../support/pulumi-tools.js";
+import { PULUMI_PYTHON_SDK, pythonBase, pythonVenv } from "../support/python.js";
+import { PULUMI_GO_SDK } from "../support/pulumi-tools.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 
 const TARBALL = releaseAssetName(VERSION, "linux-amd64");
@@ -253,13 +253,13 @@ describe.skipIf(hostsMissing())("a fresh machine installs the plugin from the re
     const sdk = join(pySdk, "python");
     const plugin = JSON.parse(readFileSync(join(sdk, "pulumi_random", "pulumi-plugin.json"), "utf8")) as Record<string, unknown>;
     expect(plugin).toMatchObject({ resource: true, name: "terraform-provider", version: VERSION, server: release });
-    // The virtualenv (pulumi PULUMI_SDK from the cached base) holds the SDK installed from its folder, no index: the
+    // The virtualenv (pulumi PULUMI_PYTHON_SDK from the cached base) holds the SDK installed from its folder, no index: the
     // project's own dependencies are there, so `pulumi install --no-dependencies` leaves pip alone.
     const dir = scratch("tfbridge-fresh-py-run-");
     const python = await pythonVenv(await pythonBase(), dir);
     execFileSync(python, ["-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index", "--disable-pip-version-check", sdk], { stdio: ["ignore", "ignore", "inherit"] });
     writeFileSync(join(dir, "Pulumi.yaml"), "name: fresh-py\nruntime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\n");
-    writeFileSync(join(dir, "requirements.txt"), `pulumi==${PULUMI_SDK}\n`);
+    writeFileSync(join(dir, "requirements.txt"), `pulumi==${PULUMI_PYTHON_SDK}\n`);
     writeFileSync(join(dir, "__main__.py"), 'import pulumi\nimport pulumi_random as random\n\npulumi.export("name", random.Pet("pet", length=3).id)\n');
     const home = freshHome();
     expect(await pluginsIn(home)).toEqual([]);

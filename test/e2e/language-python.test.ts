@@ -1,5 +1,5 @@
 // A Python project through the real Python language host, laid out as `pulumi new python` lays it out (pip, a `venv`
-// virtualenv, requirements.txt with pulumi==PULUMI_SDK, __main__.py); `pulumi install` makes the virtualenv. Then
+// virtualenv, requirements.txt with pulumi==PULUMI_PYTHON_SDK, __main__.py); `pulumi install` makes the virtualenv. Then
 // `pulumi package add terraform-provider <peer>` (random, tls, time, local, and random again from the fake loopback
 // registry as `regrandom`) makes the CLI ask pulumi-language-python to generate sdks/<name>, list it in requirements.txt
 // and pip-install it into the virtualenv; then `pulumi up` of __main__.py, a no-change preview, refresh (ids kept), a
@@ -17,8 +17,8 @@ import { installPlugin, type ExportedResource } from "../support/e2e.js";
 import { hostsMissing, languageSandbox } from "../support/languages.js";
 import { OUR_STACK, filesContaining, isSecretEnvelope, removeScratch, scratch, type PreviewJson } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
+import { PULUMI_PYTHON_SDK } from "../support/python.js";
 import { EXPLICIT_ECHO, ROUTE_SECRET, SETTINGS_ENDPOINT, expectStoredExplicitProvider } from "../support/provider-settings.js";
-import { PULUMI_SDK } from "../support/pulumi-tools.js";
 import { expectSuccess, pulumiSandbox, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
@@ -32,10 +32,10 @@ const { timed } = timingReport;
 const PULUMI_YAML = (name: string): string =>
   `name: ${name}\ndescription: A Python program using Terraform providers\nruntime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\n`;
 
-/** The files `pulumi new python` writes (with pulumi pinned to the language hosts' version, PULUMI_SDK). */
+/** The files `pulumi new python` writes (with pulumi pinned to PULUMI_PYTHON_SDK). */
 function layOutProject(dir: string, name: string, program: string): void {
   writeFileSync(join(dir, "Pulumi.yaml"), PULUMI_YAML(name));
-  writeFileSync(join(dir, "requirements.txt"), `pulumi==${PULUMI_SDK}\n`);
+  writeFileSync(join(dir, "requirements.txt"), `pulumi==${PULUMI_PYTHON_SDK}\n`);
   writeFileSync(join(dir, ".gitignore"), "*.pyc\nvenv/\n");
   writeFileSync(join(dir, "__main__.py"), program);
 }
@@ -256,8 +256,8 @@ describe.skipIf(hostsMissing())("a Python project through the real Python langua
     outFile = join(work, "written-by-local.txt");
     layOutProject(project, "tfbridge-lang-py", PROGRAM);
     // `pulumi install`: the Python host makes venv/ with python3 and pip-installs requirements.txt into it.
-    await timed(`pulumi install (virtualenv, pulumi==${PULUMI_SDK})`, () => ok(["install"]));
-    expect(venvPython("import pulumi, importlib.metadata as m; print(m.version('pulumi'))").trim()).toBe(PULUMI_SDK);
+    await timed(`pulumi install (virtualenv, pulumi==${PULUMI_PYTHON_SDK})`, () => ok(["install"]));
+    expect(venvPython("import pulumi, importlib.metadata as m; print(m.version('pulumi'))").trim()).toBe(PULUMI_PYTHON_SDK);
   }, 1_200_000);
 
   afterAll(async () => {
@@ -293,7 +293,7 @@ describe.skipIf(hostsMissing())("a Python project through the real Python langua
     const requirements = readFileSync(join(project, "requirements.txt"), "utf8");
     console.log(`[language-python] requirements.txt after package add:\n${requirements}`);
     // One plain path line per package, in the order added (pip installs the folder; not `-e`, not editable).
-    expect(requirements.split("\n").filter((l) => l.trim() !== "")).toEqual([`pulumi==${PULUMI_SDK}`, ...PEERS.map((p) => `sdks/${p}`)]);
+    expect(requirements.split("\n").filter((l) => l.trim() !== "")).toEqual([`pulumi==${PULUMI_PYTHON_SDK}`, ...PEERS.map((p) => `sdks/${p}`)]);
     const freeze = venvPython("import importlib.metadata as m; print('\\n'.join(sorted(d.metadata['Name'] + '==' + d.version for d in m.distributions())))");
     for (const peer of PEERS) expect(freeze).toMatch(new RegExp(`^pulumi[_-]${peer}==0\\.0\\.0$`, "m"));
   }, 600_000);
@@ -347,8 +347,9 @@ describe.skipIf(hostsMissing())("a Python project through the real Python langua
     expect(out["parsed_year"]).toBe(2024);
     expect(out["parsed_weekday"]).toBe("Thursday");
     expect(out["parsed_unix"]).toBe(1709210096);
-    // An output object exported from Python is serialized with the SDK's Python names.
-    expect(out["cert_subjects"]).toEqual([expect.objectContaining({ common_name: "example.test", organization: "ACME Test", street_addresses: ["1 Main St"] })]);
+    // An output object exported from Python is serialized under its wire (camelCase) names, as other languages do: the
+    // `pulumi` package does so from 3.269.0 on (PULUMI_PYTHON_SDK; up to 3.268 it kept the Python names).
+    expect(out["cert_subjects"]).toEqual([expect.objectContaining({ commonName: "example.test", organization: "ACME Test", streetAddresses: ["1 Main St"] })]);
     expect(out["csr_pem"]).toMatch(/^-----BEGIN CERTIFICATE REQUEST-----/);
     expect(out["filename"]).toBe(outFile);
 
@@ -518,7 +519,7 @@ describe.skipIf(hostsMissing())("a Python project through the real Python langua
       expect(add.code, addText).not.toBe(0);
       expect(addText).toMatch(/pulumi-language-python/);
       expect(addText).not.toMatch(OUR_STACK);
-      expect(readFileSync(join(dir, "requirements.txt"), "utf8")).toBe(`pulumi==${PULUMI_SDK}\n`);
+      expect(readFileSync(join(dir, "requirements.txt"), "utf8")).toBe(`pulumi==${PULUMI_PYTHON_SDK}\n`);
       expect(existsSync(join(dir, "sdks", "random", "pyproject.toml"))).toBe(false);
 
       expectSuccess(await runPulumi(["stack", "init", "dev"], { cwd: dir, env: nohostEnv }), "stack init");

@@ -8,10 +8,10 @@ import { GO_SCALAR_RETURN_REASON, patchScalarReturns } from "../support/go-scala
 import { goEnv, hostsMissing, languageSandbox } from "../support/languages.js";
 import { genSdkDiagnostics, removeScratch, scratch } from "../support/lifecycle.js";
 import { peerPath, pins } from "../support/peers.js";
-import { PULUMI_NODE_SDK, PULUMI_SDK, sdkDeps } from "../support/pulumi-tools.js";
+import { PULUMI_GO_SDK, PULUMI_NODE_SDK, sdkDeps } from "../support/pulumi-tools.js";
 import { spawnAsync, type Ran } from "../support/processes.js";
 import { expectSuccess, runPulumi, type PulumiSandbox } from "../support/pulumi.js";
-import { pythonBase, pythonVenv } from "../support/python.js";
+import { PULUMI_PYTHON_SDK, pythonBase, pythonVenv } from "../support/python.js";
 
 const peers = Object.keys(pins);
 const timings: { peer: string; language: string; genSdk: number; compile: number }[] = [];
@@ -163,7 +163,7 @@ describe.skipIf(hostsMissing())("pulumi package gen-sdk for every real peer, com
       record(peer, "nodejs", genMs, tscMs);
     }, 300_000);
 
-    it(`python: installs into a virtualenv with pulumi ${PULUMI_SDK}, imports with every resource and function touched, and byte-compiles`, async () => {
+    it(`python: installs into a virtualenv with pulumi ${PULUMI_PYTHON_SDK}, imports with every resource and function touched, and byte-compiles`, async () => {
       const schema = await schemaOf(peer);
       const [dir, genMs] = await genSdk(peer, "python");
       const [touched, pyMs] = await timed(async () => {
@@ -176,13 +176,13 @@ describe.skipIf(hostsMissing())("pulumi package gen-sdk for every real peer, com
       record(peer, "python", genMs, pyMs);
     }, 300_000);
 
-    it(`go: go build ./... and go vet ./... against github.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK}`, async () => {
+    it(`go: go build ./... and go vet ./... against github.com/pulumi/pulumi/sdk/v3 ${PULUMI_GO_SDK}`, async () => {
       const schema = await schemaOf(peer);
       const [dir, genMs] = await genSdk(peer, "go");
       const env = { ...process.env, ...goEnv() };
       const [, goMs] = await timed(async () => {
         const gomod = join(dir, "go.mod");
-        writeFileSync(gomod, readFileSync(gomod, "utf8").replace(/(github\.com\/pulumi\/pulumi\/sdk\/v3) v\S+/, `$1 v${PULUMI_SDK}`));
+        writeFileSync(gomod, readFileSync(gomod, "utf8").replace(/(github\.com\/pulumi\/pulumi\/sdk\/v3) v\S+/, `$1 ${PULUMI_GO_SDK}`));
         await run("go", ["mod", "tidy"], { cwd: dir, env });
         const expected = scalarFunctionFiles(schema, peer);
         if (expected.length > 0) {

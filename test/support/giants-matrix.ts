@@ -11,13 +11,14 @@ import { goEnv } from "./languages.js";
 import { genSdkDiagnostics } from "./lifecycle.js";
 import { pulumiBinDir } from "./pulumi.js";
 import { PULUMI_NODE_SDK, PULUMI_SDK, sdkDeps } from "./pulumi-tools.js";
+import { PULUMI_PYTHON_SDK } from "./python.js";
 
 export const LANGUAGES = ["nodejs", "python", "go", "java", "yaml"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** The Java SDK version the generated Java SDKs compile against (the others: PULUMI_SDK, the language hosts' own). */
+/** The Java SDK version the generated Java SDKs compile against (the others: PULUMI_SDK and PULUMI_PYTHON_SDK). */
 const JAVA_SDK = "1.36.1";
-const MYPY_PYTHON = join(homedir(), ".cache/pulumi-tf-bridge-ts/python-check", `pulumi-${PULUMI_SDK}-mypy-1.18.2-black-24.10.0`, "venv", "bin", "python");
+const MYPY_PYTHON = join(homedir(), ".cache/pulumi-tf-bridge-ts/python-check", `pulumi-${PULUMI_PYTHON_SDK}-mypy-1.18.2-black-24.10.0`, "venv", "bin", "python");
 
 /** One measured stage: wall time, peak RSS (MiB) of the CLI, of our plugin, and of everything else it ran. */
 export interface Stage {
@@ -499,7 +500,7 @@ export function ensureMypy(): string {
   if (!existsSync(MYPY_PYTHON)) {
     const venv = join(MYPY_PYTHON, "..", "..");
     execFileSync("python3", ["-m", "venv", venv]);
-    execFileSync(MYPY_PYTHON, ["-m", "pip", "install", "--quiet", `pulumi==${PULUMI_SDK}`, "mypy==1.18.2", "black==24.10.0"], { stdio: "inherit" });
+    execFileSync(MYPY_PYTHON, ["-m", "pip", "install", "--quiet", `pulumi==${PULUMI_PYTHON_SDK}`, "mypy==1.18.2", "black==24.10.0"], { stdio: "inherit" });
   }
   return MYPY_PYTHON;
 }

@@ -15,11 +15,13 @@ export function pulumiBin(): string {
 }
 
 /**
- * The release of Pulumi's SDK every test program and generated SDK uses, older than the CLI (an engine runs programs
- * of older SDKs), in each language: @pulumi/pulumi (which needs Node.js 22+, so programs run on Node 24:
- * languagePath()), `pulumi` on PyPI and github.com/pulumi/pulumi/sdk/v3.
+ * The release of Pulumi's SDK the TypeScript and Go test programs and generated SDKs use: the release of the generators
+ * the project's own hosts link (pkg/v3 in test/peers/pulumi/go.mod), whose SDKs need it (they call
+ * `runtime.existsResource` and `ctx.ExistsResource`, and ask for 3.269.0 or newer; sdk/v3 v3.269.0 itself needs a
+ * pulumi-cloud-sdk/go the Go module proxy no longer serves). Pulumi's own hosts, where installed, run programs of it too.
+ * @pulumi/pulumi needs Node.js 22+, so programs run on Node 24 (languagePath()). Python's: PULUMI_PYTHON_SDK (python.ts).
  */
-export const PULUMI_SDK = "3.259.0";
+export const PULUMI_SDK = "3.276.0";
 export const PULUMI_NODE_SDK = PULUMI_SDK;
 export const PULUMI_GO_SDK = `v${PULUMI_SDK}`;
 

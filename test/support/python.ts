@@ -1,14 +1,18 @@
-// Python virtualenvs for tests: a cached base with pulumi==PULUMI_SDK (and what generated SDKs need to install) from
+// Python virtualenvs for tests: a cached base with pulumi==PULUMI_PYTHON_SDK (and what generated SDKs need to install) from
 // PyPI, made once, and fresh virtualenvs of a run that see it through a .pth file, so the cache stays clean.
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { scratch } from "./lifecycle.js";
 import { execAsync } from "./processes.js";
-import { PULUMI_SDK } from "./pulumi-tools.js";
 
-/** The Pulumi SDK version of every Python program and SDK in the tests: the language hosts' own. */
-export const PULUMI_PYTHON_SDK = PULUMI_SDK;
+/**
+ * The `pulumi` PyPI release of the Python programs and SDKs in the tests. Not PULUMI_SDK: the SDKs the project's own
+ * Python host generates come from the v3.276 generator (the CLI's modules), whose pyproject.toml requires
+ * `pulumi>=3.269.0,<4.0.0` (generated resources call `pulumi.runtime.exists_resource`, new in 3.269.0), so pip
+ * cannot install them beside pulumi==3.259.0. 3.272.0 is the newest release PyPI serves here.
+ */
+export const PULUMI_PYTHON_SDK = "3.272.0";
 
 /**
  * A virtualenv with `pulumi==PULUMI_PYTHON_SDK` from PyPI and what generated SDKs need to install (parver, semver, setuptools),

@@ -79,11 +79,11 @@ describe("unpinProject", () => {
 });
 
 describe("pinPulumiRequirement", () => {
-  it("pins the range Pulumi's generator writes, keeping the SDK paths", () => {
-    expect(pinPulumiRequirement("pulumi>=3.0.0,<4.0.0\nsdks/local\n", "3.248.0")).toBe("pulumi==3.248.0\nsdks/local\n");
+  it("caps the range Pulumi's generator writes at the host's release, keeping the SDK paths", () => {
+    expect(pinPulumiRequirement("pulumi>=3.0.0,<4.0.0\nsdks/local\n", "3.248.0")).toBe("pulumi<=3.248.0\nsdks/local\n");
   });
-  it("pins a bare or differently spelled requirement, and no other package", () => {
-    expect(pinPulumiRequirement("pulumi-random>=4.0.0\nPulumi ~= 3.200\npulumi_extra==1\npulumi\n", "3.259.0")).toBe("pulumi-random>=4.0.0\npulumi==3.259.0\npulumi_extra==1\npulumi==3.259.0\n");
+  it("caps a bare or differently spelled requirement, and no other package", () => {
+    expect(pinPulumiRequirement("pulumi-random>=4.0.0\nPulumi ~= 3.200\npulumi_extra==1\npulumi\n", "3.259.0")).toBe("pulumi-random>=4.0.0\npulumi<=3.259.0\npulumi_extra==1\npulumi<=3.259.0\n");
   });
   it("says when there is no pulumi requirement (undefined)", () => {
     expect(pinPulumiRequirement("sdks/local\npulumi-random\n", "3.248.0")).toBeUndefined();

@@ -152,8 +152,8 @@ func (h *host) InstallDependencies(*pulumirpc.InstallDependenciesRequest, grpc.S
 }
 
 func (h *host) RuntimeOptionsPrompts(context.Context, *pulumirpc.RuntimeOptionsRequest) (*pulumirpc.RuntimeOptionsResponse, error) {
-	// Asked by `pulumi new`; no prompt is the honest answer of a host with no options to offer.
-	return &pulumirpc.RuntimeOptionsResponse{}, nil
+	// Asked only by `pulumi new`, which takes Unimplemented as "no prompts".
+	return nil, h.unsupported("RuntimeOptionsPrompts")
 }
 
 func (h *host) Template(context.Context, *pulumirpc.TemplateRequest) (*pulumirpc.TemplateResponse, error) {

@@ -45,10 +45,10 @@ func TestUnservedCallsNameTheStandIn(t *testing.T) {
 		newServer, _ := languageOf(name)
 		h := &host{}
 		srv := newServer(h)
-		_, err := srv.Template(context.Background(), &pulumirpc.TemplateRequest{})
+		_, err := srv.RuntimeOptionsPrompts(context.Background(), &pulumirpc.RuntimeOptionsRequest{})
 		st, _ := status.FromError(err)
-		if st.Code() != codes.Unimplemented || st.Message() != "Template is not supported by this stand-in for Pulumi's "+h.language+" host" {
-			t.Errorf("%s: Template answered %v", name, err)
+		if st.Code() != codes.Unimplemented || st.Message() != "RuntimeOptionsPrompts is not supported by this stand-in for Pulumi's "+h.language+" host" {
+			t.Errorf("%s: RuntimeOptionsPrompts answered %v", name, err)
 		}
 		info, err := srv.GetPluginInfo(context.Background(), &emptypb.Empty{})
 		if err != nil || info.GetVersion() != version {
