@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the real Terraform providers pinned in test/peers/pins.json, the reference bridge (Pulumi's Go
 # pulumi-terraform-provider, test/peers/reference), OpenTofu (scripts/build-tofu.sh) and Terraform (scripts/build-terraform.sh,
-# a test oracle only), into a cache outside the clone.
+# a test oracle only), into a cache outside the clone. A pin with "build": "module-copy" (kreuzwerker/docker, whose go.mod
+# declares an older path) is built from a writable copy of its module zip, as OpenTofu is.
 # The peers under "transports" are other builds of an in-repo provider: with go-plugin's Windows listener (a TCP socket
 # on 127.0.0.1, "listener": "tcp"), or for another operating system ("goos"; linked with that system's file suffix).
 # Idempotent: a binary that already exists for its pinned version is not rebuilt.
@@ -33,14 +34,14 @@ tcp_workspace() {
   echo "$tmp/go.work"
 }
 
-# name module version source listener goos, one line each, from pins.json (the real peers, the oracle corpus's
-# schema-driven ones, then the other builds of in-repo providers)
+# name module version source listener goos build, one line each, from pins.json (the real peers, the oracle corpus's
+# schema-driven ones, the other builds of in-repo providers, then the infrastructure providers)
 node -e '
   const j = require(process.argv[1]);
-  for (const [n, v] of Object.entries({ ...j.providers, ...j.oracle, ...j.transports })) {
-    if (typeof v === "object") console.log([n, v.module ?? "-", v.version ?? "-", v.source ?? "-", v.listener ?? "-", v.goos ?? "-"].join(" "));
+  for (const [n, v] of Object.entries({ ...j.providers, ...j.oracle, ...j.transports, ...j.infrastructure })) {
+    if (typeof v === "object") console.log([n, v.module ?? "-", v.version ?? "-", v.source ?? "-", v.listener ?? "-", v.goos ?? "-", v.build ?? "-"].join(" "));
   }
-' "$root/test/peers/pins.json" | while read -r name module version source listener goos; do
+' "$root/test/peers/pins.json" | while read -r name module version source listener goos build; do
   exe=""
   [ "$goos" = windows ] && exe=.exe
   if [ "$source" != "-" ]; then
@@ -62,9 +63,20 @@ node -e '
   else
     dir="$cache/$name/$version"
     if [ ! -x "$dir/terraform-provider-$name" ]; then
-      echo "build-peers: go install $module@$version" >&2
       tmp="$(mktemp -d "$cache/.tmp-$name-XXXXXX")"
-      CGO_ENABLED=0 GOBIN="$tmp" GOFLAGS=-trimpath go install "$module@$version"
+      if [ "$build" = module-copy ]; then
+        # The module's go.mod declares another path (kreuzwerker/docker still says terraform-providers/…), so `go
+        # install` refuses it: build a writable copy of the module zip's folder instead.
+        echo "build-peers: building $module@$version from a copy of the module (a few minutes)" >&2
+        moddir="$(cd "$tmp" && go mod download -json "$module@$version" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);if(j.Error){console.error(j.Error);process.exit(1)}console.log(j.Dir)})')"
+        cp -R "$moddir" "$tmp/src"
+        chmod -R u+w "$tmp/src"
+        (cd "$tmp/src" && CGO_ENABLED=0 go build -trimpath -o "$tmp/terraform-provider-$name" .)
+        rm -rf "$tmp/src"
+      else
+        echo "build-peers: go install $module@$version" >&2
+        CGO_ENABLED=0 GOBIN="$tmp" GOFLAGS=-trimpath go install "$module@$version"
+      fi
       mkdir -p "$(dirname "$dir")"; rm -rf "$dir"; mv "$tmp" "$dir"
     fi
   fi

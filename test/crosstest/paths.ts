@@ -309,6 +309,32 @@ export function pulumiToTf(node: Node, v: unknown): unknown {
   }
 }
 
+/**
+ * A Terraform value with every null list or set block made empty: a block is never null in a configuration, but an
+ * SDKv2 provider may return null for an optional+computed one it did not set (kreuzwerker/docker's healthcheck after
+ * create), and OpenTofu stores that as it is; the same block after a read is `[]`. States compare blocks absent as empty.
+ */
+export function nullBlocksEmpty(node: Node, v: unknown): unknown {
+  if (isNull(v)) return v;
+  switch (node.kind) {
+    case "object": {
+      const o = { ...(v as Record<string, unknown>) };
+      for (const [k, f] of Object.entries(node.fields)) {
+        if (f.block === true && isNull(o[k])) o[k] = [];
+        else if (k in o) o[k] = nullBlocksEmpty(f.node, o[k]);
+      }
+      return o;
+    }
+    case "list":
+    case "set":
+      return (v as unknown[]).map((x) => nullBlocksEmpty(node.elem, x));
+    case "map":
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, nullBlocksEmpty(node.elem, x)]));
+    default:
+      return v;
+  }
+}
+
 /** Where two Terraform values differ (for a state comparison's message); empty when equal. */
 export function valueDifferences(node: Node, a: unknown, b: unknown): string[] {
   return changedPaths(node, a, b, undefined, []).map((c) => `${c.path || "(whole)"}: ${c.kind}`);

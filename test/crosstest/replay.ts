@@ -7,9 +7,9 @@ import { peerPath } from "../support/peers.js";
 import { argsRequest, startPluginProcess, type CallError, type PluginProcess } from "../support/pulumi.js";
 import { fromStruct, toStruct as plainStruct, toWire, type Json } from "../support/reference-ops.js";
 import { PEER, loadCases, loadGolden, loadPeerCorpus, loadShapes, type Case, type Flavour, type Golden, type PeerCase, type Value } from "./corpus.js";
-import { blockNode, pulumiToTf, pulumiToTfPath, shapeNode, tfToPulumi, valueDifferences, withPulumiNames, type Node } from "./paths.js";
+import { blockNode, nullBlocksEmpty, pulumiToTf, pulumiToTfPath, shapeNode, tfToPulumi, valueDifferences, withPulumiNames, type Node } from "./paths.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
-import type { PropertyModel, ResourceModel } from "../../src/schema-translate/model.js";
+import type { DataSourceModel, PropertyModel, ResourceModel } from "../../src/schema-translate/model.js";
 import type { Block } from "../../src/terraform/types.js";
 import { GrpcTerraformProvider } from "../../src/terraform/client.js";
 import { serveGiant, type Giant } from "../support/giants.js";
@@ -113,6 +113,8 @@ interface Subject {
   golden?: (id: string) => Golden | undefined;
   /** Fields every Check request carries (the giants disable autonaming, as `pulumi:autonaming` mode `disabled` does). */
   check?: Record<string, unknown>;
+  /** The provider's data sources, by Terraform name: their model and their schema's type tree (Pulumi names on it). */
+  dataSources?: Map<string, { model: DataSourceModel; node: Node }>;
 }
 
 type AnyCase = Case | PeerCase;
@@ -140,7 +142,7 @@ export class Replayer {
   }
 
   /** A plugin parameterized with `peer` and configured with `config` (Terraform names), in its own scratch folder. */
-  private static async launch(peer: string, dir: string, env: Record<string, string>, config: Record<string, Value>, subject: (models: Map<string, ResourceModel>, providerConfig: PropertyModel[]) => Subject, path = peerPath(peer)): Promise<Replayer> {
+  private static async launch(peer: string, dir: string, env: Record<string, string>, config: Record<string, Value>, subject: (models: Map<string, ResourceModel>, providerConfig: PropertyModel[], dataSources: Map<string, DataSourceModel>) => Subject, path = peerPath(peer)): Promise<Replayer> {
     const provider = await GrpcTerraformProvider.launch({ path, env });
     let model: ReturnType<typeof buildProviderModel>;
     let configBlock: Block;
@@ -158,7 +160,7 @@ export class Replayer {
       withPulumiNames(configNode, model.config);
       const args = tfToPulumi(configNode, config, (m) => m.value) as Props;
       await plugin.call("Configure", { args: toStruct(args), acceptSecrets: true, acceptResources: true });
-      return new Replayer(plugin, subject(model.resources, model.config), dir);
+      return new Replayer(plugin, subject(model.resources, model.config, model.dataSources), dir);
     } catch (e) {
       await plugin.stop();
       throw e;
@@ -207,6 +209,38 @@ export class Replayer {
   }
 
   /**
+   * Cases on a real provider answered live rather than from the recorded corpus (a Docker engine's objects): `goldens`
+   * holds OpenTofu's answer for each case id, `config` the provider's configuration (Terraform names).
+   */
+  static async startLive(peer: string, cases: PeerCase[], goldens: Record<string, Golden>, config: Record<string, Value>): Promise<Replayer> {
+    const dir = mkdtempSync(join(tmpdir(), `crosstest-live-${peer}-`));
+    const schema = await (async () => {
+      const p = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
+      try {
+        return await p.getProviderSchema();
+      } finally {
+        await p.close();
+      }
+    })();
+    return Replayer.launch(peer, dir, {}, config, (models, _config, dataSources) => ({
+      goldens: "peers",
+      cases,
+      typeOf: (shape) => shape,
+      tree: (shape) => blockNode(schema.resources.get(shape)!.block),
+      models,
+      placeholders: [],
+      golden: (id) => goldens[id],
+      dataSources: new Map(
+        [...dataSources].map(([name, model]) => {
+          const node = blockNode(schema.dataSources.get(name)!.block);
+          withPulumiNames(node, model.properties);
+          return [name, { model, node }];
+        }),
+      ),
+    }));
+  }
+
+  /**
    * One giant's recorded corpus (test/crosstest/giants.ts): its dump served by the replay peer under the giant's name,
    * the plugin parameterized with it, the cases and goldens read from the giant's bundle.
    */
@@ -242,6 +276,28 @@ export class Replayer {
       }),
       served.binary,
     );
+  }
+
+  /**
+   * A data source read through the plugin's Invoke, as a program's `get…` function reads it: `args` and the answer in
+   * Terraform's names (the answer's id aside), or the Invoke's error or failures as text.
+   */
+  async readDataSource(tfName: string, args: Record<string, Value>): Promise<{ value: Record<string, Value> } | { error: string }> {
+    const ds = this.subject.dataSources?.get(tfName);
+    if (ds === undefined) throw new Error(`no data source ${tfName} in the provider's schema`);
+    const call = await this.call("Invoke", { tok: ds.model.token, args: toStruct(tfToPulumi(ds.node, args, (m) => m.value) as Props) });
+    if (call.error !== undefined) return { error: call.error };
+    const failures = (call.ok["failures"] as { property: string; reason: string }[] | undefined) ?? [];
+    if (failures.length > 0) return { error: failures.map((f) => `${f.property}: ${f.reason}`).join("; ") };
+    const out = fromStruct(call.ok["return"] as Record<string, unknown>) as Props;
+    return { value: nullBlocksEmpty(ds.node, pulumiToTf(ds.node, plain(out))) as Record<string, Value> };
+  }
+
+  /** Where a data source's answer (Terraform names) differs from OpenTofu's. */
+  dataSourceDifferences(tfName: string, ours: Record<string, Value>, theirs: Record<string, Value>): string[] {
+    const ds = this.subject.dataSources?.get(tfName);
+    if (ds === undefined) throw new Error(`no data source ${tfName} in the provider's schema`);
+    return valueDifferences(ds.node, ours, nullBlocksEmpty(ds.node, theirs));
   }
 
   async stop(): Promise<void> {
@@ -334,7 +390,7 @@ export class Replayer {
       return o;
     };
     const stateDiff = (kind: DisagreementKind, ours: Props, theirs: Record<string, Value> | null) => {
-      const d = valueDifferences(cmpNode, masked(pulumiToTf(cmpNode, plain(ours))), masked(theirs));
+      const d = valueDifferences(cmpNode, masked(pulumiToTf(cmpNode, plain(ours))), masked(nullBlocksEmpty(cmpNode, theirs)));
       if (d.length > 0) say(kind, `ours ${JSON.stringify(plain(ours))} vs OpenTofu ${JSON.stringify(theirs)}: ${d.join(", ")}`);
     };
 
@@ -416,6 +472,9 @@ export class Replayer {
       const readCall = await this.call("Read", { ...base, id, properties: toStruct(state), inputs: toStruct(in2) });
       if (readCall.error !== undefined) return stop("refresh", readCall.error);
       const read = readCall.ok;
+      // The object gone right after its apply (a replacement made first under the same name, then the old one
+      // deleted, took it along): the engine drops it from the stack; there is nothing left to diff.
+      if (String(read["id"] ?? "") === "") return stop("refresh", "the object was gone when read right after the apply");
       const refreshed = fromStruct(read["properties"] as Record<string, unknown>) as Props;
       const drift = valueDifferences(cmpNode, pulumiToTf(cmpNode, plain(state)), pulumiToTf(cmpNode, plain(refreshed)));
       if (drift.length > 0 && golden.refreshDrift.length === 0) say("refresh", `read changed ${drift.join(", ")}`);

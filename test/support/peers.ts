@@ -14,12 +14,15 @@ export interface PeerPin {
   listener?: "tcp";
   /** Built for another operating system; "windows" links it with an .exe suffix. */
   goos?: "windows";
+  /** "module-copy": built from a writable copy of the module zip (its go.mod declares another path). */
+  build?: "module-copy";
 }
 
 const pinsFile = JSON.parse(readFileSync(join(repoRoot, "test/peers/pins.json"), "utf8")) as {
   providers: Record<string, PeerPin>;
   oracle: Record<string, PeerPin | string>;
   transports: Record<string, PeerPin | string>;
+  infrastructure: Record<string, PeerPin | string>;
 };
 
 const objects = (section: Record<string, PeerPin | string>): Record<string, PeerPin> =>
@@ -34,10 +37,13 @@ export const oraclePins: Record<string, PeerPin> = objects(pinsFile.oracle);
 /** Other builds of in-repo providers: go-plugin's Windows TCP listener, a Windows executable. */
 export const transportPins: Record<string, PeerPin> = objects(pinsFile.transports);
 
+/** Providers of infrastructure outside Terraform (Docker), each driven by its own tests against a real engine. */
+export const infrastructurePins: Record<string, PeerPin> = objects(pinsFile.infrastructure);
+
 
 /** Absolute path of a built peer binary (linked from this checkout's .peers/); names the command to run when missing. */
 export function peerPath(name: string): string {
-  const pin = pins[name] ?? oraclePins[name] ?? transportPins[name];
+  const pin = pins[name] ?? oraclePins[name] ?? transportPins[name] ?? infrastructurePins[name];
   if (pin === undefined) throw new Error(`no pinned peer named ${name} in test/peers/pins.json`);
   const link = join(repoRoot, ".peers", `terraform-provider-${name}${pin.goos === "windows" ? ".exe" : ""}`);
   if (!existsSync(link)) throw new Error(`peer ${name} is not built (${link} is missing); run \`npm run peers\``);
