@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/blang/semver"
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
@@ -119,21 +118,6 @@ func sdkPaths(pkg *schema.Package) (string, string, error) {
 		importPath = codegen.ExtractImportBasePath(pkg.Reference())
 	}
 	return modulePath, importPath, nil
-}
-
-// descriptorOf is what the engine's loader needs to find a package's schema again.
-func descriptorOf(dep *pulumirpc.PackageDependency) *schema.PackageDescriptor {
-	d := &schema.PackageDescriptor{Name: dep.GetName(), DownloadURL: dep.GetServer()}
-	if v, err := semver.ParseTolerant(dep.GetVersion()); err == nil {
-		d.Version = &v
-	}
-	if p := dep.GetParameterization(); p != nil {
-		d.Parameterization = &schema.ParameterizationDescriptor{Name: p.GetName(), Value: p.GetValue()}
-		if v, err := semver.ParseTolerant(p.GetVersion()); err == nil {
-			d.Parameterization.Version = v
-		}
-	}
-	return d
 }
 
 // Link points the program's go.mod at each generated SDK with a `replace` of its module path by its folder, as

@@ -202,19 +202,13 @@ func (m goModule) packageOf() (*pulumirpc.PackageDependency, error) {
 	if version, err = pluginVersion(version); err != nil {
 		return nil, err
 	}
-	param := func(p *plugin.PulumiParameterizationJSON) *pulumirpc.PackageParameterization {
-		if p == nil {
-			return nil
-		}
-		return &pulumirpc.PackageParameterization{Name: p.Name, Version: p.Version, Value: p.Value}
-	}
 	return &pulumirpc.PackageDependency{
 		Name:             name,
 		Kind:             "resource",
 		Version:          version,
 		Server:           pj.Server,
-		Parameterization: param(pj.Parameterization),
-		Extension:        param(pj.ExtensionParameterization),
+		Parameterization: rpcParameterization(pj.Parameterization),
+		Extension:        rpcParameterization(pj.ExtensionParameterization),
 	}, nil
 }
 

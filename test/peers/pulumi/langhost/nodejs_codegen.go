@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/cgstrings"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
@@ -33,12 +32,12 @@ const nodejsTool = "pulumi-language-nodejs"
 // with a postinstall script when the program's install installs it (`pulumi package add`); LocalDependencies point
 // its dependencies (@pulumi/pulumi, another package's SDK) at local copies.
 func (h *nodejsHost) GeneratePackage(_ context.Context, req *pulumirpc.GeneratePackageRequest) (*pulumirpc.GeneratePackageResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	loader, done, err := schemaLoader(req.GetLoaderTarget())
 	if err != nil {
 		return nil, err
 	}
-	defer loader.Close()
-	files, diags, err := generateNodejsPackage(req, schema.NewCachedLoader(loader))
+	defer done()
+	files, diags, err := generateNodejsPackage(req, loader)
 	if err != nil {
 		return nil, err
 	}
@@ -89,12 +88,11 @@ func (h *nodejsHost) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pul
 	if err != nil {
 		return nil, err
 	}
-	client, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	loader, done, err := schemaLoader(req.GetLoaderTarget())
 	if err != nil {
 		return nil, err
 	}
-	defer client.Close()
-	loader := schema.NewCachedLoader(client)
+	defer done()
 	dir := info.GetProgramDirectory()
 	pm, err := npm.ResolvePackageManager(opts.packagemanager, dir)
 	if err != nil {
@@ -110,7 +108,7 @@ func (h *nodejsHost) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pul
 
 	var imports strings.Builder
 	for _, dep := range req.GetPackages() {
-		pkgRef, err := schema.LoadPackageReferenceV2(ctx, loader, nodejsDescriptor(dep.GetPackage()))
+		pkgRef, err := schema.LoadPackageReferenceV2(ctx, loader, descriptorOf(dep.GetPackage()))
 		if err != nil {
 			return nil, err
 		}
@@ -153,22 +151,6 @@ func nodejsIsModule(dir string) bool {
 	}
 	typ, _ := manifest["type"].(string)
 	return typ == "module"
-}
-
-// nodejsDescriptor is the loader's name for a package the engine links; a version that does not parse is left out
-// (the loader then takes what it has).
-func nodejsDescriptor(dep *pulumirpc.PackageDependency) *schema.PackageDescriptor {
-	d := &schema.PackageDescriptor{Name: dep.GetName(), DownloadURL: dep.GetServer()}
-	if v, err := semver.ParseTolerant(dep.GetVersion()); err == nil && dep.GetVersion() != "" {
-		d.Version = &v
-	}
-	if p := dep.GetParameterization(); p != nil {
-		d.Parameterization = &schema.ParameterizationDescriptor{Name: p.GetName(), Value: p.GetValue()}
-		if v, err := semver.ParseTolerant(p.GetVersion()); err == nil && p.GetVersion() != "" {
-			d.Parameterization.Version = v
-		}
-	}
-	return d
 }
 
 // nodejsPackageName is the npm name of a package's SDK: its schema's `language.nodejs.packageName`, else

@@ -159,19 +159,13 @@ func nodePackageDependency(pj nodePackageJSON) (*pulumirpc.PackageDependency, er
 	if !strings.HasPrefix(version, "v") {
 		version = "v" + version
 	}
-	param := func(p *plugin.PulumiParameterizationJSON) *pulumirpc.PackageParameterization {
-		if p == nil {
-			return nil
-		}
-		return &pulumirpc.PackageParameterization{Name: p.Name, Version: p.Version, Value: p.Value}
-	}
 	return &pulumirpc.PackageDependency{
 		Name:             name,
 		Kind:             "resource",
 		Version:          version,
 		Server:           pj.Pulumi.Server,
-		Parameterization: param(pj.Pulumi.Parameterization),
-		Extension:        param(pj.Pulumi.ExtensionParameterization),
+		Parameterization: rpcParameterization(pj.Pulumi.Parameterization),
+		Extension:        rpcParameterization(pj.Pulumi.ExtensionParameterization),
 	}, nil
 }
 

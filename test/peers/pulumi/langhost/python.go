@@ -322,12 +322,8 @@ func pyPackageDependency(pkg pythonPackage) *pulumirpc.PackageDependency {
 			return nil
 		}
 		dep.Name, dep.Version, dep.Server = pj.Name, pj.Version, pj.Server
-		if pp := pj.Parameterization; pp != nil {
-			dep.Parameterization = &pulumirpc.PackageParameterization{Name: pp.Name, Version: pp.Version, Value: pp.Value}
-		}
-		if pp := pj.ExtensionParameterization; pp != nil {
-			dep.Extension = &pulumirpc.PackageParameterization{Name: pp.Name, Version: pp.Version, Value: pp.Value}
-		}
+		dep.Parameterization = rpcParameterization(pj.Parameterization)
+		dep.Extension = rpcParameterization(pj.ExtensionParameterization)
 	}
 	if dep.Name == "" {
 		dep.Name = strings.TrimPrefix(pkg.Name, "pulumi-")

@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	pycodegen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
@@ -28,12 +27,11 @@ const pythonTool = "pulumi-language-python"
 // writes Pulumi's Python SDK for it into req.Directory. The Python generator has no local flavour: req.Local and
 // req.LocalDependencies change nothing, as in Pulumi's host.
 func (p *pythonHost) GeneratePackage(ctx context.Context, req *pulumirpc.GeneratePackageRequest) (*pulumirpc.GeneratePackageResponse, error) {
-	client, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	loader, done, err := schemaLoader(req.GetLoaderTarget())
 	if err != nil {
 		return nil, err
 	}
-	defer client.Close()
-	loader := schema.NewCachedLoader(client)
+	defer done()
 	var spec schema.PackageSpec
 	if err := json.Unmarshal([]byte(req.GetSchema()), &spec); err != nil {
 		return nil, fmt.Errorf("reading the schema: %w", err)
@@ -97,12 +95,11 @@ func (p *pythonHost) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pul
 	if err != nil {
 		return nil, err
 	}
-	client, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	loader, done, err := schemaLoader(req.GetLoaderTarget())
 	if err != nil {
 		return nil, err
 	}
-	defer client.Close()
-	loader := schema.NewCachedLoader(client)
+	defer done()
 
 	paths := map[string]string{} // Python distribution name → path
 	var imports strings.Builder
@@ -112,7 +109,7 @@ func (p *pythonHost) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pul
 			paths["pulumi"] = dep.GetPath()
 			continue
 		}
-		ref, err := schema.LoadPackageReferenceV2(ctx, loader, pyPackageDescriptor(pkgDep))
+		ref, err := schema.LoadPackageReferenceV2(ctx, loader, descriptorOf(pkgDep))
 		if err != nil {
 			return nil, fmt.Errorf("loading the schema of %s: %w", pkgDep.GetName(), err)
 		}
@@ -153,20 +150,4 @@ func (p *pythonHost) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pul
 		what = "the SDKs"
 	}
 	return &pulumirpc.LinkResponse{ImportInstructions: fmt.Sprintf("You can import %s in your Python code with:\n\n%s", what, imports.String())}, nil
-}
-
-// pyPackageDescriptor is the loader's descriptor of a package the engine names (versions that do not parse are left
-// out, and the loader picks one).
-func pyPackageDescriptor(dep *pulumirpc.PackageDependency) *schema.PackageDescriptor {
-	d := &schema.PackageDescriptor{Name: dep.GetName(), DownloadURL: dep.GetServer()}
-	if v, err := semver.ParseTolerant(dep.GetVersion()); err == nil {
-		d.Version = &v
-	}
-	if pp := dep.GetParameterization(); pp != nil {
-		d.Parameterization = &schema.ParameterizationDescriptor{Name: pp.GetName(), Value: pp.GetValue()}
-		if v, err := semver.ParseTolerant(pp.GetVersion()); err == nil {
-			d.Parameterization.Version = v
-		}
-	}
-	return d
 }
