@@ -119,6 +119,16 @@ interface Subject {
 
 type AnyCase = Case | PeerCase;
 
+/** A real peer's provider schema, from a provider started for that alone. */
+async function peerSchema(peer: string): Promise<Awaited<ReturnType<GrpcTerraformProvider["getProviderSchema"]>>> {
+  const p = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
+  try {
+    return await p.getProviderSchema();
+  } finally {
+    await p.close();
+  }
+}
+
 export class Replayer {
   private constructor(
     private readonly plugin: PluginProcess,
@@ -190,14 +200,7 @@ export class Replayer {
     const corpus = loadPeerCorpus();
     const placeholders: [string, string][] = [["{dir}", join(dir, "files")], ["{httpapi_token}", httpapi?.token ?? ""], ["{httpapi}", httpapi?.url ?? ""]];
     const config = JSON.parse(fillIn(JSON.stringify(corpus.providers[peer] ?? {}), placeholders)) as Record<string, Value>;
-    const schema = await (async () => {
-      const p = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
-      try {
-        return await p.getProviderSchema();
-      } finally {
-        await p.close();
-      }
-    })();
+    const schema = await peerSchema(peer);
     return Replayer.launch(peer, dir, {}, config, (models) => ({
       goldens: "peers",
       cases: corpus.cases.filter((c) => c.peer === peer),
@@ -214,14 +217,7 @@ export class Replayer {
    */
   static async startLive(peer: string, cases: PeerCase[], goldens: Record<string, Golden>, config: Record<string, Value>): Promise<Replayer> {
     const dir = mkdtempSync(join(tmpdir(), `crosstest-live-${peer}-`));
-    const schema = await (async () => {
-      const p = await GrpcTerraformProvider.launch({ path: peerPath(peer) });
-      try {
-        return await p.getProviderSchema();
-      } finally {
-        await p.close();
-      }
-    })();
+    const schema = await peerSchema(peer);
     return Replayer.launch(peer, dir, {}, config, (models, _config, dataSources) => ({
       goldens: "peers",
       cases,
