@@ -22,7 +22,7 @@ import { hostsMissing, languageSandbox } from "../support/languages.js";
 import { removeScratch, scratch } from "../support/lifecycle.js";
 import { peerPath, referenceBin, repoRoot } from "../support/peers.js";
 import { spawnAsync } from "../support/processes.js";
-import { expectSuccess, pulumiBinDir, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
+import { expectSuccess, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
 
@@ -149,7 +149,7 @@ beforeAll(async () => {
   writeFileSync(join(go, "pulumi-resource-terraform-provider"), `#!/bin/sh\necho "started $*" >> '${goBridgeLog}'\nexec "$(dirname "$0")/reference-bin" "$@"\n`);
   chmodSync(join(go, "pulumi-resource-terraform-provider"), 0o755);
   execFileSync("tar", ["-czf", join(work, "go-bridge.tgz"), "-C", go, "."]);
-  execFileSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "plugin", "install", "resource", "terraform-provider", "0.8.1", "--file", join(work, "go-bridge.tgz")], { env: sandbox.env, stdio: ["ignore", "ignore", "inherit"] });
+  expectSuccess(await runPulumi(["plugin", "install", "resource", "terraform-provider", "0.8.1", "--file", join(work, "go-bridge.tgz")], { env: sandbox.env }), "installing the Go bridge's stand-in as 0.8.1");
 }, 1_200_000);
 
 afterAll(async () => {

@@ -29,8 +29,7 @@ import { convertExample, exampleProgram } from "../../src/schema-translate/examp
 import { EXAMPLE_PEERS, LOOP_PROGRAM, peerExamples, peerModel, peerSchemaFile, type ExamplePeer } from "../support/examples.js";
 import { dotnetHost, dotnetHostMissing } from "../support/languages.js";
 import { removeScratch, scratch } from "../support/lifecycle.js";
-import { execAsync } from "../support/processes.js";
-import { pulumiBinDir } from "../support/pulumi.js";
+import { expectSuccess, pulumiBinDir, runPulumi } from "../support/pulumi.js";
 
 // ---- Tokens --------------------------------------------------------------------------------------------------------
 
@@ -696,7 +695,8 @@ async function csharpSdk(peer: ExamplePeer, dir: string): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, PULUMI_HOME: join(dir, "home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", NO_COLOR: "1" };
   env["PATH"] = [pulumiBinDir(), host.dir, env["PATH"] ?? ""].join(":");
   const out = join(dir, "gen");
-  await execAsync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "package", "gen-sdk", schemaFile, "--language", "dotnet", "--out", out], { cwd: dir, env });
+  const args = ["package", "gen-sdk", schemaFile, "--language", "dotnet", "--out", out];
+  expectSuccess(await runPulumi(args, { cwd: dir, env }), `pulumi ${args.join(" ")}`);
   const sdk = join(out, "dotnet");
   expect(readdirSync(sdk), `${peer}'s C# SDK`).toContain("Provider.cs");
   return sdk;

@@ -18,7 +18,7 @@ import { goEnv, hostsMissing } from "../support/languages.js";
 import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
 import { spawnAsync } from "../support/processes.js";
 import { PULUMI_GO_SDK } from "../support/pulumi-tools.js";
-import { pulumiBinDir } from "../support/pulumi.js";
+import { runPulumi } from "../support/pulumi.js";
 
 const figures: string[] = [];
 afterAll(() => {
@@ -48,11 +48,11 @@ describe.skipIf(hostsMissing()).each(EXAMPLE_PEERS)("%s examples in Go", (peer) 
       NO_COLOR: "1",
     };
     const run = async (cmd: string, args: string[], cwd: string): Promise<{ code: number; output: string }> => {
-      const r = await spawnAsync(cmd, args, { cwd, env: cmd.endsWith("/pulumi") ? withLanguageHosts(env) : env });
+      const r = await spawnAsync(cmd, args, { cwd, env });
       return { code: r.status ?? -1, output: r.stdout + r.stderr };
     };
-    const gen = await run(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "package", "gen-sdk", schemaFile, "--language", "go", "--out", join(dir, "sdk")], dir);
-    expect(gen.code, gen.output).toBe(0);
+    const gen = await runPulumi(["package", "gen-sdk", schemaFile, "--language", "go", "--out", join(dir, "sdk")], { cwd: dir, env: withLanguageHosts(env) });
+    expect(gen.code, gen.stdout + gen.stderr).toBe(0);
     const patched = patchScalarReturns(join(dir, "sdk", "go", peer));
     if (patched.length > 0) {
       console.log(

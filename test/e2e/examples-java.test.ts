@@ -32,8 +32,8 @@ import type { PropertyModel, TypeModel } from "../../src/schema-translate/model.
 import { EXAMPLE_PEERS, LOOP_PROGRAM, peerExamples, peerModel, peerSchemaFile, type PeerExample } from "../support/examples.js";
 import { hostsMissing, javaHost, javaHostMissing } from "../support/languages.js";
 import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
-import { execAsync, spawnAsync } from "../support/processes.js";
-import { pulumiBinDir } from "../support/pulumi.js";
+import { spawnAsync } from "../support/processes.js";
+import { expectSuccess, runPulumi } from "../support/pulumi.js";
 
 const JAVA_SDK = "1.36.1";
 const DEPENDENCIES = [
@@ -371,7 +371,8 @@ async function javaSdk(peer: (typeof EXAMPLE_PEERS)[number], dir: string): Promi
   const env = withLanguageHosts({ ...process.env, PULUMI_HOME: join(dir, "home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", NO_COLOR: "1" });
   env["PATH"] = `${host.dir}:${env["PATH"] ?? ""}`;
   const out = join(dir, "gen");
-  await execAsync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "package", "gen-sdk", await peerSchemaFile(peer), "--language", "java", "--out", out], { cwd: dir, env });
+  const args = ["package", "gen-sdk", await peerSchemaFile(peer), "--language", "java", "--out", out];
+  expectSuccess(await runPulumi(args, { cwd: dir, env }), `pulumi ${args.join(" ")}`);
   const main = join(out, "java", "src", "main");
   expect(existsSync(join(main, "java", "com", "pulumi", peer, "Provider.java")), `${peer}'s Java SDK`).toBe(true);
   return main;

@@ -31,7 +31,7 @@ import { peerPath } from "../support/peers.js";
 import { removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
 import { execAsync, spawnAsync } from "../support/processes.js";
 import { PULUMI_PYTHON_SDK } from "../support/python.js";
-import { pulumiBinDir } from "../support/pulumi.js";
+import { expectSuccess, runPulumi } from "../support/pulumi.js";
 
 const MYPY = "1.18.2";
 const BLACK = "24.10.0";
@@ -79,10 +79,8 @@ function checkerPython(): Promise<string> {
 async function pythonSdk(peer: ExamplePeer, dir: string): Promise<string> {
   const env = { ...process.env, PULUMI_HOME: join(dir, "home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", NO_COLOR: "1" };
   const out = join(dir, "gen");
-  await execAsync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "package", "gen-sdk", await peerSchemaFile(peer), "--language", "python", "--out", out], {
-    cwd: dir,
-    env: withLanguageHosts(env),
-  });
+  const args = ["package", "gen-sdk", await peerSchemaFile(peer), "--language", "python", "--out", out];
+  expectSuccess(await runPulumi(args, { cwd: dir, env: withLanguageHosts(env) }), `pulumi ${args.join(" ")}`);
   const sdk = join(out, "python");
   expect(existsSync(join(sdk, `pulumi_${peer}`, "py.typed")), `pulumi_${peer} is typed`).toBe(true);
   return sdk;

@@ -2,13 +2,12 @@
 // time_sleep Create. The engine's Cancel reaches the Terraform provider (StopProvider), the create ends at once, no
 // provider or plugin process outlives the command, and the state is consistent: the next `pulumi up` finishes the job.
 import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sandboxProcesses, waitNoSandboxProcesses } from "../support/e2e.js";
 import { e2eSandbox } from "../support/e2e-sandbox.js";
 import { YamlScenario } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
-import { pulumiBinDir } from "../support/pulumi.js";
+import { pulumiCommand } from "../support/pulumi.js";
 
 const sandbox = e2eSandbox();
 
@@ -31,7 +30,7 @@ describe("cancel (SIGINT to pulumi up)", () => {
     const s = await YamlScenario.create(sandbox, "lc-cancel", ["time"]);
     s.program(program("300s"));
 
-    const child = spawn(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "up", "--yes", "--skip-preview"], { cwd: s.dir, env: s.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(...pulumiCommand(["up", "--yes", "--skip-preview"]), { cwd: s.dir, env: s.env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (output += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (output += d));

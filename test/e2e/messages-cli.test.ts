@@ -9,18 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
 import { e2eSandbox } from "../support/e2e-sandbox.js";
 import { peerPath, referenceBin } from "../support/peers.js";
-import { expectSuccess, pulumiBinDir, runPulumi, tempDir } from "../support/pulumi.js";
-import { execFileSync } from "node:child_process";
+import { expectSuccess, runPulumi, tempDir } from "../support/pulumi.js";
 
 const sandbox = e2eSandbox();
 let work: string;
 let project: string;
 
-beforeAll(() => {
-  execFileSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "plugin", "install", "resource", "terraform-provider", "1.1.3", "--file", referenceBin()], {
-    env: sandbox.env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+beforeAll(async () => {
+  expectSuccess(await runPulumi(["plugin", "install", "resource", "terraform-provider", "1.1.3", "--file", referenceBin()], { env: sandbox.env }), "installing the reference as 1.1.3");
   work = tempDir("tfbridge-e2e-plugin-name-");
   project = join(work, "project");
   mkdirSync(project);

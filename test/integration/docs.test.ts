@@ -2,7 +2,7 @@
 // time), the parameter value that brings them back, a generated TypeScript SDK's doc comments, --fullDocs against a
 // git repository served by file:// URL (tags v<version> and <version>), the offline cases that fall back to the
 // schema's short docs with a warning, and --indexDocOutDir. Prints schema size and GetSchema time with and without.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ import { generateNodeSdk, genSdkDiagnostics, removeScratch, withLanguageHosts } 
 import { peerModuleDir } from "../support/module-docs.js";
 import { peerPath, referenceBin } from "../support/peers.js";
 import { schemaFacts, type Facts } from "../support/schema-facts.js";
-import { argsRequest, pulumiBinDir, startPluginProcess, valueRequest, type Msg } from "../support/pulumi.js";
+import { argsRequest, runPulumi, startPluginProcess, valueRequest, type Msg } from "../support/pulumi.js";
 import { CURRENT_PLATFORM } from "../support/registry-server.js";
 
 type Schema = Record<string, any>;  
@@ -197,8 +197,8 @@ describe.skipIf(hostsMissing())("a TypeScript SDK generated from a full-docs sch
     expect(password).toContain('pulumi-lang-python="`min_upper`"');
     // The Python and Go generators take the same descriptions without a diagnostic.
     for (const language of ["python", "go"]) {
-      const r = spawnSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "package", "gen-sdk", join(dir, "schema.json"), "--language", language, "--out", join(dir, "more")], { cwd: dir, env: withLanguageHosts(env), encoding: "utf8" });
-      expect(r.status, r.stdout + r.stderr).toBe(0);
+      const r = await runPulumi(["package", "gen-sdk", join(dir, "schema.json"), "--language", language, "--out", join(dir, "more")], { cwd: dir, env: withLanguageHosts(env) });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(genSdkDiagnostics(r.stdout + "\n" + r.stderr), language).toEqual([]);
     }
     expect(readFileSync(join(dir, "more", "python", "pulumi_random", "password.py"), "utf8")).toContain("This resource *does* use a cryptographic random number generator.");

@@ -9,7 +9,7 @@ import { hostsMissing } from "../support/languages.js";
 import { genSdkDiagnostics, removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
 import { repoRoot } from "../support/peers.js";
 import { sdkDeps } from "../support/pulumi-tools.js";
-import { pulumiBinDir } from "../support/pulumi.js";
+import { runPulumi } from "../support/pulumi.js";
 
 afterAll(() => removeScratch());
 
@@ -21,13 +21,13 @@ describe.each(goldenPeers)("golden schema: %s", (name) => {
     expect(await goldenSchema(name)).toEqual(golden);
   });
 
-  it.skipIf(hostsMissing())("binds in Pulumi's schema checker with no diagnostics and `pulumi package gen-sdk` writes nodejs, python and go SDKs; TypeScript compiles, Python byte-compiles", () => {
+  it.skipIf(hostsMissing())("binds in Pulumi's schema checker with no diagnostics and `pulumi package gen-sdk` writes nodejs, python and go SDKs; TypeScript compiles, Python byte-compiles", async () => {
     const dir = scratch(`tfbridge-golden-${name}-`);
     // Generating from a file asks no plugin: a Pulumi home of its own, the language hosts on PATH.
     const env = withLanguageHosts({ ...process.env, PULUMI_HOME: join(dir, "home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", NO_COLOR: "1" });
     for (const language of ["nodejs", "python", "go"]) {
-      const r = spawnSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "package", "gen-sdk", file, "--language", language, "--out", join(dir, "sdk")], { cwd: dir, env, encoding: "utf8" });
-      expect(r.status, r.stdout + r.stderr).toBe(0);
+      const r = await runPulumi(["package", "gen-sdk", file, "--language", language, "--out", join(dir, "sdk")], { cwd: dir, env });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(genSdkDiagnostics(r.stdout + "\n" + r.stderr), `${language} diagnostics`).toEqual([]);
     }
     expect(existsSync(join(dir, "sdk", "go", "go.mod"))).toBe(true);

@@ -3,7 +3,6 @@
 // generates with no diagnostics. The SDKs are not compiled here: Pulumi's generators do not escape a few words in some
 // places (a function or config variable named `default` in TypeScript, a function argument `opts` in Python), which
 // the reference bridge emits alike; the real peers' SDKs are compiled in golden.test.ts and gen-sdk.test.ts.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -13,7 +12,7 @@ import { SchemaTranslationError } from "../../src/schema-translate/build.js";
 import { arbHostileProvider, packageSchemaProblems } from "../support/hostile-schema.js";
 import { hostsMissing } from "../support/languages.js";
 import { genSdkDiagnostics, removeScratch, scratch, withLanguageHosts } from "../support/lifecycle.js";
-import { pulumiBinDir } from "../support/pulumi.js";
+import { runPulumi } from "../support/pulumi.js";
 
 afterAll(() => removeScratch());
 
@@ -47,15 +46,15 @@ describe.skipIf(hostsMissing())("hostile schemas through pulumi package gen-sdk"
     for (const s of schemas) expect(packageSchemaProblems(s.schema)).toEqual([]);
   });
 
-  it.each(schemas.map((s, i) => [i, s] as const))("sample %i: gen-sdk binds it and writes nodejs and python with no diagnostics", (i, { schema }) => {
+  it.each(schemas.map((s, i) => [i, s] as const))("sample %i: gen-sdk binds it and writes nodejs and python with no diagnostics", async (i, { schema }) => {
     const dir = scratch(`tfbridge-schema-fuzz-${i}-`);
     const file = join(dir, "schema.json");
     writeFileSync(file, JSON.stringify(schema, null, 2));
     mkdirSync(join(dir, "home"));
     const env = withLanguageHosts({ ...process.env, PULUMI_HOME: join(dir, "home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", NO_COLOR: "1" });
     for (const language of ["nodejs", "python"]) {
-      const r = spawnSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "package", "gen-sdk", file, "--language", language, "--out", join(dir, "sdk")], { cwd: dir, env, encoding: "utf8" });
-      expect(r.status, `${file}: ${r.stdout}${r.stderr}`).toBe(0);
+      const r = await runPulumi(["package", "gen-sdk", file, "--language", language, "--out", join(dir, "sdk")], { cwd: dir, env });
+      expect(r.code, `${file}: ${r.stdout}${r.stderr}`).toBe(0);
       expect(genSdkDiagnostics(r.stdout + "\n" + r.stderr), `${file} ${language} diagnostics`).toEqual([]);
     }
     expect(existsSync(join(dir, "sdk", "nodejs", "index.ts")) && existsSync(join(dir, "sdk", "python", "pulumi_acme", "__init__.py"))).toBe(true);

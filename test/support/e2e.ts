@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { VERSION } from "../../src/version.js";
 import { repoRoot } from "./peers.js";
 import { execAsync, processAlive } from "./processes.js";
-import { pulumiBinDir, pulumiSandbox, tempDir, type PulumiSandbox } from "./pulumi.js";
+import { expectSuccess, pulumiSandbox, runPulumiSync, tempDir, type PulumiSandbox } from "./pulumi.js";
 
 /** What the package is built from: a change to any of these makes packagePlugin() build a new one. */
 const PACKAGE_INPUTS = ["src", "proto", "bin", "scripts/package.sh", "scripts/sea-pack.cjs", "package.json", "package-lock.json"];
@@ -115,10 +115,8 @@ export function extractPlugin(): string {
 /** Packages the plugin and installs the tarball into the sandbox, as a user would. */
 export function installPlugin(sandbox: PulumiSandbox): string {
   const tarball = packagePlugin();
-  execFileSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "plugin", "install", "resource", "terraform-provider", VERSION, "--file", tarball], {
-    env: sandbox.env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const args = ["plugin", "install", "resource", "terraform-provider", VERSION, "--file", tarball];
+  expectSuccess(runPulumiSync(args, { env: sandbox.env }), `pulumi ${args.join(" ")}`);
   return tarball;
 }
 

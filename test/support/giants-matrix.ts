@@ -9,7 +9,7 @@ import { gunzipSync } from "node:zlib";
 import { giantsDir, serveGiant, type Giant } from "./giants.js";
 import { goEnv } from "./languages.js";
 import { genSdkDiagnostics } from "./lifecycle.js";
-import { pulumiBinDir } from "./pulumi.js";
+import { pulumiCommand } from "./pulumi.js";
 import { PULUMI_NODE_SDK, PULUMI_SDK, sdkDeps } from "./pulumi-tools.js";
 import { PULUMI_PYTHON_SDK } from "./python.js";
 
@@ -315,7 +315,7 @@ export class GiantRun {
   }
 
   private pulumi(args: string[], cwd: string): Promise<{ stage: Stage; code: number; output: string }> {
-    return measure(join(pulumiBinDir(), "pulumi"), ["--non-interactive", ...args], { cwd, env: this.env });
+    return measure(...pulumiCommand(args), { cwd, env: this.env });
   }
 
   /** Parameterize + GetSchema: `pulumi package get-schema`, the schema's figures, and the schema itself. */

@@ -1,14 +1,13 @@
 // Interchange with the reference bridge (Pulumi's Go pulumi-terraform-provider): a Pulumi sandbox whose
 // `terraform-provider` plugin at our version is first the reference (so that `pulumi package add` and `pulumi package
 // get-schema` are answered by it) and then ours, and Node.js SDKs generated from a schema the reference gave.
-import { execFileSync } from "node:child_process";
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VERSION } from "../../src/version.js";
 import { installPlugin, isOurExecutable } from "./e2e.js";
 import { generateNodeSdk, scratch } from "./lifecycle.js";
 import { peerPath, referenceBin } from "./peers.js";
-import { expectSuccess, pulumiBinDir, runPulumi, type PulumiSandbox } from "./pulumi.js";
+import { expectSuccess, runPulumi, runPulumiSync, type PulumiSandbox } from "./pulumi.js";
 
 /** Where `pulumi plugin install` puts the `terraform-provider` plugin of this version in a sandbox. */
 export function installedPluginDir(sandbox: PulumiSandbox): string {
@@ -16,7 +15,7 @@ export function installedPluginDir(sandbox: PulumiSandbox): string {
 }
 
 function pulumiSync(sandbox: PulumiSandbox, args: string[]): void {
-  execFileSync(join(pulumiBinDir(), "pulumi"), ["--non-interactive", ...args], { env: sandbox.env, stdio: ["ignore", "ignore", "inherit"] });
+  expectSuccess(runPulumiSync(args, { env: sandbox.env }), `pulumi ${args.join(" ")}`);
 }
 
 /**

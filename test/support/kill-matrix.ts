@@ -10,7 +10,7 @@ import type { ExportedResource } from "./e2e.js";
 import { sandboxProcesses, waitNoSandboxProcesses } from "./e2e.js";
 import type { HttpApiServer } from "./httpapi.js";
 import { YamlScenario, type Deployment } from "./lifecycle.js";
-import { pulumiBinDir, type PulumiSandbox, type RunResult } from "./pulumi.js";
+import { pulumiCommand, type PulumiSandbox, type RunResult } from "./pulumi.js";
 
 export type KillSignal = "SIGKILL" | "SIGTERM" | "SIGINT";
 export type KillPhase = "plan" | "create" | "update" | "delete";
@@ -76,7 +76,8 @@ function program(prefix: string, count: number, size: number): string {
 /** `pulumi ARGS` in its own process group (a terminal's Ctrl-C reaches the whole group), stopped by `signal` when `when` says. */
 function runUntil(s: YamlScenario, args: string[], signal: KillSignal, when: (stdout: string) => Promise<boolean>): Promise<RunResult & { signalled: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(pulumiBinDir(), "pulumi"), ["--non-interactive", ...args], { cwd: s.dir, env: s.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const [exe, argv] = pulumiCommand(args);
+    const child = spawn(exe, argv, { cwd: s.dir, env: s.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
     let stderr = "";
     let signalled = false;

@@ -299,8 +299,8 @@ export function genSdkDiagnostics(output: string): string[] {
  */
 export async function generateNodeSdk(source: string[], dir: string, env: NodeJS.ProcessEnv): Promise<{ sdk: string; pkg: Record<string, unknown> }> {
   const out = join(dir, "gen");
-  const args = ["--non-interactive", "package", "gen-sdk", ...source, "--language", "nodejs", "--out", out];
-  await execAsync(join(pulumiBinDir(), "pulumi"), args, { cwd: dir, env: withLanguageHosts(env) });
+  const args = ["package", "gen-sdk", ...source, "--language", "nodejs", "--out", out];
+  expectSuccess(await runPulumi(args, { cwd: dir, env: withLanguageHosts(env) }), `pulumi ${args.join(" ")}`);
   const sdk = join(out, "nodejs");
   const pkgFile = join(sdk, "package.json");
   const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { dependencies: Record<string, string> };

@@ -1,5 +1,5 @@
 // Drives our plugin as the engine does (spawn, read the port, gRPC) and runs the real Pulumi CLI in isolated homes.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -173,10 +173,26 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs `pulumi ARGS` and collects its output; never throws on a non-zero exit. */
-export function runPulumi(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<RunResult> {
+/**
+ * The pinned Pulumi CLI and its arguments as every test runs it (non-interactive): for the tests that need the process
+ * itself (its signals, its process group, its measurements); every other runs runPulumi.
+ */
+export function pulumiCommand(args: readonly string[]): [string, string[]] {
+  return [join(pulumiBinDir(), "pulumi"), ["--non-interactive", ...args]];
+}
+
+export interface RunPulumiOptions {
+  /** Where it runs; the caller's working directory when absent. */
+  cwd?: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+/** Runs `pulumi ARGS` and collects its output; never throws on a non-zero exit (expectSuccess does). */
+export function runPulumi(args: readonly string[], options: RunPulumiOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(pulumiBinDir(), "pulumi"), ["--non-interactive", ...args], { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    const [exe, argv] = pulumiCommand(args);
+    const child = spawn(exe, argv, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -188,6 +204,17 @@ export function runPulumi(args: string[], options: { cwd: string; env: NodeJS.Pr
       resolve({ code: code ?? -1, stdout, stderr });
     });
   });
+}
+
+/**
+ * runPulumi for the set-up that has to be synchronous (sandboxWithPlugin, which every end-to-end file calls at its top);
+ * a test itself awaits runPulumi, which does not block the worker.
+ */
+export function runPulumiSync(args: readonly string[], options: RunPulumiOptions): RunResult {
+  const [exe, argv] = pulumiCommand(args);
+  const r = spawnSync(exe, argv, { cwd: options.cwd, env: options.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 30, timeout: options.timeoutMs ?? 300_000, killSignal: "SIGKILL" });
+  if (r.error !== undefined && r.status === null && r.signal === null) throw r.error;
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Fails with the command's whole output when it did not exit 0. */
