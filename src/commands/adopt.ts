@@ -3,8 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { TerraformBridge } from "../bridge/bridge.js";
-import { buildProviderModel } from "../schema-translate/index.js";
-import { newerReleaseHint, parameterize, terraformAddress } from "../parameterize/index.js";
+import { openPackage } from "../parameterize/open.js";
 import { adoptState, describeOrigin, type AdoptionPackage } from "../adopt/adopt.js";
 import { mergeAdopted, type UntypedDeployment } from "../adopt/deployment.js";
 import { adoptedProgram, type SecretSetting } from "../adopt/pcl.js";
@@ -80,9 +79,7 @@ export async function adoptCommand(argv: readonly string[]): Promise<number> {
     if (project.packages.length === 0) throw new UsageError("the project has no terraform-provider package: add the providers of the state with `pulumi package add terraform-provider <namespace>/<type> <version>` first");
     for (const p of project.packages) {
       say(`loading package ${p.name} (${p.parameters.join(" ")})`);
-      const parameterized = await parameterize({ kind: "args", args: p.parameters }, { cwd: process.cwd(), status: say, warn: (m) => say(`warning: ${m}`) });
-      const model = buildProviderModel(parameterized.schema, { packageName: parameterized.name, packageVersion: parameterized.version, includes: parameterized.selection.includes, excludes: parameterized.selection.excludes });
-      const hints = { newerRelease: newerReleaseHint(parameterized), providerAddress: terraformAddress(parameterized.origin) };
+      const { parameterized, model, hints } = await openPackage({ kind: "args", args: p.parameters }, { cwd: process.cwd(), status: say, warn: (m) => say(`warning: ${m}`) });
       const bridge = new TerraformBridge(parameterized.provider, parameterized.schema, model, (severity, message) => say(`${severity}: ${message}`), hints);
       packages.push({ name: parameterized.name, version: parameterized.version, value: parameterized.value, origin: parameterized.origin, bridge });
       say(`  ${parameterized.name} ${parameterized.version} serves ${describeOrigin(parameterized.origin)}`);

@@ -1,6 +1,5 @@
 // ResourceOps over src/bridge's TerraformBridge: the wiring between the server's decoded requests and the bridge's calls.
 import { TerraformBridge } from "../bridge/bridge.js";
-import { newerReleaseHint, terraformAddress } from "../parameterize/index.js";
 import { BridgeError, PartialFailure, type DiffResult as BridgeDiff } from "../bridge/types.js";
 import { terraformConfigToken } from "../schema-translate/names.js";
 import { decodeConfig } from "./config-encoding.js";
@@ -32,8 +31,7 @@ async function partial<T>(op: () => Promise<T>): Promise<T> {
   }
 }
 
-export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log, parameterized }): ResourceOps => {
-  const hints = parameterized === undefined ? {} : { newerRelease: newerReleaseHint(parameterized), providerAddress: terraformAddress(parameterized.origin) };
+export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log, hints }): ResourceOps => {
   // A message about a resource goes to the engine with its URN, which shows it with that resource.
   const bridge = new TerraformBridge(provider, schema, model, (severity, message, urn) => log.log(severity, message, urn ? { urn } : undefined), hints);
   return {

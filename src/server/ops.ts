@@ -1,12 +1,11 @@
 // The resource operations the server dispatches to, as plain typed requests and results: the seam to src/bridge.
 import type { PropertyMap } from "../bridge/property-value.js";
-import type { Parameterized } from "../parameterize/index.js";
 import type { ProviderModel } from "../schema-translate/model.js";
 import type { ProviderSchema, TerraformProvider } from "../terraform/types.js";
 import type { Logger } from "./log.js";
 
 // Validation problems and kinds of property change are the bridge's own types; the seam reuses them.
-import type { Autonaming, CheckFailure, CheckResult } from "../bridge/types.js";
+import type { Autonaming, BridgeHints, CheckFailure, CheckResult } from "../bridge/types.js";
 import type { DiffKind as PropertyDiffKind } from "../bridge/diff.js";
 export type { CheckFailure, CheckResult, PropertyDiffKind };
 
@@ -215,8 +214,8 @@ export interface ProviderContext {
   schema: ProviderSchema;
   model: ProviderModel;
   log: Logger;
-  /** Where the package came from and how it was selected, for messages that tell the user what to run. */
-  parameterized?: Pick<Parameterized, "name" | "version" | "origin" | "selection">;
+  /** What the bridge's messages tell the user about the package (src/parameterize/open.ts). */
+  hints?: BridgeHints;
 }
 
 /** Builds the operations for one parameterized provider; the server calls it once, right after Parameterize. */

@@ -1,7 +1,8 @@
 // The pulumirpc.ResourceProvider service: Parameterize, GetSchema, plugin housekeeping, and dispatch of resource RPCs to ResourceOps.
-import { describe, HelpRequested, parameterize, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
+import { describe, HelpRequested, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
+import { openPackage, packageOptions } from "../parameterize/open.js";
 import { cacheRoot } from "../acquire/cache.js";
-import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, renderPackageSchema, type ModelOptions, type ProviderModel } from "../schema-translate/index.js";
+import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
 import { pluginDownloadURL } from "../release.js";
 import { VERSION } from "../version.js";
 import { shadowedWarning } from "./installed-plugins.js";
@@ -117,22 +118,18 @@ export class ProviderService {
     const verbosity = this.options.verbosity ?? 0;
     this.pending = (async () => {
       const status = slowStatus((m) => log.status(m));
-      const parameterized = await parameterize(input, {
+      const { parameterized, model, hints } = await openPackage(input, {
         cwd: this.options.cwd,
         status: (m) => status.update(m),
         warn: (m) => log.log("warning", m),
         info: (m) => log.log("info", m),
         debug: (m) => log.log("debug", m),
         onProviderLog: (name) => forwardProviderLog(this.log, name, verbosity),
+        // A program's run (the SDK's value) uses a few resources of the provider and never renders its schema.
+        lazy: input.kind === "value",
       }).finally(() => status.done());
       try {
-        const model = buildProviderModel(parameterized.schema, {
-          ...packageOptions(parameterized),
-          warn: (m) => log.log("warning", m),
-          // A program's run (the SDK's value) uses a few resources of the provider and never renders its schema.
-          lazy: input.kind === "value",
-        });
-        const ops = (this.options.opsFactory ?? noResourceOps)({ provider: parameterized.provider, schema: parameterized.schema, model, log: this.log, parameterized });
+        const ops = (this.options.opsFactory ?? noResourceOps)({ provider: parameterized.provider, schema: parameterized.schema, model, log: this.log, hints });
         return { parameterized, model, ops };
       } catch (e) {
         await parameterized.provider.close().catch(() => undefined);
@@ -373,6 +370,3 @@ function releaseLocation(): string | undefined {
 }
 
 /** The package a parameterization names: what every model built for it shares. */
-function packageOptions(p: Parameterized): ModelOptions {
-  return { packageName: p.name, packageVersion: p.version, includes: p.selection.includes, excludes: p.selection.excludes };
-}
