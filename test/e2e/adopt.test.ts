@@ -1,7 +1,7 @@
 // `adopt` against OpenTofu: OpenTofu applies a configuration over the real local and random peers, the commands of
 // docs/moving-from-terraform.md adopt its state into a stack and preview with no changes, and then the same
 // change made on both sides plans the same actions; the same state as `tofu show -json` output adopts alike.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,6 +9,8 @@ import { e2eSandbox } from "../support/e2e-sandbox.js";
 import { scratch, type PreviewJson } from "../support/lifecycle.js";
 import { peerPath, repoRoot } from "../support/peers.js";
 import { devOverridesEnv } from "../support/terraform-cli.js";
+import { spawnAsync } from "../support/processes.js";
+import { runPulumi } from "../support/pulumi.js";
 import { VERSION } from "../../src/version.js";
 import { ADOPT_CONFIG, writeAdoptProject } from "../support/adopt-project.js";
 
@@ -41,6 +43,7 @@ describe("adopt: an OpenTofu state into a Pulumi stack", () => {
     const proj = join(root, "proj");
     writeAdoptProject(infra, CONFIG);
     mkdirSync(proj);
+    const pulumi = (args: string[]) => runPulumi(args, { cwd: proj, env: sandbox.env });
     const tfEnv = devOverridesEnv(root, { "hashicorp/local": "local", "hashicorp/random": "random" });
     tofu(infra, tfEnv, ["get"]); // the module; the providers come from dev_overrides
     tofu(infra, tfEnv, ["apply", "-auto-approve"]);
@@ -49,7 +52,7 @@ describe("adopt: an OpenTofu state into a Pulumi stack", () => {
     writeFileSync(join(proj, "Pulumi.yaml"), "name: adopted\nruntime: yaml\n");
     let adoptOutput = "";
     for (const line of docCommands()) {
-      const r = spawnSync("bash", ["-c", line], { cwd: proj, env: sandbox.env, encoding: "utf8" });
+      const r = await spawnAsync("bash", ["-c", line], { cwd: proj, env: sandbox.env });
       expect(r.status, `${line}\n${r.stdout}\n${r.stderr}`).toBe(0);
       if (line.includes(" adopt ")) adoptOutput = r.stdout;
     }
@@ -68,7 +71,7 @@ describe("adopt: an OpenTofu state into a Pulumi stack", () => {
     expect(adoptOutput).toMatch(/^not adopted data\.local_file\.d: a data source/m);
 
     // The exact state: the password's result is a secret, and the stack holds OpenTofu's values.
-    const exported = JSON.parse(spawnSync("pulumi", ["stack", "export", "--show-secrets"], { cwd: proj, env: sandbox.env, encoding: "utf8" }).stdout) as {
+    const exported = JSON.parse((await pulumi(["stack", "export", "--show-secrets"])).stdout) as {
       deployment: { resources: { urn: string; id?: string; outputs?: Record<string, unknown> }[] };
     };
     const tfState = JSON.parse(stateBefore) as { resources: { type: string; name: string; instances: { attributes: Record<string, unknown> }[] }[] };
@@ -85,7 +88,7 @@ describe("adopt: an OpenTofu state into a Pulumi stack", () => {
     const stackConfig = readFileSync(join(proj, "Pulumi.dev.yaml"), "utf8");
     expect(stackConfig).toMatch(/adopted:local_sensitive_file_s_content:\n\s+secure: /);
     expect(stackConfig).not.toContain(String(pw["result"]));
-    const configured = spawnSync("pulumi", ["config", "get", "local_sensitive_file_s_content"], { cwd: proj, env: sandbox.env, encoding: "utf8" });
+    const configured = await pulumi(["config", "get", "local_sensitive_file_s_content"]);
     expect(configured.stdout.trim()).toBe(pw["result"]);
 
     // The same change on both sides: a file's content (local_file replaces) and the module's byte_length (replaces).
@@ -94,7 +97,7 @@ describe("adopt: an OpenTofu state into a Pulumi stack", () => {
     const plan = JSON.parse(tofu(infra, tfEnv, ["show", "-json", "plan.bin"])) as { resource_changes: { address: string; mode: string; change: { actions: string[] } }[] };
     const main = readFileSync(join(proj, "Main.yaml"), "utf8");
     writeFileSync(join(proj, "Main.yaml"), main.replace(/content: hello /g, "content: changed ").replace("byteLength: 4", "byteLength: 8"));
-    const preview = JSON.parse(spawnSync("pulumi", ["preview", "--json"], { cwd: proj, env: sandbox.env, encoding: "utf8" }).stdout) as PreviewJson;
+    const preview = JSON.parse((await pulumi(["preview", "--json"])).stdout) as PreviewJson;
     const action = (ops: string[]) => (ops.some((o) => o === "replace" || o === "create-replacement") ? "replace" : ops.includes("update") ? "update" : "none");
     const tfAction = (a: string[]) => (a.join(",") === "update" ? "update" : a.join(",") === "no-op" || a.join(",") === "read" ? "none" : "replace");
     const ours: Record<string, string> = {};
@@ -109,14 +112,13 @@ describe("adopt: an OpenTofu state into a Pulumi stack", () => {
 
     // The same state through `tofu show -json`, into a stack of its own: the same resources, a clean preview.
     writeFileSync(join(root, "show.json"), tofu(infra, tfEnv, ["show", "-json"]));
-    const pulumi = (args: string[]) => spawnSync("pulumi", args, { cwd: proj, env: sandbox.env, encoding: "utf8" });
-    expect(pulumi(["stack", "init", "fromshow"]).status).toBe(0);
-    const fromShow = pulumi(["plugin", "run", "--kind", "resource", `terraform-provider@${VERSION}`, "--", "adopt", "--language", "yaml", "--out", "adopted-show", join(root, "show.json")]);
-    expect(fromShow.status, fromShow.stderr).toBe(0);
+    expect((await pulumi(["stack", "init", "fromshow"])).code).toBe(0);
+    const fromShow = await pulumi(["plugin", "run", "--kind", "resource", `terraform-provider@${VERSION}`, "--", "adopt", "--language", "yaml", "--out", "adopted-show", join(root, "show.json")]);
+    expect(fromShow.code, fromShow.stderr).toBe(0);
     expect(fromShow.stderr).toContain("is `terraform show -json` output, which has no private data");
     expect(new Map([...fromShow.stdout.matchAll(/^adopted (.+) as \S+ (\S+)$/gm)].map((m) => [m[1]!, m[2]!]))).toEqual(adopted);
     writeFileSync(join(proj, "Main.yaml"), readFileSync(join(proj, "adopted-show", "Main.yaml"), "utf8"));
-    const clean = pulumi(["preview", "--expect-no-changes"]);
-    expect(clean.status, `${clean.stdout}\n${clean.stderr}`).toBe(0);
+    const clean = await pulumi(["preview", "--expect-no-changes"]);
+    expect(clean.code, `${clean.stdout}\n${clean.stderr}`).toBe(0);
   }, 900_000);
 });
