@@ -20,6 +20,19 @@ export interface ProviderAddress {
   type: string;
 }
 
+/**
+ * registry.terraform.io and registry.opentofu.org publish the same providers under the same names: Terraform's and
+ * OpenTofu's public registries count as one (a provider in debug mode announces the address it was built with, usually
+ * the former, while a bare `hashicorp/random` here means the latter; OpenTofu writes its own host into states).
+ */
+const PUBLIC_REGISTRIES = new Set(["registry.terraform.io", DEFAULT_REGISTRY_HOST]);
+
+/** Whether two addresses name the same provider: the same namespace and type on the same host, the public registries as one. */
+export function sameProvider(a: ProviderAddress, b: ProviderAddress): boolean {
+  const sameHost = a.host === b.host || (PUBLIC_REGISTRIES.has(a.host) && PUBLIC_REGISTRIES.has(b.host));
+  return sameHost && a.namespace === b.namespace && a.type === b.type;
+}
+
 /** `host/namespace/type`, the form stored in parameter values. */
 export function formatAddress(a: ProviderAddress): string {
   return `${a.host}/${a.namespace}/${a.type}`;

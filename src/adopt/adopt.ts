@@ -1,5 +1,5 @@
 // Adoption of a Terraform state's objects as Pulumi resources: each instance to a resource of the package that serves its provider, or a reason it is not adopted.
-import { formatAddress as formatProviderAddress } from "../acquire/address.js";
+import { formatAddress as formatProviderAddress, sameProvider } from "../acquire/address.js";
 import type { TerraformBridge } from "../bridge/bridge.js";
 import { BridgeError } from "../bridge/types.js";
 import type { PropertyMap } from "../bridge/property-value.js";
@@ -41,8 +41,6 @@ export interface Adoption {
   notAdopted: NotAdopted[];
 }
 
-const PUBLIC_REGISTRIES = new Set(["registry.terraform.io", "registry.opentofu.org"]);
-
 /**
  * Whether `pkg` serves the provider a state names by its source address: the same namespace and type, on the same
  * registry host (Terraform's and OpenTofu's public registries count as one: OpenTofu writes its own host for the same
@@ -52,8 +50,7 @@ export function servesProvider(origin: ProviderOrigin, address: string): boolean
   const parts = address.split("/");
   const [host, namespace, type] = parts.length === 3 ? parts : ["registry.terraform.io", ...parts];
   if (origin.kind === "local") return origin.type === type;
-  const sameHost = origin.host === host || (PUBLIC_REGISTRIES.has(origin.host) && PUBLIC_REGISTRIES.has(host ?? ""));
-  return sameHost && origin.namespace === namespace && origin.type === type;
+  return sameProvider(origin, { host: host ?? "", namespace: namespace ?? "", type: type ?? "" });
 }
 
 /**

@@ -1,12 +1,8 @@
 // Adopted resources merged into a stack's exported deployment (`pulumi stack export`), for `pulumi stack import`.
 import { randomUUID } from "node:crypto";
-import { Secret, isPropertyMap, type PropertyValue } from "../bridge/property-value.js";
+import { SECRET_SIG, SIG_KEY, Secret, isPropertyMap, type PropertyValue } from "../bridge/property-value.js";
 import { VERSION } from "../version.js";
 import type { AdoptedResource, NotAdopted } from "./adopt.js";
-
-/** Pulumi's secret signature in a deployment: `{SIG_KEY: SECRET_SIG, plaintext: "<JSON>"}`, which `stack import` encrypts. */
-const SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 interface DeploymentResource {
   urn: string;

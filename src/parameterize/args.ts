@@ -1,8 +1,8 @@
 // The args form of Parameterize (`pulumi package add terraform-provider ARGS...`): flags, source and validation.
-import { basename } from "node:path";
 import { parseProviderAddress, type ProviderAddress } from "../acquire/address.js";
 import { parseVersionConstraint, type VersionConstraint } from "../acquire/constraint.js";
 import { invalidArgument, ParameterizeError } from "../acquire/errors.js";
+import { typeFromBinaryName } from "./local.js";
 
 export const USAGE = `Usage: pulumi package add terraform-provider <provider> [version-constraint] [flags]
        pulumi package add terraform-provider <path/to/terraform-provider-NAME> [flags]
@@ -75,23 +75,6 @@ export function validatePackageName(name: string, what: string): string {
   return name;
 }
 
-const BINARY_NAME = /^terraform-provider-([0-9A-Za-z](?:[0-9A-Za-z_-]*[0-9A-Za-z])?)(?:_v\d+\.\d+\.\d+[0-9A-Za-z._+-]*)?(?:\.exe)?$/;
-
-/**
- * The provider type from a binary's file name: `terraform-provider-random` and registry-style
- * `terraform-provider-random_v3.6.3` (the `_vX.Y.Z` suffix Terraform's installer uses) both give `random`.
- */
-export function typeFromBinaryName(path: string): string {
-  const file = basename(path);
-  const m = BINARY_NAME.exec(file);
-  if (!m) {
-    throw invalidArgument(
-      `"${path}" does not name a Terraform provider binary: the file name must be terraform-provider-<name> ` +
-        `(e.g. ./bin/terraform-provider-random)`,
-    );
-  }
-  return m[1]!.toLowerCase();
-}
 
 /** Splits comma lists (as cobra's string slices do), dropping blanks so "a, b," means a and b. */
 function splitList(v: string): string[] {

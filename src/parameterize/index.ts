@@ -1,13 +1,13 @@
 // Parameterize end to end: args or value → provider binary (local or registry) → launched provider and its schema.
 import { statSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { resolve } from "node:path";
 import { formatAddress, type ProviderAddress } from "../acquire/address.js";
 import { parseArgs, type Selection } from "./args.js";
 import { exactVersion, parseVersionConstraint, type VersionConstraint } from "../acquire/constraint.js";
 import { ParameterizeError, invalidArgument } from "../acquire/errors.js";
-import { LOCAL_VERSION, resolveLocalBinary } from "./local.js";
+import { LOCAL_VERSION, localBinary, recordedBinary } from "./local.js";
 import { openVersionWarning, packageAddCommand, providerArgument } from "./hints.js";
-import { describeReattach, findReattach, localPath, type ReattachEntry } from "./reattach.js";
+import { describeReattach, findReattach, type ReattachEntry } from "./reattach.js";
 import { acquireRemote, type RemoteBinary } from "../acquire/remote.js";
 import { encodeValue, parseValue, type ValueDocs, type ValueSource } from "./value.js";
 import type { DocsSource } from "../docs/index.js";
@@ -97,30 +97,6 @@ function docsSource(docs: ValueDocs | undefined, source: ValueSource, version: s
   return { kind: "upstream", repo: { ...source.address, version } };
 }
 
-/** The binary on disk, or the running provider a reattach variable names for its type; then the file need not exist. */
-function localBinary(path: string, cwd: string | undefined): { path: string; type: string; attach?: ReattachEntry } {
-  const attach = findReattach({ kind: "local", path });
-  return attach === undefined ? resolveLocalBinary(path, cwd) : { ...localPath(path, cwd), attach };
-}
-
-/**
- * The binary an SDK (or a YAML `packages:` entry) names by its absolute path. When it is gone, the user moved or
- * deleted it since `package add`: say that the path is recorded there and how to record the new one.
- */
-function recordedBinary(path: string, selection: Selection, cwd: string | undefined): { path: string; type: string; attach?: ReattachEntry } {
-  try {
-    return localBinary(path, cwd);
-  } catch (e) {
-    if (!(e instanceof ParameterizeError) || e.kind !== "not-found") throw e;
-    throw new ParameterizeError(
-      "not-found",
-      `Terraform provider binary not found: ${path}. The package's SDK (or the packages: entry of Pulumi.yaml) was generated for that path; ` +
-        `put the provider back there, or regenerate the SDK for where it is now: \`${packageAddCommand([`<new dir>/${basename(path)}`], selection)}\``,
-      { cause: e },
-    );
-  }
-}
-
 /** The registry provider, acquired; or, when a reattach variable names it, nothing to download. */
 async function remoteBinary(
   source: ProviderAddress,
@@ -157,7 +133,7 @@ async function resolveSource(input: ParameterizeInput, options: ParameterizeOpti
   const value = parseValue(input.value);
   const docs = value.docs !== undefined ? { docs: value.docs } : {};
   if (value.source.kind === "local") {
-    const local = recordedBinary(value.source.path, value.selection, options.cwd);
+    const local = recordedBinary(value.source.path, options.cwd, (binary) => packageAddCommand([binary], value.selection));
     return { source: { kind: "local", path: local.path }, selection: value.selection, binary: local.path, type: local.type, version: LOCAL_VERSION, attach: local.attach, ...docs };
   }
   const { address, version } = value.source;

@@ -1,7 +1,5 @@
 // Which already-running Terraform provider, if any, the user asked us to attach to instead of acquiring and launching one.
-import { resolve } from "node:path";
-import { DEFAULT_REGISTRY_HOST, formatAddress, parseProviderAddress, type ProviderAddress } from "../acquire/address.js";
-import { typeFromBinaryName } from "./args.js";
+import { formatAddress, parseProviderAddress, sameProvider, type ProviderAddress } from "../acquire/address.js";
 import { ParameterizeError } from "../acquire/errors.js";
 import type { ReattachTarget } from "../terraform/reattach.js";
 
@@ -71,46 +69,29 @@ export function reattachEntries(variable: string, env: NodeJS.ProcessEnv = proce
   return Object.entries(json).map(([key, raw]) => parseEntry(variable, key, raw));
 }
 
-/**
- * registry.terraform.io and registry.opentofu.org publish the same providers, and a provider in debug mode announces
- * the address it was built with (usually the former) while a bare `hashicorp/random` here means the latter.
- */
-const PUBLIC_REGISTRIES = new Set(["registry.terraform.io", DEFAULT_REGISTRY_HOST]);
+/** What Parameterize wants to run: a registry address, or a local binary's provider type (it has no address). */
+export type Wanted = { kind: "remote"; address: ProviderAddress } | { kind: "local"; type: string };
 
-function sameProvider(a: ProviderAddress, b: ProviderAddress): boolean {
-  const sameHost = a.host === b.host || (PUBLIC_REGISTRIES.has(a.host) && PUBLIC_REGISTRIES.has(b.host));
-  return sameHost && a.namespace === b.namespace && a.type === b.type;
-}
-
-/** What Parameterize wants to run: a registry address, or a local binary (which has a type but no address). */
-export type Wanted = { kind: "remote"; address: ProviderAddress } | { kind: "local"; path: string };
-
-function matches(entry: ReattachEntry, wanted: Wanted, localType: string | undefined): boolean {
+function matches(entry: ReattachEntry, wanted: Wanted): boolean {
   if (wanted.kind === "remote") return sameProvider(entry.provider, wanted.address);
   // A binary on disk has no address of its own; the running provider announces one, so its type is what ties them.
-  return entry.provider.type === localType;
+  return entry.provider.type === wanted.type;
 }
 
 /** The entry for the provider Parameterize wants, from the first variable that has one; undefined: launch as usual. */
 export function findReattach(wanted: Wanted, env: NodeJS.ProcessEnv = process.env): ReattachEntry | undefined {
-  const localType = wanted.kind === "local" ? typeFromBinaryName(wanted.path) : undefined;
   let found: ReattachEntry | undefined;
   for (const variable of REATTACH_VARIABLES) {
     const entries = reattachEntries(variable, env);
     if (entries === undefined || found !== undefined) continue;
-    const hits = entries.filter((e) => matches(e, wanted, localType));
+    const hits = entries.filter((e) => matches(e, wanted));
     if (hits.length > 1) {
-      const what = wanted.kind === "local" ? `the local provider type "${localType}"` : formatAddress(wanted.address);
+      const what = wanted.kind === "local" ? `the local provider type "${wanted.type}"` : formatAddress(wanted.address);
       throw bad(variable, `has ${hits.length} entries for ${what} (${hits.map((h) => h.key).join(", ")}); keep one`);
     }
     found = hits[0];
   }
   return found;
-}
-
-/** The absolute path a local provider is recorded under, without requiring the file: a debugged build may live elsewhere. */
-export function localPath(path: string, cwd: string = process.cwd()): { path: string; type: string } {
-  return { path: resolve(cwd, path), type: typeFromBinaryName(path) };
 }
 
 /** One line for the log and the status: what we attach to and that its lifetime is not ours. */

@@ -7,6 +7,12 @@ import {
   ResourceReference,
   Secret,
   isPropertyMap,
+  ARCHIVE_SIG,
+  ASSET_SIG,
+  OUTPUT_VALUE_SIG,
+  RESOURCE_REFERENCE_SIG,
+  SECRET_SIG,
+  SIG_KEY,
   type PropertyMap,
   type PropertyValue,
 } from "../bridge/property-value.js";
@@ -14,13 +20,6 @@ import { attribute, formatPath, index, type Path, type PathStep } from "../terra
 import type * as google_protobuf from "../wire/google.protobuf.gen.js";
 import type { Lean } from "../wire/shape.js";
 
-/** The key whose value names what a special object is. */
-export const SIG_KEY = "4dabf18193072939515e22adb298388d";
-export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-export const RESOURCE_REFERENCE_SIG = "5cf8f73096256a8f31e491e813e4eb8e";
-export const ASSET_SIG = "c44067f5952c0a294b673a41bacd8c17";
-export const ARCHIVE_SIG = "0def7320c3a5731c473e5ecbe6d01bc7";
-export const OUTPUT_VALUE_SIG = "d0e6a833031e9bbcd3f4e8bde6ca49a4";
 
 /** The unknown we send, and the one the engine sends for untyped unknowns. */
 export const UNKNOWN_STRING = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

@@ -9,7 +9,7 @@ import { decodeConfig } from "../../src/server/config-encoding.js";
 import { isDefaultProvider, unknownSettings } from "../../src/bridge/settings.js";
 import { toTfObject } from "../../src/bridge/convert.js";
 import { COMPUTED, OutputValue, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
-import { SECRET_SIG, SIG_KEY } from "../../src/server/struct.js";
+import { SECRET_SIG, SIG_KEY } from "../../src/bridge/property-value.js";
 
 const S: CtyType = { kind: "string" };
 const N: CtyType = { kind: "number" };

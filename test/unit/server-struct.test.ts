@@ -2,9 +2,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  ARCHIVE_SIG,
+  ASSET_SIG,
   AssetOrArchive,
   COMPUTED,
+  OUTPUT_VALUE_SIG,
   OutputValue,
+  RESOURCE_REFERENCE_SIG,
+  SECRET_SIG,
+  SIG_KEY,
   ResourceReference,
   Secret,
   type PropertyMap,
@@ -13,12 +19,6 @@ import {
 import { grpcClientConstructor } from "../support/grpc-peer.js";
 import type { StructIn } from "../../src/wire/google.protobuf.gen.js";
 import {
-  ARCHIVE_SIG,
-  ASSET_SIG,
-  OUTPUT_VALUE_SIG,
-  RESOURCE_REFERENCE_SIG,
-  SECRET_SIG,
-  SIG_KEY,
   StructDecodeError,
   UNKNOWN_STRING,
   propertyMapToStruct,
