@@ -11,8 +11,8 @@ import { satisfies, type VersionConstraint } from "./constraint.js";
 import { comparisonHost } from "./credentials.js";
 import { ParameterizeError, ProviderNotFoundError, VersionNotFoundError } from "./errors.js";
 import { HttpFailure, type Http } from "./http.js";
-import { FilesystemMirrorSource, NetworkMirrorSource } from "./mirror.js";
-import { RegistrySource } from "./registry.js";
+import { FilesystemMirrorSource, NetworkMirrorSource } from "./mirror-source.js";
+import { RegistrySource } from "./registry-source.js";
 import { protocolsSupported, type AvailableVersion, type InstallContext, type Source } from "./source.js";
 import { exactVersionProblem } from "./version.js";
 

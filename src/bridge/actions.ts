@@ -4,7 +4,7 @@ import type { TerraformProvider } from "../terraform/types.js";
 import type { ActionModel, ProviderModel } from "../schema-translate/model.js";
 import { ACTION_PROGRESS_OUTPUT } from "../schema-translate/names.js";
 import { failuresFromDiagnostics, failuresShownSafely, ProviderCaller } from "./caller.js";
-import { ConversionError, toTfObject } from "./convert.js";
+import { ConversionError, toTfObject } from "./property-cty.js";
 import { Secret, type PropertyMap } from "./property-value.js";
 import { containsSecret } from "./secrets.js";
 import { BridgeError, type InvokeResult, type LogFn } from "./types.js";

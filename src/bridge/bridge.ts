@@ -8,7 +8,7 @@ import { emptiedComputedBlocks, proposedNewState } from "../terraform/values.js"
 import { propertyModel, type ProviderModel, type ResourceModel } from "../schema-translate/model.js";
 import { autoname } from "./autonaming.js";
 import { failuresFromDiagnostics, failuresShownSafely, ProviderCaller } from "./caller.js";
-import { ConversionError, fromTfObject, restoreWriteOnly, toTfObject, withoutWriteOnly } from "./convert.js";
+import { ConversionError, fromTfObject, restoreWriteOnly, toTfObject, withoutWriteOnly } from "./property-cty.js";
 import { changedReplacePaths, computeDiff, ctyEqual } from "./diff.js";
 import { Functions } from "./functions.js";
 import { emptyStringsKept, generatedConfig, inputsFromConfig } from "./generate-config.js";
@@ -19,7 +19,7 @@ import { movedDiff, moveState, storedJson, storedObject } from "./move.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
 import { PlanMemo, type PlanInputs } from "./plan-memo.js";
 import { carrySecrets, markSensitive } from "./secrets.js";
-import { unknownSettings } from "./settings.js";
+import { unknownSettings } from "./provider-config.js";
 import { withDeleteTimeout, withTimeouts, withTimeoutsValue } from "./timeouts.js";
 import { randomUuid } from "./uuid.js";
 import {

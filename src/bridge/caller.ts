@@ -3,7 +3,7 @@ import { errorDiagnostics, failureMessage, reportWarnings, warnThenThrow, type D
 import type { Diagnostic, SecretSink, TerraformProvider } from "../terraform/types.js";
 import type { PropertyModel, ProviderModel } from "../schema-translate/model.js";
 import { diagnosticNames, ModelNames } from "./diagnostic-names.js";
-import { toPropertyPath } from "./convert.js";
+import { toPropertyPath } from "./property-cty.js";
 import type { PropertyMap } from "./property-value.js";
 import { containsSecret } from "./secrets.js";
 import { formatPath } from "../terraform/path.js";

@@ -3,7 +3,7 @@ import type { DiagnosticNames } from "../terraform/diagnostics.js";
 import { formatPath } from "../terraform/path.js";
 import type { AttributePath } from "../terraform/types.js";
 import { objectTypeOf, type PropertyModel, type ProviderModel } from "../schema-translate/model.js";
-import { toPropertyPath } from "./convert.js";
+import { toPropertyPath } from "./property-cty.js";
 
 /**
  * Only names with an underscore are looked for in a message's text: such a name is no ordinary word (`rule` is, and

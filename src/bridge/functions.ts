@@ -5,7 +5,7 @@ import type { TerraformProvider } from "../terraform/types.js";
 import { propertyModel, type DataSourceModel, type EphemeralResourceModel, type FunctionModel, type ProviderModel } from "../schema-translate/model.js";
 import { Actions } from "./actions.js";
 import { failuresFromDiagnostics, ProviderCaller } from "./caller.js";
-import { ConversionError, fromTfObject, toTfObject } from "./convert.js";
+import { ConversionError, fromTfObject, toTfObject } from "./property-cty.js";
 import { Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
 import { withoutSecrets } from "./secrets.js";
 import { BridgeError, type CheckFailure, type InvokeResult, type LogFn } from "./types.js";

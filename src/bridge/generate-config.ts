@@ -2,7 +2,7 @@
 import { Dynamic, isRecord, type CtyValue } from "../terraform/cty/index.js";
 import type { Attribute, Block, Diagnostic, NestedAttributeObject, TerraformProvider } from "../terraform/types.js";
 import type { ObjectTypeModel, PropertyModel, TypeModel } from "../schema-translate/model.js";
-import { fromTfObject } from "./convert.js";
+import { fromTfObject } from "./property-cty.js";
 import { isPropertyMap, Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
 
 /**

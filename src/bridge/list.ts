@@ -6,7 +6,7 @@ import { identityType } from "../terraform/schema.js";
 import type { IdentitySchema, ListResourceEvent } from "../terraform/types.js";
 import type { ResourceModel } from "../schema-translate/model.js";
 import { ProviderCaller } from "./caller.js";
-import { ConversionError, toTfObject } from "./convert.js";
+import { ConversionError, toTfObject } from "./property-cty.js";
 import type { PropertyMap } from "./property-value.js";
 import { BridgeError } from "./types.js";
 

@@ -1,6 +1,6 @@
 // The `__meta` output: Terraform's private state, schema version, resource type and identity, carried through Pulumi state.
 import { isRecord } from "../terraform/cty/index.js";
-import { unwrap } from "./convert.js";
+import { unwrap } from "./property-cty.js";
 import type { StoredIdentity } from "./identity.js";
 import type { PropertyMap, PropertyValue } from "./property-value.js";
 import { BridgeError } from "./types.js";

@@ -5,7 +5,7 @@ import { ProviderCallError } from "../terraform/errors.js";
 import { impliedType } from "../terraform/schema.js";
 import type { SecretSink, TerraformProvider } from "../terraform/types.js";
 import type { ResourceModel } from "../schema-translate/model.js";
-import { formerAttributesJson, toTfObject, unwrap } from "./convert.js";
+import { formerAttributesJson, toTfObject, unwrap } from "./property-cty.js";
 import type { DiffKind, DiffResult } from "./diff.js";
 import { META_KEY, withoutMeta, type Meta } from "./meta.js";
 import type { PropertyMap } from "./property-value.js";

@@ -2,7 +2,7 @@
 import { TerraformBridge } from "../bridge/bridge.js";
 import { BridgeError, PartialFailure, type DiffResult as BridgeDiff } from "../bridge/types.js";
 import { terraformConfigToken } from "../schema-translate/names.js";
-import { decodeConfig } from "./config-encoding.js";
+import { decodeConfig } from "../bridge/config-encoding.js";
 import type { PropertyDiffKind, DiffResponse, ResourceOps, ResourceOpsFactory } from "./ops.js";
 import { ResourceInitError } from "./ops.js";
 
@@ -35,7 +35,7 @@ export const bridgeOps: ResourceOpsFactory = ({ provider, schema, model, log, hi
   // A message about a resource goes to the engine with its URN, which shows it with that resource.
   const bridge = new TerraformBridge(provider, schema, model, (severity, message, urn) => log.log(severity, message, urn ? { urn } : undefined), hints);
   return {
-    // Settings arrive as Pulumi encodes them (src/server/config-encoding.ts); the bridge sees them decoded, and check
+    // Settings arrive as Pulumi encodes them (src/bridge/config-encoding.ts); the bridge sees them decoded, and check
     // returns them decoded, so the stored provider inputs hold the values the program and the stack gave.
     checkConfig: (r) => {
       const { values, failures } = decodeConfig(model.config, r.news);

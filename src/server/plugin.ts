@@ -1,7 +1,7 @@
 // The plugin server: ResourceProvider on a free loopback port, engine logging, orderly stop; main.ts makes it an executable.
 import { loadProtos, prepareCodecs, serviceOf } from "../wire/proto.js";
 import { VERSION } from "../version.js";
-import { parsePluginArgs } from "./cli.js";
+import { parsePluginArgs } from "./plugin-args.js";
 import { ENGINE_PROTO, EngineLogger, StderrLogger, type Logger } from "./log.js";
 import type { ResourceOpsFactory } from "./ops.js";
 import { ProviderService } from "./service.js";

@@ -6,7 +6,7 @@ import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, 
 import { pluginDownloadURL } from "../release.js";
 import { VERSION } from "../version.js";
 import { shadowedWarning } from "./installed-plugins.js";
-import * as convert from "./convert.js";
+import * as messages from "./messages.js";
 import { forwardProviderLog, slowStatus, type Logger } from "./log.js";
 import { noResourceOps, type ResourceOps, type ResourceOpsFactory } from "./ops.js";
 import { RpcError, toStatus } from "./status.js";
@@ -278,7 +278,7 @@ export class ProviderService {
   private async list(request: Rp["List"]["request"], call: { readonly cancelled: boolean }): Promise<Rp["List"]["responseIn"][]> {
     const active = this.requireActive("List");
     if (active.ops.list === undefined) throw new RpcError(Status.UNIMPLEMENTED, `List is not implemented by terraform-provider ${VERSION}`);
-    return convert.encodeList(await active.ops.list(convert.decodeList(request), () => call.cancelled));
+    return messages.encodeList(await active.ops.list(messages.decodeList(request), () => call.cancelled));
   }
 
   /** The handler table the server (src/wire/rpc.ts) serves; requests arrive decoded by the service's own types. */
@@ -321,17 +321,17 @@ export class ProviderService {
       }),
 
       // One line per resource RPC: the ResourceOps method it calls and its converters.
-      CheckConfig: unary("CheckConfig", this.resource("CheckConfig", (o) => o.checkConfig, convert.decodeCheck, convert.encodeCheck)),
-      DiffConfig: unary("DiffConfig", this.resource("DiffConfig", (o) => o.diffConfig, convert.decodeDiff, convert.encodeDiff)),
-      Configure: unary("Configure", this.resource("Configure", (o) => o.configure, convert.decodeConfigure, convert.encodeConfigure)),
-      Check: unary("Check", this.resource("Check", (o) => o.check, convert.decodeCheck, convert.encodeCheck)),
-      Diff: unary("Diff", this.resource("Diff", (o) => o.diff, convert.decodeDiff, convert.encodeDiff)),
-      Create: unary("Create", this.resource("Create", (o) => o.create, convert.decodeCreate, convert.encodeCreate)),
-      Read: unary("Read", this.resource("Read", (o) => o.read, convert.decodeRead, convert.encodeRead)),
-      Update: unary("Update", this.resource("Update", (o) => o.update, convert.decodeUpdate, convert.encodeUpdate)),
-      Delete: unary("Delete", this.resource("Delete", (o) => o.delete, convert.decodeDelete, convert.encodeEmpty)),
-      Invoke: unary("Invoke", this.resource("Invoke", (o) => o.invoke, convert.decodeInvoke, convert.encodeInvoke)),
-      Call: unary("Call", this.resource("Call", (o) => o.call, convert.decodeCall, convert.encodeCall)),
+      CheckConfig: unary("CheckConfig", this.resource("CheckConfig", (o) => o.checkConfig, messages.decodeCheck, messages.encodeCheck)),
+      DiffConfig: unary("DiffConfig", this.resource("DiffConfig", (o) => o.diffConfig, messages.decodeDiff, messages.encodeDiff)),
+      Configure: unary("Configure", this.resource("Configure", (o) => o.configure, messages.decodeConfigure, messages.encodeConfigure)),
+      Check: unary("Check", this.resource("Check", (o) => o.check, messages.decodeCheck, messages.encodeCheck)),
+      Diff: unary("Diff", this.resource("Diff", (o) => o.diff, messages.decodeDiff, messages.encodeDiff)),
+      Create: unary("Create", this.resource("Create", (o) => o.create, messages.decodeCreate, messages.encodeCreate)),
+      Read: unary("Read", this.resource("Read", (o) => o.read, messages.decodeRead, messages.encodeRead)),
+      Update: unary("Update", this.resource("Update", (o) => o.update, messages.decodeUpdate, messages.encodeUpdate)),
+      Delete: unary("Delete", this.resource("Delete", (o) => o.delete, messages.decodeDelete, messages.encodeEmpty)),
+      Invoke: unary("Invoke", this.resource("Invoke", (o) => o.invoke, messages.decodeInvoke, messages.encodeInvoke)),
+      Call: unary("Call", this.resource("Call", (o) => o.call, messages.decodeCall, messages.encodeCall)),
       Construct: unimplemented("Construct", "a Terraform provider has no component resources"),
 
       // Server-streaming: the handler's array is the stream (src/wire/rpc.ts); the table types one message per method.

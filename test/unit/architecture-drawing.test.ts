@@ -137,9 +137,9 @@ describe("docs/architecture.md drawings", () => {
   });
 
   it("finds a sequence diagram naming what does not exist", () => {
-    const wrong = sequences[0]!.replace("decodeCreate (convert.ts)", "decodeMissing (convert.ts)").replace("withTimeouts (timeouts.ts)", "withTimeouts (nowhere.ts)");
+    const wrong = sequences[0]!.replace("decodeCreate (messages.ts)", "decodeMissing (messages.ts)").replace("withTimeouts (timeouts.ts)", "withTimeouts (nowhere.ts)");
     expect(sequenceDifferences(wrong, ROOT)).toEqual([
-      expect.stringContaining("src/server/convert.ts has no decodeMissing"),
+      expect.stringContaining("src/server/messages.ts has no decodeMissing"),
       expect.stringContaining("nowhere.ts is in neither"),
     ]);
   });

@@ -4,7 +4,7 @@ import { BigNum, Unknown, type CtyType, type CtyValue } from "../../src/terrafor
 import type { Attribute, AttributePath, Block, NestedBlock } from "../../src/terraform/types.js";
 import { proposedNewState } from "../../src/terraform/values.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
-import { ConversionError, fromTfObject, toTfObject } from "../../src/bridge/convert.js";
+import { ConversionError, fromTfObject, toTfObject } from "../../src/bridge/property-cty.js";
 import { computeDiff, type DiffResult } from "../../src/bridge/diff.js";
 import { carrySecrets } from "../../src/bridge/secrets.js";
 import { COMPUTED, OutputValue, Secret, type PropertyMap } from "../../src/bridge/property-value.js";

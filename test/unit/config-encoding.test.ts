@@ -5,9 +5,9 @@ import type { CtyType } from "../../src/terraform/cty/index.js";
 import type { Attribute } from "../../src/terraform/types.js";
 import { block, nested, opt, provider } from "../support/tf-schema.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
-import { decodeConfig } from "../../src/server/config-encoding.js";
-import { isDefaultProvider, unknownSettings } from "../../src/bridge/settings.js";
-import { toTfObject } from "../../src/bridge/convert.js";
+import { decodeConfig } from "../../src/bridge/config-encoding.js";
+import { isDefaultProvider, unknownSettings } from "../../src/bridge/provider-config.js";
+import { toTfObject } from "../../src/bridge/property-cty.js";
 import { COMPUTED, OutputValue, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 import { SECRET_SIG, SIG_KEY } from "../../src/bridge/property-value.js";
 

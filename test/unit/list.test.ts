@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { listedId } from "../../src/bridge/list.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { renderPackageSchema } from "../../src/schema-translate/render.js";
-import { decodeList, encodeList } from "../../src/server/convert.js";
+import { decodeList, encodeList } from "../../src/server/messages.js";
 import { RpcError } from "../../src/server/status.js";
 import { pullStream } from "../../src/terraform/list.js";
 import type { IdentitySchema, ProviderSchema } from "../../src/terraform/types.js";

@@ -10,7 +10,7 @@ import { parseVersionConstraint } from "../../src/acquire/constraint.js";
 import { ParameterizeError, ProviderNotFoundError, VersionNotFoundError } from "../../src/acquire/errors.js";
 import { eventSink } from "../../src/acquire/events.js";
 import { Http, HttpFailure } from "../../src/acquire/http.js";
-import { FilesystemMirrorSource } from "../../src/acquire/mirror.js";
+import { FilesystemMirrorSource } from "../../src/acquire/mirror-source.js";
 import { MultiSource, type Selector } from "../../src/acquire/multi-source.js";
 import { DEFAULT_SETTINGS } from "../../src/acquire/settings.js";
 import type { AvailableVersion, InstallContext, Source } from "../../src/acquire/source.js";

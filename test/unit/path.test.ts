@@ -1,7 +1,7 @@
 // The one path type (src/terraform/path.ts) and its users: the formatter, overlap, the Terraform → Pulumi mapping, and
 // the paths that cty codec errors, conversion errors and detailed diffs carry.
 import { describe, expect, it } from "vitest";
-import { ConversionError, toPropertyPath, toTfObject } from "../../src/bridge/convert.js";
+import { ConversionError, toPropertyPath, toTfObject } from "../../src/bridge/property-cty.js";
 import { computeDiff } from "../../src/bridge/diff.js";
 import type { PropertyModel, TypeModel } from "../../src/schema-translate/model.js";
 import { CtyError, CtyNumber, CtyString, encodeMsgpack, list, map, object, parseType } from "../../src/terraform/cty/index.js";

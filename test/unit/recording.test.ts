@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BigNum, CtyString, Unknown, type CtyValue } from "../../src/terraform/cty/index.js";
 import { CallRecorder, RecordedSecrets, RecordingProvider } from "../../src/terraform/recording.js";
 import type { Attribute, Block, ProviderSchema, TerraformProvider } from "../../src/terraform/types.js";
-import { toTfObject } from "../../src/bridge/convert.js";
+import { toTfObject } from "../../src/bridge/property-cty.js";
 import { Secret } from "../../src/bridge/property-value.js";
 import type { PropertyModel } from "../../src/schema-translate/model.js";
 

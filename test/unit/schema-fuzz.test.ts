@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildProviderModel, renderPackageSchema } from "../../src/schema-translate/index.js";
 import { SchemaTranslationError } from "../../src/schema-translate/build.js";
-import { fromTfObject, toTfObject } from "../../src/bridge/convert.js";
+import { fromTfObject, toTfObject } from "../../src/bridge/property-cty.js";
 import type { PropertyModel } from "../../src/schema-translate/model.js";
 import { arbHostileProvider, packageSchemaProblems } from "../support/hostile-schema.js";
 

@@ -7,7 +7,7 @@ import { block, comp, list, map, N, nested, nestedAttr, obj, opt, provider, req,
 import { buildProviderModel, providerMapping, renderPackageSchema, type ProviderModel } from "../../src/schema-translate/index.js";
 import { DEFAULT_MAX_SCHEMA_DEPTH, MAX_SCHEMA_DEPTH_ENV, SchemaTranslationError, maxSchemaDepth } from "../../src/schema-translate/build.js";
 import { distinctPropertyNames } from "../../src/schema-translate/names.js";
-import { fromTfObject, toTfObject } from "../../src/bridge/convert.js";
+import { fromTfObject, toTfObject } from "../../src/bridge/property-cty.js";
 
 function build(p: ProviderSchema, maxSchemaDepth?: number): { model: ProviderModel; warnings: string[] } {
   const warnings: string[] = [];

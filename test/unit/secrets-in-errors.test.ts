@@ -5,7 +5,7 @@ import type { Attribute } from "../../src/terraform/types.js";
 import { block, nested, opt, provider } from "../support/tf-schema.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { failuresShownSafely } from "../../src/bridge/caller.js";
-import { ConversionError, toTfObject } from "../../src/bridge/convert.js";
+import { ConversionError, toTfObject } from "../../src/bridge/property-cty.js";
 import { OutputValue, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 import type { PropertyModel } from "../../src/schema-translate/model.js";
 

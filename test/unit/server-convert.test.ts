@@ -1,7 +1,7 @@
-// Table tests of every pulumirpc converter (src/server/convert.ts): nil, zero and per-field cases, through real bytes.
+// Table tests of every pulumirpc converter (src/server/messages.ts): nil, zero and per-field cases, through real bytes.
 import { describe, expect, it } from "vitest";
 import { Secret } from "../../src/bridge/property-value.js";
-import * as convert from "../../src/server/convert.js";
+import * as convert from "../../src/server/messages.js";
 import type * as ops from "../../src/server/ops.js";
 import { loadProtos, serviceOf } from "../../src/wire/proto.js";
 import { propertyMapToStruct } from "../../src/server/struct.js";

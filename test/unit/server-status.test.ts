@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { COMPUTED, Secret } from "../../src/bridge/property-value.js";
 import { ParameterizeError } from "../../src/acquire/errors.js";
 import { protoDir } from "../../src/wire/proto.js";
-import { parsePluginArgs } from "../../src/server/cli.js";
+import { parsePluginArgs } from "../../src/server/plugin-args.js";
 import { ResourceInitError } from "../../src/server/ops.js";
 import { RpcError, toStatus } from "../../src/server/status.js";
 import { attribute } from "../../src/terraform/path.js";

@@ -1,6 +1,6 @@
 // Write-only values at any depth: nulled in what is stored, held out of the inputs, and put back for create/update.
 import { describe, expect, it } from "vitest";
-import { restoreWriteOnly, withoutWriteOnly } from "../../src/bridge/convert.js";
+import { restoreWriteOnly, withoutWriteOnly } from "../../src/bridge/property-cty.js";
 import { Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 import type { PropertyModel, TypeModel } from "../../src/schema-translate/model.js";
 

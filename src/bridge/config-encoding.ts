@@ -1,8 +1,8 @@
 // Decodes provider settings from the strings Pulumi sends them as, by the schema's type: stack configuration reaches a
 // provider as strings, and the Node.js and Python SDKs JSON-encode an explicit provider's non-string inputs.
-import { describeType } from "../bridge/convert.js";
-import { OutputValue, SECRET_SIG, SIG_KEY, Secret, type PropertyMap, type PropertyValue } from "../bridge/property-value.js";
-import type { CheckFailure } from "../bridge/types.js";
+import { describeType } from "./property-cty.js";
+import { OutputValue, SECRET_SIG, SIG_KEY, Secret, type PropertyMap, type PropertyValue } from "./property-value.js";
+import type { CheckFailure } from "./types.js";
 import type { PropertyModel, TypeModel } from "../schema-translate/model.js";
 
 export interface DecodedConfig {
