@@ -14,7 +14,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin=pulumi-converter-terraform
-cache="${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}"
+# shellcheck source=lib/cache.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/cache.sh"
+cache="$pulumi_cache"
 log() { echo "build-converter: $*" >&2; }
 
 if [ "${TF_BRIDGE_OWN_CONVERTER:-}" != "1" ]; then
@@ -40,8 +42,7 @@ command -v go >/dev/null 2>&1 || { log "no Terraform converter: Pulumi's is not 
 hash="$( { (cd "$wrap" && find go.mod go.sum converter -type f ! -name '*.md' ! -name '*_test.go' | LC_ALL=C sort | xargs sha256sum); echo "$recordings"; } | sha256sum | cut -c1-16)"
 dir="$cache/converter-own-$hash"
 mkdir -p "$cache"
-exec 9>"$cache/.converter-own.lock"
-flock 9
+hold_lock "$cache/.converter-own.lock"
 if [ ! -x "$dir/$bin" ]; then
   tmp="$(mktemp -d "$dir.tmp-XXXXXX")"
   trap 'rm -rf "$tmp"' EXIT

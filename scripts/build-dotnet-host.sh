@@ -14,10 +14,12 @@ version=v3.110.0
 module=github.com/pulumi/pulumi-dotnet/pulumi-language-dotnet/v3
 log_prefix=build-dotnet-host
 log() { echo "$log_prefix: $*" >&2; }
+# shellcheck source=lib/cache.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/cache.sh"
 # shellcheck source=lib/go-command.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/go-command.sh"
 
-dir="${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}/langhost-dotnet-$version"
+dir="$pulumi_cache/langhost-dotnet-$version"
 if [ -x "$dir/pulumi-language-dotnet" ]; then
   echo "$dir"
   exit 0

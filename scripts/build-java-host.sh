@@ -12,6 +12,8 @@ version=v1.34.0
 module=github.com/pulumi/pulumi-java
 log_prefix=build-java-host
 log() { echo "$log_prefix: $*" >&2; }
+# shellcheck source=lib/cache.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/cache.sh"
 # shellcheck source=lib/go-command.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/go-command.sh"
 
@@ -19,7 +21,7 @@ log() { echo "$log_prefix: $*" >&2; }
 command -v java >/dev/null 2>&1 || { log "Java (a JDK, 11 or newer) is required to run Pulumi Java programs and is not on PATH"; exit 3; }
 command -v mvn >/dev/null 2>&1 || { log "Maven (mvn) is required to build Pulumi Java programs and is not on PATH"; exit 3; }
 
-dir="${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}/langhost-java-$version"
+dir="$pulumi_cache/langhost-java-$version"
 if [ -x "$dir/pulumi-language-java" ]; then
   echo "$dir"
   exit 0

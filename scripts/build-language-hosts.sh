@@ -30,11 +30,12 @@ fi
 wrap="$root/test/peers/pulumi"
 command -v go >/dev/null 2>&1 || { log "no language hosts: none on PATH (a Pulumi install puts pulumi-language-nodejs, -python and -go there), and Go (https://go.dev/dl) is needed to build the project's own from test/peers/pulumi/langhost"; exit 3; }
 hash="$(cd "$wrap" && find go.mod go.sum langhost -type f ! -name '*.md' ! -name '*_test.go' | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)"
-cache="${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}"
+# shellcheck source=lib/cache.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/cache.sh"
+cache="$pulumi_cache"
 dir="$cache/langhosts-own-$hash"
 mkdir -p "$cache"
-exec 9>"$cache/.langhosts-own.lock"
-flock 9
+hold_lock "$cache/.langhosts-own.lock"
 if ! complete "$dir"; then
   tmp="$(mktemp -d "$dir.tmp-XXXXXX")"
   trap 'rm -rf "$tmp"' EXIT

@@ -10,8 +10,13 @@
 # .peers/reference/pulumi-resource-terraform-provider, OpenTofu .peers/tofu, Terraform .peers/terraform.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cache="${TF_BRIDGE_PEER_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/peers}"
+# shellcheck source=lib/cache.sh
+. "$root/scripts/lib/cache.sh"
+cache="$peer_cache"
 mkdir -p "$cache"
+# One run at a time over the shared cache: two runs building the same peer would race on its directory (one's `rm -rf`
+# under the other's `mv`); the second waits here, then finds every binary built and only links them.
+hold_lock "$cache/.build-peers.lock"
 command -v go >/dev/null || { echo "build-peers: Go is required (https://go.dev/dl)" >&2; exit 1; }
 
 # go-plugin chooses its listener by the operating system it was compiled for (serverListener in server.go: TCP on

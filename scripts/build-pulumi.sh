@@ -35,7 +35,9 @@ yamlversion="$(modversion "$wrap/yaml/go.mod" github.com/pulumi/pulumi-yaml)"
   || die "test/peers/pulumi/go.mod must require pulumi/pkg/v3 and pulumi/sdk/v3 at the same version (got '$version' and '$sdkversion')"
 [ -n "$yamlversion" ] || die "test/peers/pulumi/yaml/go.mod does not require github.com/pulumi/pulumi-yaml"
 
-cache="${PULUMI_CACHE:-$HOME/.cache/pulumi-tf-bridge-ts/pulumi}"
+# shellcheck source=lib/cache.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/cache.sh"
+cache="$pulumi_cache"
 dir="$cache/$version"
 tools=(pulumi pulumi-language-yaml pulumi-resource-pulumi-nodejs pulumi-engineclient)
 heavy=(pulumi pulumi-language-yaml pulumi-resource-pulumi-nodejs)
@@ -68,8 +70,7 @@ fi
 mkdir -p "$dir"
 # One build per version at a time: concurrent callers (test runs in several worktrees) wait here, then find the bin
 # directory complete or share its slow tools, instead of each compiling pulumi on the same cores.
-exec 9>"$dir/.build.lock"
-flock 9
+hold_lock "$dir/.build.lock"
 if complete "$bin"; then
   echo "$bin"
   exit 0

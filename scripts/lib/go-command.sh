@@ -6,7 +6,9 @@
 #   the sources, but go.sum may need entries added) and PACKAGE (`./pkg/cmd/x`, `.`) built with `go build` as BINARY
 #   into DEST, which appears whole or not at all. EXPECT is a file the module must hold (`main.go`), or a folder when
 #   it ends in `/` (`pkg/cmd/x/`).
-#   Messages go to stderr prefixed with `$log_prefix`; failures exit 1.
+#   Messages go to stderr prefixed with `$log_prefix`; failures exit 1. A caller that must change the sources before the
+#   build defines `go_command_edit SRC` (run in the writable copy), and one that checks the result `go_command_check
+#   BINARY` (run on the built binary before it is moved into DEST); go.sum entries the build needs are added (-mod=mod).
 build_go_command() {
   local module=$1 version=$2 package=$3 expect=$4 binary=$5 ldflags=$6 dest=$7
   mkdir -p "$(dirname "$dest")"
@@ -24,8 +26,10 @@ build_go_command() {
   cp -R "$src" "$tmp/src"
   chmod -R u+w "$tmp/src"
   mkdir "$tmp/out"
+  if declare -F go_command_edit >/dev/null; then go_command_edit "$tmp/src"; fi
   (cd "$tmp/src" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -ldflags "$ldflags" -o "$tmp/out/$binary" "$package")
   [ -x "$tmp/out/$binary" ] || { echo "$log_prefix: go build produced no $binary" >&2; exit 1; }
+  if declare -F go_command_check >/dev/null; then go_command_check "$tmp/out/$binary"; fi
   chmod 0755 "$tmp/out"
   # A concurrent build may have got there first; either result is complete.
   mv -T "$tmp/out" "$dest" 2>/dev/null || [ -x "$dest/$binary" ]
