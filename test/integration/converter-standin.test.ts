@@ -7,7 +7,7 @@ import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { inCi } from "../support/languages.js";
+import { inCi } from "../support/tool-missing.js";
 import { repoRoot } from "../support/peers.js";
 import { tempDir } from "../support/temp.js";
 

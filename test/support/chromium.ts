@@ -2,7 +2,7 @@
 // skips them outside CI and fails the run in CI (.ci/run installs it).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { inCi } from "./languages.js";
+import { toolMissing } from "./tool-missing.js";
 
 /** /usr/bin/chromium (Debian's package), else the first chromium or chromium-browser on PATH, else undefined. */
 export function findChromium(path: string = process.env["PATH"] ?? ""): string | undefined {
@@ -20,9 +20,5 @@ export const CHROMIUM_INSTALL = "sudo apt-get install chromium (Debian; chromium
  * In CI a missing chromium fails the run instead.
  */
 export function chromiumMissing(env: NodeJS.ProcessEnv = process.env, find: () => string | undefined = () => findChromium(env["PATH"])): boolean {
-  if (find() !== undefined) return false;
-  const why = "chromium is not installed";
-  if (inCi(env)) throw new Error(`${why}; CI=${env["CI"]} does not allow skipping the rendered-docs test. Install it: ${CHROMIUM_INSTALL}`);
-  console.warn(`skipping the rendered-docs test: ${why}. To run it: ${CHROMIUM_INSTALL}`);
-  return true;
+  return toolMissing(find() === undefined ? "chromium is not installed" : undefined, { tests: "the rendered-docs test", install: CHROMIUM_INSTALL }, env);
 }

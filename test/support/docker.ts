@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inCi } from "./languages.js";
+import { toolMissing } from "./tool-missing.js";
 import { execAsync, processAlive, spawnAsync, waitGone, type Ran } from "./processes.js";
 
 /** What to run to get the engine and the image's files, printed with every skip. */
@@ -44,10 +44,7 @@ export function dockerUnavailable(env: NodeJS.ProcessEnv = process.env): string 
  * it fails the run instead (.ci/run installs docker.io and busybox-static and runs as root).
  */
 export function dockerMissing(env: NodeJS.ProcessEnv = process.env, why: string | undefined = dockerUnavailable(env)): boolean {
-  if (why === undefined) return false;
-  if (inCi(env)) throw new Error(`${why}; CI=${env["CI"]} does not allow skipping the Docker tests. Install it: ${DOCKER_INSTALL}`);
-  console.warn(`skipping the Docker tests: ${why}. To run them: ${DOCKER_INSTALL}`);
-  return true;
+  return toolMissing(why, { tests: "the Docker tests", install: DOCKER_INSTALL }, env);
 }
 
 /** What an engine holds, by id: compared before and after so that only what the tests made is removed. */

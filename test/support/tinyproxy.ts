@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inCi } from "./languages.js";
+import { toolMissing } from "./tool-missing.js";
 
 /** Debian's tinyproxy where apt installs it, else the first on PATH (Homebrew's), else undefined. */
 export function findTinyproxy(path: string = process.env["PATH"] ?? ""): string | undefined {
@@ -22,11 +22,7 @@ export const TINYPROXY_INSTALL = "sudo apt-get install tinyproxy (Debian, Ubuntu
  * In CI a missing tinyproxy fails the run instead (.ci/run installs it).
  */
 export function tinyproxyMissing(env: NodeJS.ProcessEnv = process.env, find: () => string | undefined = () => findTinyproxy(env["PATH"])): boolean {
-  if (find() !== undefined) return false;
-  const why = "tinyproxy is not installed";
-  if (inCi(env)) throw new Error(`${why}; CI=${env["CI"]} does not allow skipping the proxy tests. Install it: ${TINYPROXY_INSTALL}`);
-  console.warn(`skipping the proxy tests: ${why}. To run them: ${TINYPROXY_INSTALL}`);
-  return true;
+  return toolMissing(find() === undefined ? "tinyproxy is not installed" : undefined, { tests: "the proxy tests", install: TINYPROXY_INSTALL }, env);
 }
 
 async function freePort(): Promise<number> {

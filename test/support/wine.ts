@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { inCi } from "./languages.js";
+import { toolMissing } from "./tool-missing.js";
 import { execAsync, spawnAsync } from "./processes.js";
 
 /** Debian's wine where apt installs it, else the first on PATH, else undefined. */
@@ -26,11 +26,7 @@ export const WINE_INSTALL = "sudo apt-get install wine64 (Debian, Ubuntu), or ru
  * In CI a missing Wine fails the run instead (.ci/run installs it).
  */
 export function wineMissing(env: NodeJS.ProcessEnv = process.env, find: () => string | undefined = () => findWine(env["PATH"])): boolean {
-  if (find() !== undefined) return false;
-  const why = "Wine is not installed";
-  if (inCi(env)) throw new Error(`${why}; CI=${env["CI"]} does not allow skipping the Wine tests. Install it: ${WINE_INSTALL}`);
-  console.warn(`skipping the tests of Windows builds under Wine: ${why}. To run them: ${WINE_INSTALL}`);
-  return true;
+  return toolMissing(find() === undefined ? "Wine is not installed" : undefined, { tests: "the Wine tests", install: WINE_INSTALL }, env);
 }
 
 /**

@@ -1,6 +1,7 @@
-// Missing language hosts (the Java and .NET hosts too), a missing tinyproxy, a missing Wine and a machine that cannot emulate arm64 skip their tests on a developer's machine, saying why and what to install, and fail them in CI.
+// Missing language hosts (the Java and .NET hosts too), a missing tinyproxy, chromium or Wine and a machine that cannot emulate arm64 skip their tests on a developer's machine, saying why and what to install, and fail them in CI: one rule, test/support/tool-missing.ts.
 import { describe, expect, it, vi } from "vitest";
-import { dotnetHostMissing, hostsMissing, inCi, javaHostMissing } from "../support/languages.js";
+import { dotnetHostMissing, hostsMissing, javaHostMissing } from "../support/languages.js";
+import { inCi } from "../support/tool-missing.js";
 import { tinyproxyMissing } from "../support/tinyproxy.js";
 import { chromiumMissing } from "../support/chromium.js";
 import { arm64EmulationMissing } from "../support/arm64.js";
@@ -19,7 +20,7 @@ describe("hostsMissing", () => {
   });
 
   it("fails in CI, naming what is missing", () => {
-    expect(() => hostsMissing({ CI: "true" }, missing)).toThrow(/CI=true does not allow skipping: no language hosts/);
+    expect(() => hostsMissing({ CI: "true" }, missing)).toThrow(/^no language hosts: .*; CI=true does not allow skipping the language tests\./);
     expect(() => hostsMissing({ CI: "1" }, missing)).toThrow(/does not allow skipping/);
   });
 
@@ -41,7 +42,7 @@ describe("javaHostMissing", () => {
     expect(javaHostMissing({}, missing)).toBe(true);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("Maven (mvn) is required"));
     warn.mockRestore();
-    expect(() => javaHostMissing({ CI: "true" }, missing)).toThrow(/the Java language host is missing and CI=true does not allow skipping: build-java-host: Maven/);
+    expect(() => javaHostMissing({ CI: "true" }, missing)).toThrow(/^build-java-host: Maven .*; CI=true does not allow skipping the Java tests\./);
     expect(javaHostMissing({ CI: "true" }, () => ({ dir: "/opt/java-host" }))).toBe(false);
   });
 });
@@ -54,7 +55,7 @@ describe("dotnetHostMissing", () => {
     expect(dotnetHostMissing({}, missing)).toBe(true);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("Go is required to build pulumi-language-dotnet"));
     warn.mockRestore();
-    expect(() => dotnetHostMissing({ CI: "true" }, missing)).toThrow(/the \.NET language host is missing and CI=true does not allow skipping: build-dotnet-host: Go/);
+    expect(() => dotnetHostMissing({ CI: "true" }, missing)).toThrow(/^build-dotnet-host: Go .*; CI=true does not allow skipping the C# tests\./);
     expect(dotnetHostMissing({ CI: "true" }, () => ({ dir: "/opt/dotnet-host" }))).toBe(false);
   });
 });
@@ -116,7 +117,7 @@ describe("wineMissing", () => {
   it("skips outside CI, printing why and the command that installs it", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     expect(wineMissing({}, () => undefined)).toBe(true);
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/skipping the tests of Windows builds under Wine: Wine is not installed\. To run them: sudo apt-get install wine64/));
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/skipping the Wine tests: Wine is not installed\. To run them: sudo apt-get install wine64/));
     warn.mockRestore();
   });
 
