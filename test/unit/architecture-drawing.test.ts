@@ -1,5 +1,6 @@
 // The Mermaid drawings of docs/architecture.md against the code: the layers drawing has exactly the folders of src/ and
-// exactly the imports between them; the Create sequence names files and functions that exist where it says.
+// exactly the imports between them; the Create and Parameterize sequences name files and functions that exist where
+// they say.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -104,8 +105,8 @@ describe("docs/architecture.md drawings", () => {
   const layers = blocks.filter((b) => /^flowchart\b/m.test(b));
   const sequences = blocks.filter((b) => /^sequenceDiagram\b/m.test(b));
 
-  it("has one layers flowchart and one sequence diagram", () => {
-    expect([layers.length, sequences.length]).toEqual([1, 1]);
+  it("has one layers flowchart and two sequence diagrams (Create, Parameterize)", () => {
+    expect([layers.length, sequences.length]).toEqual([1, 2]);
   });
 
   it("draws the folders of src/ and the imports between them as they are", () => {
@@ -134,6 +135,16 @@ describe("docs/architecture.md drawings", () => {
     for (const layer of ["src/server", "src/bridge", "src/terraform", "src/wire"]) expect(seq).toMatch(new RegExp(`participant \\w+ as ${layer}\\b`));
     expect(seq).toMatch(/Create/);
     expect(sequenceDifferences(seq, ROOT)).toEqual([]);
+  });
+
+  it("takes Parameterize from the engine to the provider and back, by names that exist", () => {
+    const seq = sequences[1]!;
+    for (const layer of ["src/server", "src/parameterize", "src/acquire", "src/terraform", "src/schema-translate"]) expect(seq).toMatch(new RegExp(`participant \\w+ as ${layer}\\b`));
+    expect(seq).toMatch(/Parameterize/);
+    expect(seq).toMatch(/openPackage \(open\.ts\)/);
+    expect(sequenceDifferences(seq, ROOT)).toEqual([]);
+    const wrong = seq.replace("acquireRemote (remote.ts)", "acquireRemote (open.ts)");
+    expect(sequenceDifferences(wrong, ROOT)).toEqual([expect.stringContaining("src/parameterize/open.ts has no acquireRemote")]);
   });
 
   it("finds a sequence diagram naming what does not exist", () => {
