@@ -101,9 +101,10 @@ describe.skipIf(chromiumMissing())("the docs in a browser", () => {
     expect(seen.pageErrors).toEqual([]);
   }, 60_000);
 
-  it("draws both drawings of docs/architecture.md", async () => {
+  it("draws every drawing of docs/architecture.md (Create, Parameterize, the layers)", async () => {
     const seen = await look("/docs/architecture.md.html");
     expect(seen.diagrams).toEqual([
+      { svg: true, error: null, kind: "sequence" },
       { svg: true, error: null, kind: "sequence" },
       { svg: true, error: null, kind: "flowchart-v2" },
     ]);
