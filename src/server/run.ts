@@ -1,7 +1,6 @@
 // The plugin process's life: serve ResourceProvider on a free loopback port, print the port, shut down cleanly.
 import { appendFileSync, fstatSync } from "node:fs";
 import { bridgeOps } from "./bridge-ops.js";
-import { convertCommand } from "./convert-command.js";
 import { startPlugin, type RunningPlugin } from "./plugin.js";
 import { peakRssKiB } from "./rss.js";
 import { prepareClientCertificate } from "../terraform/mtls.js";
@@ -41,8 +40,6 @@ function reportPeakRss(): void {
 
 /** Runs the plugin as the engine starts it (src/server/main.ts, or the packaged executable's snapshot entry). */
 export async function runPlugin(): Promise<void> {
-  // A person runs `convert` (through `pulumi plugin run`); the engine never starts a plugin with it.
-  if (process.argv[2] === "convert") return convertCommand(process.argv.slice(3));
   // Only the port line may reach stdout; a stray console.log from any library would break the engine's handshake.
   console.log = console.error;
   console.info = console.error;

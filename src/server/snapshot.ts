@@ -17,7 +17,7 @@ import v8 from "node:v8";
 import { buildProviderModel } from "../schema-translate/index.js";
 import { preloadProtocols } from "../terraform/client.js";
 import { preloadServerProtocols } from "./plugin.js";
-import { runAdopt } from "../adopt/cli.js";
+import { isCommand, runCommand } from "../commands/index.js";
 import { runPlugin } from "./run.js";
 import { unpackedTree } from "./unpack.js";
 
@@ -43,6 +43,7 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
     process.stderr.write(`${(e as Error).message}\n`);
     process.exit(1);
   }
-  if (process.argv[2] === "adopt") void runAdopt(process.argv.slice(3)).then((code) => process.exit(code));
+  const argv = process.argv.slice(2);
+  if (isCommand(argv)) void runCommand(argv).then((code) => process.exit(code));
   else void runPlugin();
 });

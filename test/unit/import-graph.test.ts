@@ -11,7 +11,7 @@ const SRC = resolve(import.meta.dirname, "../../src");
  * The order is the architecture: the wire and Terraform's protocol at the bottom, the provider model above them, the
  * bridge's semantics, acquisition, Parameterize's flow, and the server that serves them all.
  */
-export const LAYERS = [".", "wire", "terraform", "docs", "schema-translate", "bridge", "acquire", "parameterize", "adopt", "server"];
+export const LAYERS = [".", "wire", "terraform", "docs", "schema-translate", "bridge", "acquire", "parameterize", "adopt", "commands", "server"];
 
 export type Graph = Map<string, string[]>;
 

@@ -1,7 +1,9 @@
-// The `convert` command's pure parts: its arguments, the package blocks it retargets, the pin it removes, the `pulumi`
-// requirement it pins for Python.
+// The commands' pure parts: `convert`'s arguments, the package blocks it retargets, the `pulumi` requirement it pins
+// for Python; the Pulumi.yaml reader and writer (the pin `convert` removes, the packages `adopt` reads).
 import { describe, expect, it } from "vitest";
-import { ConvertUsageError, parseConvertArgs, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks, unpinProject } from "../../src/server/convert-command.js";
+import { parseConvertArgs, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks } from "../../src/commands/convert.js";
+import { pinnedProject, projectPackages, pythonVirtualenvRuntime, unpinProject } from "../../src/commands/pulumi-yaml.js";
+import { UsageError } from "../../src/commands/usage.js";
 import { VERSION } from "../../src/version.js";
 
 /** A package block as Pulumi's Terraform converter writes it (hclwrite), and one of a provider Pulumi publishes. */
@@ -47,7 +49,7 @@ describe("parseConvertArgs", () => {
     [["--language", "yaml", "--bogus"], /unknown flag --bogus/],
     [["--language", "yaml", "--strict=maybe"], /--strict takes no value or true\/false, not 'maybe'/],
   ])("%j is refused, saying why", (argv, message) => {
-    expect(() => parseConvertArgs(argv)).toThrow(ConvertUsageError);
+    expect(() => parseConvertArgs(argv)).toThrow(UsageError);
     expect(() => parseConvertArgs(argv)).toThrow(message);
   });
 });
@@ -67,14 +69,15 @@ describe("retargetPackageBlocks", () => {
 
 describe("unpinProject", () => {
   const pin = `  terraform-provider: terraform-provider@${VERSION}`;
+  const unpin = (text: string) => unpinProject(text, "terraform-provider", `terraform-provider@${VERSION}`);
   it("removes the pin and the packages key it leaves empty", () => {
-    expect(unpinProject(`name: shop\nruntime: nodejs\npackages:\n${pin}\n`)).toBe("name: shop\nruntime: nodejs\n");
+    expect(unpin(`name: shop\nruntime: nodejs\npackages:\n${pin}\n`)).toBe("name: shop\nruntime: nodejs\n");
   });
   it("keeps other packages", () => {
-    expect(unpinProject(`name: shop\npackages:\n${pin}\n  local: x\nruntime: yaml\n`)).toBe("name: shop\npackages:\n  local: x\nruntime: yaml\n");
+    expect(unpin(`name: shop\npackages:\n${pin}\n  local: x\nruntime: yaml\n`)).toBe("name: shop\npackages:\n  local: x\nruntime: yaml\n");
   });
   it("says when the pin is not there (undefined)", () => {
-    expect(unpinProject("name: shop\nruntime: nodejs\n")).toBeUndefined();
+    expect(unpin("name: shop\nruntime: nodejs\n")).toBeUndefined();
   });
 });
 
@@ -109,5 +112,47 @@ describe("pythonHostVersion", () => {
     expect(pythonHostVersion(JSON.stringify({ plugins: [{ name: "nodejs", version: "3.248.0", kind: "language" }] }))).toBeUndefined();
     expect(pythonHostVersion(JSON.stringify({ plugins: null }))).toBeUndefined();
     expect(pythonHostVersion("error: no Pulumi.yaml")).toBeUndefined();
+  });
+});
+
+describe("Pulumi.yaml", () => {
+  it("unpins what pinnedProject pinned, and keeps comments and other keys as written", () => {
+    const pinned = pinnedProject("my shop", "terraform-provider", "terraform-provider@1.2.3");
+    expect(projectPackages(pinned).project).toBe("my shop");
+    expect(unpinProject(`# the shop\n${pinned}`, "terraform-provider", "terraform-provider@1.2.3")).toBe("# the shop\nname: my shop\nruntime: yaml\n");
+    expect(unpinProject(pinned, "terraform-provider", "terraform-provider@9.9.9")).toBeUndefined();
+  });
+
+  it("reads the project's terraform-provider packages in any YAML spelling, and not the short form", () => {
+    const text = [
+      "name: 'shop' # quoted",
+      "packages:",
+      "  local:",
+      "    source: terraform-provider",
+      "    version: 0.1.0-ts",
+      "    parameters: [hashicorp/local, \"2.5.3\"]",
+      "  random: {source: terraform-provider, parameters: [hashicorp/random, 3.7.2]}",
+      "  short: terraform-provider@0.1.0-ts",
+      "  aws: {source: aws, version: 7.0.0}",
+      "runtime: yaml",
+    ].join("\n");
+    expect(projectPackages(text)).toEqual({
+      project: "shop",
+      packages: [
+        { name: "local", parameters: ["hashicorp/local", "2.5.3"] },
+        { name: "random", parameters: ["hashicorp/random", "3.7.2"] },
+      ],
+    });
+  });
+
+  it("refuses a project without a name, or that is not YAML, naming the file", () => {
+    expect(() => projectPackages("runtime: yaml\n")).toThrow(UsageError);
+    expect(() => projectPackages("runtime: yaml\n")).toThrow(/Pulumi.yaml names no project/);
+    expect(() => projectPackages("name: [shop\n", "/p/Pulumi.yaml")).toThrow(/\/p\/Pulumi.yaml is not valid YAML/);
+  });
+
+  it("gives a plain python runtime a virtual environment, and leaves any other spelling alone", () => {
+    expect(pythonVirtualenvRuntime("name: shop\nruntime: python\ndescription: d\n")).toBe("name: shop\nruntime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\ndescription: d\n");
+    expect(pythonVirtualenvRuntime("name: shop\nruntime:\n  name: python\n")).toBeUndefined();
   });
 });

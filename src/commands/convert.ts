@@ -5,12 +5,14 @@
 // Neither step may pick Pulumi's Go implementation, which has the same plugin name: the first runs with automatic
 // plugin downloads off (it would fetch the Go v0.8.1 the converter names), and the second generates each SDK from this
 // plugin by name and version (a `packages` remap in the project it converts from, removed from the result).
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
 import { pulumiHome } from "../acquire/cache.js";
 import { VERSION } from "../version.js";
+import { runPulumi } from "./pulumi-cli.js";
+import { pinnedProject, pythonVirtualenvRuntime, unpinProject } from "./pulumi-yaml.js";
+import { UsageError } from "./usage.js";
 
 /** What `convert` was asked for. */
 export interface ConvertArgs {
@@ -30,9 +32,6 @@ export const CONVERT_USAGE =
   "Converts the Terraform project in the current directory, as `pulumi convert --from terraform` does, into a program whose " +
   `Terraform providers run on this plugin (terraform-provider ${VERSION}).`;
 
-/** Thrown for arguments `convert` cannot take; the message names the argument and what to do. */
-export class ConvertUsageError extends Error {}
-
 /** Parses `convert`'s arguments (argv after `convert`): `pulumi convert`'s flags that make sense for a Terraform source. */
 export function parseConvertArgs(argv: readonly string[]): ConvertArgs {
   const out: ConvertArgs = { language: "", out: ".", strict: false, generateOnly: false, mappings: [], converterArgs: [] };
@@ -42,18 +41,18 @@ export function parseConvertArgs(argv: readonly string[]): ConvertArgs {
   for (let i = 0; i < own.length; i++) {
     const arg = own[i]!;
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
-    if (!m) throw new ConvertUsageError(`convert: unexpected argument '${arg}' (the Terraform project is the current directory; converter arguments go after --)\n${CONVERT_USAGE}`);
+    if (!m) throw new UsageError(`unexpected argument '${arg}' (the Terraform project is the current directory; converter arguments go after --)\n${CONVERT_USAGE}`);
     const flag = m[1]!;
     if (flag === "strict" || flag === "generate-only") {
-      if (m[2] !== undefined && m[2] !== "true" && m[2] !== "false") throw new ConvertUsageError(`convert: --${flag} takes no value or true/false, not '${m[2]}'`);
+      if (m[2] !== undefined && m[2] !== "true" && m[2] !== "false") throw new UsageError(`--${flag} takes no value or true/false, not '${m[2]}'`);
       const on = m[2] !== "false";
       if (flag === "strict") out.strict = on;
       else out.generateOnly = on;
       continue;
     }
-    if (!["language", "out", "name", "mappings", "from"].includes(flag)) throw new ConvertUsageError(`convert: unknown flag --${flag}\n${CONVERT_USAGE}`);
+    if (!["language", "out", "name", "mappings", "from"].includes(flag)) throw new UsageError(`unknown flag --${flag}\n${CONVERT_USAGE}`);
     const value = m[2] ?? own[++i];
-    if (value === undefined || value === "") throw new ConvertUsageError(`convert: --${flag} needs a value\n${CONVERT_USAGE}`);
+    if (value === undefined || value === "") throw new UsageError(`--${flag} needs a value\n${CONVERT_USAGE}`);
     switch (flag) {
       case "language":
         out.language = value;
@@ -68,11 +67,11 @@ export function parseConvertArgs(argv: readonly string[]): ConvertArgs {
         out.mappings.push(...value.split(","));
         break;
       default:
-        if (!/^(terraform|tf)$/i.test(value)) throw new ConvertUsageError(`convert: --from ${value}: this command converts Terraform projects only; for other sources run \`pulumi convert --from ${value}\``);
+        if (!/^(terraform|tf)$/i.test(value)) throw new UsageError(`--from ${value}: this command converts Terraform projects only; for other sources run \`pulumi convert --from ${value}\``);
     }
   }
-  if (out.language === "") throw new ConvertUsageError(`convert: --language is required\n${CONVERT_USAGE}`);
-  if (/^(pcl|pulumi)$/i.test(out.language)) throw new ConvertUsageError(`convert: --language ${out.language}: PCL is what \`pulumi convert --from terraform --language pcl\` writes; this command exists to go past it`);
+  if (out.language === "") throw new UsageError(`--language is required\n${CONVERT_USAGE}`);
+  if (/^(pcl|pulumi)$/i.test(out.language)) throw new UsageError(`--language ${out.language}: PCL is what \`pulumi convert --from terraform --language pcl\` writes; this command exists to go past it`);
   return out;
 }
 
@@ -103,22 +102,11 @@ function pclFiles(dir: string): string[] {
 }
 
 /** The `packages` entry that pins SDK generation to this plugin, as Pulumi writes it back into the converted project. */
-const PIN = `  terraform-provider: terraform-provider@${VERSION}`;
-
-/** Removes PIN (and a `packages:` key it leaves empty) from the converted project's Pulumi.yaml. */
-export function unpinProject(yaml: string): string | undefined {
-  const lines = yaml.split("\n");
-  const at = lines.indexOf(PIN);
-  if (at < 0) return undefined;
-  lines.splice(at, 1);
-  const header = lines.lastIndexOf("packages:", at - 1);
-  if (header === at - 1 && !/^\s+\S/.test(lines[at] ?? "")) lines.splice(header, 1);
-  return lines.join("\n");
-}
+const PIN = { name: "terraform-provider", reference: `terraform-provider@${VERSION}` };
 
 function unpin(file: string, log: (line: string) => void): void {
-  const text = existsSync(file) ? unpinProject(readFileSync(file, "utf8")) : undefined;
-  if (text === undefined) log(`convert: ${file} does not hold the line \`${PIN.trim()}\` this command added under packages:; remove it if it is there`);
+  const text = existsSync(file) ? unpinProject(readFileSync(file, "utf8"), PIN.name, PIN.reference, file) : undefined;
+  if (text === undefined) log(`convert: ${file} does not hold the line \`${PIN.name}: ${PIN.reference}\` this command added under packages:; remove it if it is there`);
   else writeFileSync(file, text);
 }
 
@@ -161,7 +149,7 @@ export function pinPulumiRequirement(requirements: string, version: string): str
  */
 async function pinPythonSdk(outDir: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
   const file = join(outDir, "requirements.txt");
-  const about = await pulumiOutput(["--non-interactive", "about", "--json"], outDir, env);
+  const about = await runPulumi(["about", "--json"], { cwd: outDir, env });
   const version = about.code === 0 ? pythonHostVersion(about.stdout) : undefined;
   if (version === undefined) {
     log(`convert: \`pulumi about\` in ${outDir} names no released Python language host (exit ${about.code}); ${file} is left as Pulumi wrote it: cap \`pulumi\` there at the release of your Python language host (\`pulumi<=X.Y.Z\`) if \`pulumi up\` fails in the generated SDK\n${about.stderr.trim()}`);
@@ -191,27 +179,8 @@ function converterPresent(env: NodeJS.ProcessEnv): boolean {
 const downloadsOff = (env: NodeJS.ProcessEnv): boolean => /^(1|true)$/i.test(env["PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION"] ?? "");
 
 /** Runs `pulumi args` in `cwd` with our stdio; resolves with its exit code. */
-function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
-  return new Promise((done, fail) => {
-    const child = spawn("pulumi", args, { cwd, env, stdio: "inherit" });
-    child.once("error", (e: NodeJS.ErrnoException) =>
-      fail(e.code === "ENOENT" ? new Error("convert: `pulumi` is not on PATH; install the Pulumi CLI (https://www.pulumi.com/docs/install/) or add it to PATH") : e),
-    );
-    child.once("close", (code, signal) => done(code ?? (signal ? 128 : 1)));
-  });
-}
-
-/** Runs `pulumi args` in `cwd`, capturing its output; resolves with its exit code and output. */
-function pulumiOutput(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn("pulumi", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.once("error", fail);
-    child.once("close", (code, signal) => done({ code: code ?? (signal ? 128 : 1), stdout, stderr }));
-  });
+async function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return (await runPulumi(args, { cwd, env, inherit: true })).code;
 }
 
 /**
@@ -224,11 +193,11 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   const outDir = resolve(cwd, args.out);
   const work = mkdtempSync(join(tmpdir(), "pulumi-tf-convert-"));
   const pclDir = join(work, name);
-  const common = ["--non-interactive", "convert", "--name", name, ...(args.strict ? ["--strict"] : [])];
+  const common = ["convert", "--name", name, ...(args.strict ? ["--strict"] : [])];
   const toPcl = [...common, "--from", "terraform", "--language", "pcl", "--out", pclDir, ...args.mappings.flatMap((m) => ["--mappings", m])];
   // With downloads off below, `pulumi convert` would not fetch the converter itself the first time: fetch it here.
   if (!converterPresent(env) && !downloadsOff(env)) {
-    const installed = await pulumi(["--non-interactive", "plugin", "install", "converter", "terraform"], cwd, env);
+    const installed = await pulumi(["plugin", "install", "converter", "terraform"], cwd, env);
     if (installed !== 0) log(`convert: \`pulumi plugin install converter terraform\` failed (exit ${installed}); trying the conversion anyway`);
   }
   // No downloads: the PCL is bound against terraform-provider 0.8.1, which would otherwise be fetched and installed.
@@ -247,7 +216,7 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   log(`convert: ${changed} Terraform provider package${changed === 1 ? "" : "s"} set to run on terraform-provider ${VERSION}`);
   // `pulumi convert` generates each parameterized package's SDK from the plugin named by base name alone (the highest
   // installed version); the project's `packages` entry for that name pins it to this plugin.
-  writeFileSync(join(pclDir, "Pulumi.yaml"), `name: ${JSON.stringify(name)}\nruntime: yaml\npackages:\n${PIN}\n`);
+  writeFileSync(join(pclDir, "Pulumi.yaml"), pinnedProject(name, PIN.name, PIN.reference));
   // Python: Pulumi's generator writes a project without a virtual environment, whose dependencies would go into the
   // Python on PATH (and an older `pulumi` there would stay); the project gets one, as `pulumi new` makes it.
   const python = /^python$/i.test(args.language);
@@ -261,11 +230,11 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   if (python) {
     await pinPythonSdk(outDir, env, log);
     const project = join(outDir, "Pulumi.yaml");
-    const text = readFileSync(project, "utf8");
-    if (/^runtime: python$/m.test(text)) writeFileSync(project, text.replace(/^runtime: python$/m, "runtime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv"));
+    const text = pythonVirtualenvRuntime(readFileSync(project, "utf8"), project);
+    if (text !== undefined) writeFileSync(project, text);
     else log(`convert: ${project} names its Python runtime in a way this command does not know; it is left as Pulumi wrote it`);
     if (!args.generateOnly) {
-      code = await pulumi(["--non-interactive", "install"], outDir, env);
+      code = await pulumi(["install"], outDir, env);
       if (code !== 0) {
         log(`convert: \`pulumi install\` in ${outDir} failed (exit ${code}); the program is converted, its dependencies are not installed`);
         return code;
@@ -277,14 +246,7 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   return 0;
 }
 
-/** `convert`'s entry: parse, run, exit with the code. */
-export async function convertCommand(argv: readonly string[]): Promise<never> {
-  let code: number;
-  try {
-    code = await runConvert(parseConvertArgs(argv));
-  } catch (e) {
-    process.stderr.write(`${e instanceof ConvertUsageError ? e.message : (e as Error).stack ?? String(e)}\n`);
-    code = e instanceof ConvertUsageError ? 2 : 1;
-  }
-  process.exit(code);
+/** `convert`'s entry (src/commands/index.ts): its arguments (after `convert`) to its exit code. */
+export function convertCommand(argv: readonly string[]): Promise<number> {
+  return runConvert(parseConvertArgs(argv));
 }

@@ -1,0 +1,52 @@
+// The one way the commands run the Pulumi CLI: which executable (`PULUMI_CLI`, else `pulumi` on PATH), always
+// non-interactive, and what it says when the CLI cannot be started.
+import { spawn } from "node:child_process";
+import { UsageError } from "./usage.js";
+
+export interface PulumiRun {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Goes to the CLI's stdin (a secret value: never on a command line, where other processes see it). */
+  input?: string;
+  /** The CLI's output goes to ours, for the user to follow, instead of being captured. */
+  inherit?: boolean;
+}
+
+export interface PulumiResult {
+  code: number;
+  /** Empty when the output was inherited. */
+  stdout: string;
+  stderr: string;
+}
+
+/** The Pulumi CLI the commands run: `PULUMI_CLI` names another than `pulumi` on PATH. */
+export function pulumiExecutable(env: NodeJS.ProcessEnv = process.env): string {
+  const named = env["PULUMI_CLI"];
+  return named !== undefined && named !== "" ? named : "pulumi";
+}
+
+/**
+ * Runs `pulumi --non-interactive ARGS`; resolves with its exit code (128 when a signal ended it) and, unless inherited,
+ * its output. A CLI that cannot be started is a UsageError saying how to install it or name it.
+ */
+export function runPulumi(args: readonly string[], run: PulumiRun = {}): Promise<PulumiResult> {
+  const env = run.env ?? process.env;
+  const exe = pulumiExecutable(env);
+  return new Promise((done, fail) => {
+    const stdin = run.input !== undefined ? "pipe" : run.inherit === true ? "inherit" : "ignore";
+    const child = spawn(exe, ["--non-interactive", ...args], { cwd: run.cwd, env, stdio: run.inherit === true ? [stdin, "inherit", "inherit"] : [stdin, "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    if (run.input !== undefined) child.stdin?.end(run.input);
+    child.once("error", (e: NodeJS.ErrnoException) =>
+      fail(
+        e.code === "ENOENT"
+          ? new UsageError(`\`${exe}\` is not on PATH; install the Pulumi CLI (https://www.pulumi.com/docs/install/), add it to PATH, or name it with PULUMI_CLI`)
+          : new UsageError(`cannot run ${exe}: ${e.message}`),
+      ),
+    );
+    child.once("close", (code, signal) => done({ code: code ?? (signal ? 128 : 1), stdout, stderr }));
+  });
+}
