@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
 import { pulumiHome } from "../acquire/cache.js";
 import { VERSION } from "../version.js";
+import { onInterrupt, stopWithChildren } from "./interrupt.js";
 import { runPulumi } from "./pulumi-cli.js";
 import { pinnedProject, pythonVirtualenvRuntime, unpinProject } from "./pulumi-yaml.js";
 import { UsageError } from "./usage.js";
@@ -192,6 +193,7 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   const name = args.name ?? basename(cwd);
   const outDir = resolve(cwd, args.out);
   const work = mkdtempSync(join(tmpdir(), "pulumi-tf-convert-"));
+  const forgetWork = onInterrupt(() => rmSync(work, { recursive: true, force: true }));
   const pclDir = join(work, name);
   const common = ["convert", "--name", name, ...(args.strict ? ["--strict"] : [])];
   const toPcl = [...common, "--from", "terraform", "--language", "pcl", "--out", pclDir, ...args.mappings.flatMap((m) => ["--mappings", m])];
@@ -221,6 +223,7 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   // Python on PATH (and an older `pulumi` there would stay); the project gets one, as `pulumi new` makes it.
   const python = /^python$/i.test(args.language);
   const generateOnly = args.generateOnly || python;
+  const forgetOut = onInterrupt(restoreOut(outDir));
   code = await pulumi([...common, "--from", "pcl", "--language", args.language, "--out", outDir, ...(generateOnly ? ["--generate-only"] : [])], pclDir, env);
   if (code !== 0) {
     log(`convert: \`pulumi convert --from pcl --language ${args.language}\` failed (exit ${code}); the PCL it converted is in ${pclDir}`);
@@ -241,12 +244,35 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
       }
     }
   }
+  forgetOut();
+  forgetWork();
   rmSync(work, { recursive: true, force: true });
   log(`convert: the ${args.language} program is in ${outDir}`);
   return 0;
 }
 
+/**
+ * What undoes the second step in `outDir` if the command is stopped during it: what it added is removed (the folder
+ * itself when it made it), and a Pulumi.yaml that was there loses the `packages:` pin this command has Pulumi write.
+ */
+function restoreOut(outDir: string): () => void {
+  const before = existsSync(outDir) ? new Set(readdirSync(outDir)) : undefined;
+  return () => {
+    if (before === undefined) {
+      rmSync(outDir, { recursive: true, force: true });
+      return;
+    }
+    for (const name of existsSync(outDir) ? readdirSync(outDir) : []) if (!before.has(name)) rmSync(join(outDir, name), { recursive: true, force: true });
+    const project = join(outDir, "Pulumi.yaml");
+    if (!existsSync(project)) return;
+    const text = unpinProject(readFileSync(project, "utf8"), PIN.name, PIN.reference, project);
+    if (text !== undefined) writeFileSync(project, text);
+  };
+}
+
 /** `convert`'s entry (src/commands/index.ts): its arguments (after `convert`) to its exit code. */
 export function convertCommand(argv: readonly string[]): Promise<number> {
-  return runConvert(parseConvertArgs(argv));
+  const args = parseConvertArgs(argv);
+  stopWithChildren((line) => process.stderr.write(`convert: ${line}\n`));
+  return runConvert(args);
 }

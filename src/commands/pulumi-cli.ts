@@ -1,6 +1,7 @@
 // The one way the commands run the Pulumi CLI: which executable (`PULUMI_CLI`, else `pulumi` on PATH), always
 // non-interactive, and what it says when the CLI cannot be started.
 import { spawn } from "node:child_process";
+import { track, unlessStopping } from "./interrupt.js";
 import { UsageError } from "./usage.js";
 
 export interface PulumiRun {
@@ -35,6 +36,8 @@ export function runPulumi(args: readonly string[], run: PulumiRun = {}): Promise
   return new Promise((done, fail) => {
     const stdin = run.input !== undefined ? "pipe" : run.inherit === true ? "inherit" : "ignore";
     const child = spawn(exe, ["--non-interactive", ...args], { cwd: run.cwd, env, stdio: run.inherit === true ? [stdin, "inherit", "inherit"] : [stdin, "pipe", "pipe"] });
+    // Stopped with the command, whole tree and all (src/commands/interrupt.ts).
+    track(child);
     let stdout = "";
     let stderr = "";
     child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -47,6 +50,7 @@ export function runPulumi(args: readonly string[], run: PulumiRun = {}): Promise
           : new UsageError(`cannot run ${exe}: ${e.message}`),
       ),
     );
-    child.once("close", (code, signal) => done({ code: code ?? (signal ? 128 : 1), stdout, stderr }));
+    // A CLI stopped with the command has no result to act on: the command goes no further (interrupt.ts ends it).
+    child.once("close", (code, signal) => void unlessStopping().then(() => done({ code: code ?? (signal ? 128 : 1), stdout, stderr })));
   });
 }
