@@ -5,7 +5,7 @@
 // Neither step may pick Pulumi's Go implementation, which has the same plugin name: the first runs with automatic
 // plugin downloads off (it would fetch the Go v0.8.1 the converter names), and the second generates each SDK from this
 // plugin by name and version (a `packages` remap in the project it converts from, removed from the result).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
 import { pulumiHome } from "../acquire/cache.js";
@@ -179,6 +179,41 @@ function converterPresent(env: NodeJS.ProcessEnv): boolean {
 /** The user's own PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION, as Pulumi reads a boolean variable. */
 const downloadsOff = (env: NodeJS.ProcessEnv): boolean => /^(1|true)$/i.test(env["PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION"] ?? "");
 
+/**
+ * Warnings of the first step that follow from running it with downloads off, against a Go bridge 0.8.1 this command
+ * never installs (and replaces in the second step): the PCL's packages cannot be loaded there, so every attribute of
+ * their resources is "unsupported". They need no decision; they go to the log file alone.
+ */
+const UNBOUND = /^warning: .*unknown package '[^']+'; no resource plugin 'pulumi-resource-terraform-provider' found in the workspace at version v0\.8\.1\b/;
+/** Follows from UNBOUND only once that has been seen: before it, it is about something else. */
+const UNBOUND_FOLLOWS = [/^warning: .*unsupported attribute '[^']+'/, /Failed to get provider info/];
+
+/** Sorts the first step's lines: true for an expected warning; `seen` carries what earlier lines showed. */
+export function expectedWarning(line: string, seen: { unbound: boolean }): boolean {
+  if (UNBOUND.test(line)) return (seen.unbound = true);
+  return seen.unbound && UNBOUND_FOLLOWS.some((w) => w.test(line));
+}
+
+/**
+ * Runs the first step, showing the user its lines except the expected warnings, and writing all of them to `logFile`.
+ * Resolves with the exit code and how many lines were kept out of the user's way.
+ */
+async function firstStep(args: string[], cwd: string, env: NodeJS.ProcessEnv, logFile: string): Promise<{ code: number; hidden: number }> {
+  let hidden = 0;
+  const seen = { unbound: false };
+  writeFileSync(logFile, `$ pulumi ${args.join(" ")}\n`);
+  const r = await runPulumi(args, {
+    cwd,
+    env,
+    onLine: (line, stream) => {
+      appendFileSync(logFile, `${line}\n`);
+      if (expectedWarning(line, seen)) hidden++;
+      else (stream === "stdout" ? process.stdout : process.stderr).write(`${line}\n`);
+    },
+  });
+  return { code: r.code, hidden };
+}
+
 /** Runs `pulumi args` in `cwd` with our stdio; resolves with its exit code. */
 async function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   return (await runPulumi(args, { cwd, env, inherit: true })).code;
@@ -204,9 +239,11 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   }
   // No downloads: the PCL is bound against terraform-provider 0.8.1, which would otherwise be fetched and installed.
   const noDownloads = { ...env, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" };
-  let code = await pulumi([...toPcl, ...(args.converterArgs.length > 0 ? ["--", ...args.converterArgs] : [])], cwd, noDownloads);
+  const logFile = join(tmpdir(), `pulumi-tf-convert-${name.replace(/[^\w.-]/g, "_")}-${Date.now()}.log`);
+  const first = await firstStep([...toPcl, ...(args.converterArgs.length > 0 ? ["--", ...args.converterArgs] : [])], cwd, noDownloads, logFile);
+  let code = first.code;
   if (code !== 0) {
-    log(`convert: \`pulumi convert --from terraform --language pcl\` failed (exit ${code}); what it wrote is in ${pclDir}`);
+    log(`convert: \`pulumi convert --from terraform --language pcl\` failed (exit ${code}); what it wrote is in ${pclDir}, all it printed in ${logFile}`);
     return code;
   }
   let changed = 0;
@@ -247,6 +284,9 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   forgetOut();
   forgetWork();
   rmSync(work, { recursive: true, force: true });
+  if (first.hidden > 0) {
+    log(`convert: ${first.hidden} warning${first.hidden === 1 ? "" : "s"} of the first step need${first.hidden === 1 ? "s" : ""} nothing from you (it binds against terraform-provider 0.8.1, which this command replaces); all it printed is in ${logFile}`);
+  }
   log(`convert: the ${args.language} program is in ${outDir}`);
   return 0;
 }

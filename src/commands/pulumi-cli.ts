@@ -1,6 +1,7 @@
 // The one way the commands run the Pulumi CLI: which executable (`PULUMI_CLI`, else `pulumi` on PATH), always
 // non-interactive, and what it says when the CLI cannot be started.
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { track, unlessStopping } from "./interrupt.js";
 import { UsageError } from "./usage.js";
 
@@ -11,6 +12,8 @@ export interface PulumiRun {
   input?: string;
   /** The CLI's output goes to ours, for the user to follow, instead of being captured. */
   inherit?: boolean;
+  /** Each line of the CLI's output as it comes (captured as well), for a command that sorts what the user sees. */
+  onLine?: (line: string, stream: "stdout" | "stderr") => void;
 }
 
 export interface PulumiResult {
@@ -42,6 +45,11 @@ export function runPulumi(args: readonly string[], run: PulumiRun = {}): Promise
     let stderr = "";
     child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    if (run.onLine !== undefined && child.stdout !== null && child.stderr !== null) {
+      const onLine = run.onLine;
+      createInterface({ input: child.stdout, crlfDelay: Infinity }).on("line", (l) => onLine(l, "stdout"));
+      createInterface({ input: child.stderr, crlfDelay: Infinity }).on("line", (l) => onLine(l, "stderr"));
+    }
     if (run.input !== undefined) child.stdin?.end(run.input);
     child.once("error", (e: NodeJS.ErrnoException) =>
       fail(

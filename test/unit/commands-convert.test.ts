@@ -1,7 +1,9 @@
 // The commands' pure parts: `convert`'s arguments, the package blocks it retargets, the `pulumi` requirement it pins
 // for Python; the Pulumi.yaml reader and writer (the pin `convert` removes, the packages `adopt` reads).
 import { describe, expect, it } from "vitest";
-import { parseConvertArgs, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks } from "../../src/commands/convert.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expectedWarning, parseConvertArgs, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks } from "../../src/commands/convert.js";
 import { pinnedProject, projectPackages, pythonVirtualenvRuntime, unpinProject } from "../../src/commands/pulumi-yaml.js";
 import { UsageError } from "../../src/commands/usage.js";
 import { VERSION } from "../../src/version.js";
@@ -154,5 +156,18 @@ describe("Pulumi.yaml", () => {
   it("gives a plain python runtime a virtual environment, and leaves any other spelling alone", () => {
     expect(pythonVirtualenvRuntime("name: shop\nruntime: python\ndescription: d\n")).toBe("name: shop\nruntime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\ndescription: d\n");
     expect(pythonVirtualenvRuntime("name: shop\nruntime:\n  name: python\n")).toBeUndefined();
+  });
+});
+
+describe("the first step's expected warnings", () => {
+  it("keeps out of the way what binding against terraform-provider 0.8.1 causes, and nothing before it or of another kind", () => {
+    const recorded = readFileSync(join(import.meta.dirname, "../../../shared/converter-recordings/terraform-shop/converter.log"), "utf8").split("\n").filter((l) => l !== "");
+    const seen = { unbound: false };
+    const shown = recorded.filter((l) => !expectedWarning(l, seen));
+    expect(shown).toEqual(["Converting from terraform...", expect.stringMatching(/^warning: using pulumi-converter-terraform from \$PATH at /), "Converting to pcl..."]);
+    expect(recorded.length - shown.length).toBe(13);
+    // An unsupported attribute with no unbound package before it is about something else, and shown.
+    expect(expectedWarning("warning: main.pp:3,3-9: unsupported attribute 'region'; unsupported attribute 'region'", { unbound: false })).toBe(false);
+    expect(expectedWarning("error: main.pp:3,3-9: something", { unbound: true })).toBe(false);
   });
 });
