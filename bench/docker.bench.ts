@@ -14,7 +14,7 @@ import { basename, join } from "node:path";
 import { dockerMissing, startDocker, type DockerEngine } from "../test/support/docker.js";
 import { CONTAINER_TOKEN, VOLUME_TOKEN, dockerStackTf, dockerStackYaml } from "../test/support/docker-stack.js";
 import type { PluginKind } from "../test/support/interchange.js";
-import { runLoadScenario, type LoadResult } from "../test/support/load-scenario.js";
+import { describeLoad, runLoadScenario, type LoadResult } from "../test/support/load-scenario.js";
 import { peerPath, repoRoot } from "../test/support/peers.js";
 import { childPids } from "../test/support/processes.js";
 import { devOverridesEnv } from "../test/support/terraform-cli.js";
@@ -107,6 +107,7 @@ async function runPulumi(n: number, engine: DockerEngine, prefix: string, plugin
     plugin,
     custom: { packages: [peerPath("docker")], program: dockerStackYaml(n, prefix), resources: 2 * n, types: new Set([CONTAINER_TOKEN, VOLUME_TOKEN]), config: { "docker:host": engine.host } },
   });
+  for (const line of describeLoad(r)) console.log(`  ${line}`);
   if (r.exportedAfterUp !== 2 * n || r.exportedAfterDestroy !== 0) throw new Error(`${plugin}: ${r.exportedAfterUp} resources in the stack after up (wanted ${2 * n}), ${r.exportedAfterDestroy} after destroy`);
   if (r.leftovers.length > 0 && plugin === "ours") throw new Error(`${plugin} left processes running: ${r.leftovers.map((p) => p.cmd).join(", ")}`);
   const peaks = [...r.pluginReports.map((x) => x.maxRssKiB), ...r.pluginPeaks.map((x) => x.peakKiB)];

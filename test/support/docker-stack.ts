@@ -10,8 +10,11 @@ export const VOLUME_TOKEN = "docker:index/volume:Volume";
 export const containerName = (prefix: string, i: number): string => `${prefix}-c${i}`;
 export const volumeName = (prefix: string, i: number): string => `${prefix}-v${i}`;
 
-/** The stack as a Pulumi YAML program (resources `v<i>` and `c<i>`), the provider's `host` coming from stack config. */
-export function dockerStackYaml(n: number, prefix: string): string {
+/**
+ * The stack as a Pulumi YAML program (resources `v<i>` and `c<i>`), the provider's `host` coming from stack config.
+ * Container `i` runs `sleep <seconds(i)>` (3600 by default): another number replaces it.
+ */
+export function dockerStackYaml(n: number, prefix: string, seconds: (i: number) => number = () => 3600): string {
   const lines = ["resources:"];
   for (let i = 0; i < n; i++) {
     lines.push(
@@ -24,7 +27,7 @@ export function dockerStackYaml(n: number, prefix: string): string {
       "    properties:",
       `      name: ${containerName(prefix, i)}`,
       `      image: ${LOCAL_IMAGE}`,
-      '      commands: [sleep, "3600"]',
+      `      commands: [sleep, "${seconds(i)}"]`,
       "      networkMode: none",
       "      mounts:",
       "        - target: /data",
