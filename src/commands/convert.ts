@@ -5,12 +5,13 @@
 // Neither step may pick Pulumi's Go implementation, which has the same plugin name: the first runs with automatic
 // plugin downloads off (it would fetch the Go v0.8.1 the converter names), and the second generates each SDK from this
 // plugin by name and version (a `packages` remap in the project it converts from, removed from the result).
+import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
 import { pulumiHome } from "../acquire/cache.js";
 import { VERSION } from "../version.js";
-import { onInterrupt, stopWithChildren } from "./interrupt.js";
+import { onInterrupt, stopWithChildren, track } from "./interrupt.js";
 import { runPulumi } from "./pulumi-cli.js";
 import { pinnedProject, pythonVirtualenvRuntime, unpinProject } from "./pulumi-yaml.js";
 import { UsageError } from "./usage.js";
@@ -214,6 +215,43 @@ async function firstStep(args: string[], cwd: string, env: NodeJS.ProcessEnv, lo
   return { code: r.code, hidden };
 }
 
+/** Runs a checker, stopped with the command like the CLI; resolves with its exit code and output. */
+function check(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  return new Promise((done) => {
+    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    track(child);
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (output += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (output += d));
+    child.once("error", (e) => done({ code: -1, output: e.message }));
+    child.once("close", (code) => done({ code: code ?? 1, output }));
+  });
+}
+
+/**
+ * Why the converted program would not run, found before the conversion reports success: TypeScript type-checked with
+ * the compiler its `npm install` brought (`tsc --noEmit`), Python's files compiled by the program's virtual environment
+ * (`py_compile`: syntax only). Other languages are not checked here. Undefined when nothing is wrong or nothing could
+ * be checked (then it says so).
+ */
+export async function programProblem(language: string, outDir: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  if (/^(typescript|ts|nodejs)$/i.test(language)) {
+    const tsc = join(outDir, "node_modules", "typescript", "bin", "tsc");
+    if (!existsSync(tsc) || !existsSync(join(outDir, "tsconfig.json"))) return undefined;
+    // `node` from PATH, which ran the program's npm install: this process may be the plugin's single executable.
+    const r = await check("node", [tsc, "--noEmit", "-p", outDir], outDir, env);
+    return r.code === 0 ? undefined : r.output.trim();
+  }
+  if (/^(python|py)$/i.test(language)) {
+    const files = readdirSync(outDir).filter((f) => f.endsWith(".py"));
+    const venv = join(outDir, "venv", "bin", "python");
+    if (files.length === 0) return undefined;
+    const r = await check(existsSync(venv) ? venv : "python3", ["-m", "py_compile", ...files], outDir, env);
+    return r.code === 0 ? undefined : r.output.trim();
+  }
+  return undefined;
+}
+
 /** Runs `pulumi args` in `cwd` with our stdio; resolves with its exit code. */
 async function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   return (await runPulumi(args, { cwd, env, inherit: true })).code;
@@ -280,6 +318,11 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
         return code;
       }
     }
+  }
+  const problem = args.generateOnly ? undefined : await programProblem(args.language, outDir, env);
+  if (problem !== undefined) {
+    log(`convert: the converted program does not compile, so the conversion is not done: fix it in ${outDir} (the PCL it came from is in ${pclDir})\n${problem}`);
+    return 1;
   }
   forgetOut();
   forgetWork();

@@ -1,12 +1,13 @@
 // The commands' pure parts: `convert`'s arguments, the package blocks it retargets, the `pulumi` requirement it pins
 // for Python; the Pulumi.yaml reader and writer (the pin `convert` removes, the packages `adopt` reads).
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expectedWarning, parseConvertArgs, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks } from "../../src/commands/convert.js";
+import { expectedWarning, parseConvertArgs, programProblem, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks } from "../../src/commands/convert.js";
 import { pinnedProject, projectPackages, pythonVirtualenvRuntime, unpinProject } from "../../src/commands/pulumi-yaml.js";
 import { UsageError } from "../../src/commands/usage.js";
 import { VERSION } from "../../src/version.js";
+import { tempDir } from "../support/temp.js";
 
 /** A package block as Pulumi's Terraform converter writes it (hclwrite), and one of a provider Pulumi publishes. */
 const BRIDGED = `package {
@@ -169,5 +170,28 @@ describe("the first step's expected warnings", () => {
     // An unsupported attribute with no unbound package before it is about something else, and shown.
     expect(expectedWarning("warning: main.pp:3,3-9: unsupported attribute 'region'; unsupported attribute 'region'", { unbound: false })).toBe(false);
     expect(expectedWarning("error: main.pp:3,3-9: something", { unbound: true })).toBe(false);
+  });
+});
+
+describe("the converted program's check before success", () => {
+  it("type-checks TypeScript with the program's own compiler and compiles Python, naming what is wrong", async () => {
+    const ts = tempDir("tfbridge-convert-check-");
+    mkdirSync(join(ts, "node_modules"));
+    symlinkSync(join(import.meta.dirname, "../../node_modules/typescript"), join(ts, "node_modules", "typescript"));
+    writeFileSync(join(ts, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, files: ["index.ts"] }));
+    // What Pulumi's generator wrote for a Terraform resource named `config` beside the program's own Config.
+    writeFileSync(join(ts, "index.ts"), "const config = { a: 1 };\nconst config = { b: 2 };\nexport const out = config;\n");
+    expect(await programProblem("typescript", ts, process.env)).toMatch(/Cannot redeclare block-scoped variable 'config'/);
+    writeFileSync(join(ts, "index.ts"), "const config = { a: 1 };\nexport const out = config;\n");
+    expect(await programProblem("typescript", ts, process.env)).toBeUndefined();
+
+    const py = tempDir("tfbridge-convert-check-py-");
+    writeFileSync(join(py, "__main__.py"), "for color in colors\n    pass\n");
+    expect(await programProblem("python", py, process.env)).toMatch(/SyntaxError/);
+    writeFileSync(join(py, "__main__.py"), "colors = {}\nfor key, value in colors.items():\n    pass\n");
+    expect(await programProblem("python", py, process.env)).toBeUndefined();
+    // Languages it does not check, and a program whose compiler was never installed (--generate-only), pass as they are.
+    expect(await programProblem("go", py, process.env)).toBeUndefined();
+    expect(await programProblem("typescript", py, process.env)).toBeUndefined();
   });
 });
