@@ -6,7 +6,7 @@ import { block, nested, opt, provider } from "../support/tf-schema.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { failuresShownSafely } from "../../src/bridge/caller.js";
 import { ConversionError, toTfObject } from "../../src/bridge/convert.js";
-import { Computed, OutputValue, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
+import { COMPUTED, OutputValue, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 import type { PropertyModel } from "../../src/schema-translate/model.js";
 
 const S: CtyType = { kind: "string" };
@@ -128,7 +128,7 @@ describe("failures as the engine is to show them", () => {
   });
 
   it("names a nested path with the value set there, which the engine would print as {<nil>}, or with none where none is set", () => {
-    const inputs = { proxies: [{ url: "http://127.0.0.1:1", fromEnv: true }], settings: { mode: "turbo" }, rules: [{ port: new Computed() }, {}], tags: { "a b": 1 } };
+    const inputs = { proxies: [{ url: "http://127.0.0.1:1", fromEnv: true }], settings: { mode: "turbo" }, rules: [{ port: COMPUTED }, {}], tags: { "a b": 1 } };
     expect(
       failuresShownSafely(
         [
