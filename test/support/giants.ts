@@ -17,6 +17,8 @@ export interface Giant {
   name: string;
   /** The dump's path, relative to giantsDir or absolute. */
   file: string;
+  /** The provider binary's file name, when not `terraform-provider-<name>`. */
+  binary?: string;
 }
 
 export const giants: Giant[] = [
@@ -41,7 +43,7 @@ export interface ServedGiant {
  * reference alike), with the dump and a fresh object store in the environment the plugins pass to their providers.
  */
 export function serveGiant(g: Giant, dir = mkdtempSync(join(tmpdir(), `tfbridge-giant-${g.name}-`))): ServedGiant {
-  const binary = join(dir, `terraform-provider-${g.name}`);
+  const binary = join(dir, g.binary ?? `terraform-provider-${g.name}`);
   symlinkSync(peerPath("replay"), binary);
   const env = { ...process.env, REPLAY_SCHEMA: resolve(giantsDir, g.file), REPLAY_STORE: join(dir, "store") };
   return { binary, env, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
