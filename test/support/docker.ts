@@ -130,8 +130,8 @@ export async function startDocker(env: NodeJS.ProcessEnv = process.env): Promise
       { stdio: ["ignore", "pipe", "pipe"], env: { ...env, DOCKER_HOST: undefined } },
     );
     const keep = (chunk: string) => (log = (log + chunk).slice(-20_000));
-    d.stdout?.setEncoding("utf8").on("data", keep);
-    d.stderr?.setEncoding("utf8").on("data", keep);
+    d.stdout.setEncoding("utf8").on("data", keep);
+    d.stderr.setEncoding("utf8").on("data", keep);
     const deadline = Date.now() + 60_000;
     for (;;) {
       if ((await spawnAsync(cli, ["version"], { env: cliEnv })).status === 0) return d;
