@@ -104,7 +104,9 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
   }
 
   it("a must_run container whose command exits at once: applied without error, kept and planned again as OpenTofu does", async () => {
-    const stack: Stack = { quits: container("quits", { command: ["sh", "-c", "echo bye; exit 3"], restart: "no" }) };
+    // attach: the provider waits for the command to end before it reads the container, so that every run reads it
+    // stopped (read at once, it may still be running).
+    const stack: Stack = { quits: container("quits", { command: ["sh", "-c", "echo bye; exit 3"], restart: "no", attach: true }) };
     const tofu = new TofuStack(scratch("tfbridge-docker-quits-"), engine.host);
     tofu.write(stack);
     const applied = await tofu.run(["apply", "-auto-approve"]);
