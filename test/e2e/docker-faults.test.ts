@@ -91,7 +91,7 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
   const containerNames = async () => (await engine.docker(["ps", "-a", "--format", "{{.Names}}"])).stdout.split("\n").filter((n) => n !== "").sort();
   const exists = (name: string) => async () => (await engine.docker(["ps", "-aq", "--filter", `name=^/${name}$`])).stdout.trim() !== "";
   const running = async (name: string) => (await engine.docker(["inspect", "-f", "{{.State.Running}}", name])).stdout.trim() === "true";
-  const inState = async (s: YamlScenario) => (await s.resourceNames()).filter((n) => n !== "default");
+  const inState = (s: YamlScenario) => s.resourceNames();
 
   /** The chain is up: every container in state under the engine's id, running, and nothing else planned. */
   async function converged(s: YamlScenario, prefix: string): Promise<void> {
@@ -137,21 +137,23 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
 
   it("the daemon stopped in the middle of pulumi up: an error naming the socket, what was made kept, the next up converges", async () => {
     const s = await scenario("dstop", chain(false));
-    const { code, output } = await upInterrupted(s, exists("dstop-slow"), async () => {
-      await engine.stopDaemon!();
-    });
-    expect(code, output).not.toBe(0);
-    expect(output).toContain(engine.socket!);
-    expect(output).not.toMatch(OUR_STACK);
-    await nothingRunning();
-    const state = await s.deployment();
-    expect(state.pending_operations ?? []).toEqual([]);
-    expect(await inState(s)).toContain("first");
-    expect(await inState(s)).not.toContain("last");
-    // The container the provider made before the daemon went is kept, as a create that failed part-way.
-    expect((await s.resource("slow"))?.initErrors?.join("\n")).toMatch(/creating docker_container failed part-way[^]*Cannot connect to the Docker daemon at unix:\/\/\S+d\.sock/);
-
-    await engine.startDaemon!();
+    try {
+      const { code, output } = await upInterrupted(s, exists("dstop-slow"), async () => {
+        await engine.stopDaemon!();
+      });
+      expect(code, output).not.toBe(0);
+      expect(output).toContain(engine.socket!);
+      expect(output).not.toMatch(OUR_STACK);
+      await nothingRunning();
+      const state = await s.deployment();
+      expect(state.pending_operations ?? []).toEqual([]);
+      expect(await inState(s)).toContain("first");
+      expect(await inState(s)).not.toContain("last");
+      // The container the provider made before the daemon went is kept, as a create that failed part-way.
+      expect((await s.resource("slow"))?.initErrors?.join("\n")).toMatch(/creating docker_container failed part-way[^]*Cannot connect to the Docker daemon at unix:\/\/\S+d\.sock/);
+    } finally {
+      await engine.startDaemon!();
+    }
     s.program(yamlProgram(chain(true), "dstop"));
     await s.ok(["up", "--yes", "--skip-preview", "--refresh"]);
     await converged(s, "dstop");

@@ -78,7 +78,7 @@ export interface DockerEngine {
    * containerd), keeping its data, so that a test sees the engine go away in the middle of a run.
    */
   stopDaemon?(): Promise<void>;
-  /** Our own daemon only: starts it again on the same socket and data after stopDaemon. */
+  /** Our own daemon only: starts it again on the same socket and data after stopDaemon (nothing when it runs). */
   startDaemon?(): Promise<void>;
 }
 
@@ -178,7 +178,7 @@ export async function startDocker(env: NodeJS.ProcessEnv = process.env): Promise
             await stopDaemon(daemon!, dir, false);
           },
           startDaemon: async () => {
-            if (daemon!.exitCode === null && daemon!.signalCode === null) throw new Error("dockerd is still running");
+            if (daemon!.exitCode === null && daemon!.signalCode === null) return;
             daemon = await launch();
           },
         }),
@@ -188,6 +188,8 @@ export async function startDocker(env: NodeJS.ProcessEnv = process.env): Promise
       if (stopped) return;
       stopped = true;
       try {
+        // A test that stopped our daemon (stopDaemon) and failed before starting it again: start it, to clean up.
+        if (daemon !== undefined && (daemon.exitCode !== null || daemon.signalCode !== null)) daemon = await launch();
         const left = await leftovers();
         if (left.containers.length > 0) await spawnAsync(cli, ["rm", "-f", "-v", ...left.containers], { env: cliEnv });
         if (left.networks.length > 0) await spawnAsync(cli, ["network", "rm", ...left.networks], { env: cliEnv });
