@@ -2,11 +2,11 @@
 // the state keeps and what is reported, against OpenTofu on the same engine), the daemon stopped in the middle of
 // `pulumi up`, Ctrl-C during a create, and the Terraform provider killed during a create. Each time nothing the
 // stack made is lost, no provider or plugin process is left running, and the next `pulumi up` converges.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dockerMissing, LOCAL_IMAGE, startDocker, type DockerEngine } from "../support/docker.js";
-import { TofuStack, yamlProgram, type Stack } from "../support/docker-stacks.js";
+import { pulumiActions, TofuStack, yamlProgram, type Stack } from "../support/docker-stacks.js";
 import { sandboxProcesses, waitNoSandboxProcesses } from "../support/e2e.js";
 import { e2eSandbox } from "../support/e2e-sandbox.js";
 import { OUR_STACK, scratch, YamlScenario } from "../support/lifecycle.js";
@@ -35,12 +35,17 @@ const chain = (healthy: boolean): Stack => ({
 });
 
 /**
- * Runs `pulumi up` and calls `act` once `ready` says so; returns the exit code and the whole output. The tests wait
- * for the container to exist on the engine, not for Pulumi's "creating": a create cancelled while its request is on
- * the way may still be carried out by the daemon, with the provider never told the id (Terraform alike).
+ * Runs a command (`pulumi up`, `tofu apply`) and calls `act` with it once `ready` says so; returns its exit code and
+ * whole output. The tests wait for the container to exist on the engine, not for "creating": a create cancelled while
+ * its request is on the way may still be carried out by the daemon, with the provider never told the id.
  */
-async function upInterrupted(s: YamlScenario, ready: () => Promise<boolean>, act: () => Promise<void>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(join(pulumiBinDir(), "pulumi"), ["--non-interactive", "up", "--yes", "--skip-preview"], { cwd: s.dir, env: s.env, stdio: ["ignore", "pipe", "pipe"] });
+async function interrupted(
+  cmd: string[],
+  where: { cwd: string; env: NodeJS.ProcessEnv },
+  ready: () => Promise<boolean>,
+  act: (child: ChildProcess) => Promise<void>,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(cmd[0]!, cmd.slice(1), { ...where, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (output += d));
   child.stderr.setEncoding("utf8").on("data", (d: string) => (output += d));
@@ -55,16 +60,19 @@ async function upInterrupted(s: YamlScenario, ready: () => Promise<boolean>, act
   while (!(await ready())) {
     if (done || Date.now() > until) {
       child.kill("SIGKILL");
-      throw new Error(`pulumi up ended or took too long before the moment to act:\n${output}`);
+      throw new Error(`${cmd.join(" ")} ended or took too long before the moment to act:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  await act();
-  if (act === interrupt) child.kill("SIGINT");
+  await act(child);
   return { code: await exited, output };
 }
-/** Marks the action that Ctrl-Cs pulumi itself (upInterrupted sends SIGINT to its child). */
-const interrupt = async (): Promise<void> => {};
+
+const upInterrupted = (s: YamlScenario, ready: () => Promise<boolean>, act: (child: ChildProcess) => Promise<void>) =>
+  interrupted([join(pulumiBinDir(), "pulumi"), "--non-interactive", "up", "--yes", "--skip-preview"], { cwd: s.dir, env: s.env }, ready, act);
+
+/** Ctrl-C: SIGINT to the command. */
+const interrupt = async (child: ChildProcess): Promise<void> => void child.kill("SIGINT");
 
 /** No Terraform provider and no plugin of this sandbox left running. */
 async function nothingRunning(): Promise<void> {
@@ -162,6 +170,18 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
   }, 300_000);
 
   it("Ctrl-C during a create: pulumi cancels, nothing left running, nothing lost, the next up converges", async () => {
+    // OpenTofu first: Ctrl-C while its provider waits on the container it made.
+    const tofu = new TofuStack(scratch("tfbridge-docker-sigint-"), engine.host);
+    tofu.write(chain(false));
+    const theirs = await interrupted([tofu.bin, "apply", "-auto-approve", "-no-color", "-input=false"], { cwd: tofu.dir, env: tofu.env }, exists("tf-slow"), interrupt);
+    expect(theirs.code, theirs.output).not.toBe(0);
+    const theirState = JSON.parse((await tofu.ok(["show", "-json"])).stdout) as { values: { root_module: { resources: { name: string; tainted?: boolean }[] } } };
+    // It keeps the container it made, tainted: to be replaced by the next apply.
+    expect(theirState.values.root_module.resources.map((r) => [r.name, r.tainted ?? false]).sort()).toEqual([
+      ["first", false],
+      ["slow", true],
+    ]);
+
     const s = await scenario("sigint", chain(false));
     const { code, output } = await upInterrupted(s, exists("sigint-slow"), interrupt);
     expect(code, output).not.toBe(0);
@@ -173,6 +193,15 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
     // StopProvider ended the create; the container it had made is kept, as a create that failed part-way.
     expect((await s.resource("slow"))?.initErrors?.join("\n")).toMatch(/creating docker_container failed part-way[^]*context canceled/);
 
+    expect(await inState(s)).toEqual(theirState.values.root_module.resources.map((r) => r.name).sort());
+
+    // Both plan to make it again, and to go on with the rest.
+    const theirPlan = (await tofu.plan(chain(false))).changes;
+    expect(theirPlan).toEqual({ first: "same", slow: "replace", last: "create" });
+    expect(pulumiActions(await s.preview(), chain(false))).toEqual(theirPlan);
+    tofu.write(chain(true));
+    await tofu.ok(["apply", "-auto-approve"]);
+    await tofu.ok(["destroy", "-auto-approve"]);
     s.program(yamlProgram(chain(true), "sigint"));
     await s.ok(["up", "--yes", "--skip-preview", "--refresh"]);
     await converged(s, "sigint");

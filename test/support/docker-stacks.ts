@@ -99,7 +99,8 @@ export interface TofuPlan {
 /** OpenTofu on a stack in its own folder, with the Docker provider taken from dev_overrides. */
 export class TofuStack {
   readonly env: NodeJS.ProcessEnv;
-  private readonly tofu = realpathSync(join(repoRoot, ".peers", "tofu"));
+  /** The tofu executable, for a test that runs it itself. */
+  readonly bin = realpathSync(join(repoRoot, ".peers", "tofu"));
 
   constructor(
     readonly dir: string,
@@ -113,7 +114,7 @@ export class TofuStack {
   }
 
   run(args: string[]): Promise<Ran> {
-    return spawnAsync(this.tofu, [...args, "-no-color", ...(["plan", "apply", "destroy"].includes(args[0]!) ? ["-input=false"] : [])], { cwd: this.dir, env: this.env });
+    return spawnAsync(this.bin, [...args, "-no-color", ...(["plan", "apply", "destroy"].includes(args[0]!) ? ["-input=false"] : [])], { cwd: this.dir, env: this.env });
   }
 
   async ok(args: string[]): Promise<Ran> {
