@@ -11,6 +11,7 @@ import { sandboxProcesses, waitNoSandboxProcesses } from "../support/e2e.js";
 import { e2eSandbox } from "../support/e2e-sandbox.js";
 import { OUR_STACK, scratch, YamlScenario } from "../support/lifecycle.js";
 import { peerPath } from "../support/peers.js";
+import { processesMatching } from "../support/processes.js";
 import { pulumiBinDir } from "../support/pulumi.js";
 
 const sandbox = e2eSandbox();
@@ -210,6 +211,23 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
   }, 300_000);
 
   it("the Terraform provider killed during a create: a clear error, nothing left running, the next up converges", async () => {
+    // OpenTofu first: its provider killed while it waits on the container it made.
+    const tofu = new TofuStack(scratch("tfbridge-docker-kill-"), engine.host);
+    tofu.write(chain(false));
+    const theirs = await interrupted([tofu.bin, "apply", "-auto-approve", "-no-color", "-input=false"], { cwd: tofu.dir, env: tofu.env }, exists("tf-slow"), async () => {
+      const providers = processesMatching(join(tofu.dir, "providers"));
+      expect(providers.length).toBeGreaterThan(0);
+      for (const pid of providers) process.kill(pid, "SIGKILL");
+    });
+    expect(theirs.code, theirs.output).not.toBe(0);
+    expect(theirs.output).toContain("Plugin did not respond");
+    const theirState = JSON.parse((await tofu.ok(["show", "-json"])).stdout) as { values: { root_module: { resources: { name: string }[] } } };
+    // It never heard the id of the container its provider made: the state lacks it, the engine has it.
+    expect(theirState.values.root_module.resources.map((r) => r.name)).toEqual(["first"]);
+    expect(await containerNames()).toContain("tf-slow");
+    await engine.docker(["rm", "-f", "tf-slow"]);
+    await tofu.ok(["destroy", "-auto-approve"]);
+
     const s = await scenario("kill", chain(false));
     const { code, output } = await upInterrupted(s, exists("kill-slow"), async () => {
       const providers = sandboxProcesses(sandbox, peerPath("docker"));
@@ -225,7 +243,7 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
     // engine, and the error says how to adopt it.
     expect(output).toMatch(/terraform-provider-docker was killed by SIGKILL during ApplyResourceChange/);
     expect(output).toContain("adopt it with `pulumi import docker:index/container:Container slow <id>`");
-    expect(await inState(s)).toEqual(["first"]);
+    expect(await inState(s)).toEqual(theirState.values.root_module.resources.map((r) => r.name));
     expect(await containerNames()).toContain("kill-slow");
     const id = (await engine.docker(["inspect", "-f", "{{.Id}}", "kill-slow"])).stdout.trim();
     await s.ok(["import", "docker:index/container:Container", "slow", id, "--yes", "--protect=false", "--generate-code=false"]);
@@ -237,4 +255,8 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
     await s.ok(["destroy", "--yes", "--skip-preview"]);
     await nothingRunning();
   }, 300_000);
+
+  it("leaves the engine as it found it: every container the runs made is gone after their destroys", async () => {
+    expect(await engine.leftovers()).toMatchObject({ containers: [], volumes: [], networks: [] });
+  });
 });
