@@ -37,7 +37,7 @@ const chain = (healthy: boolean): Stack => ({
 
 /**
  * Runs a command (`pulumi up`, `tofu apply`) and calls `act` with it once `ready` says so; returns its exit code and
- * whole output. The tests wait for the container to exist on the engine, not for "creating": a create cancelled while
+ * whole output. The tests wait for the container to run on the engine, not for "creating": a create cancelled while
  * its request is on the way may still be carried out by the daemon, with the provider never told the id.
  */
 async function interrupted(
@@ -98,7 +98,11 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
     return s;
   }
   const containerNames = async () => (await engine.docker(["ps", "-a", "--format", "{{.Names}}"])).stdout.split("\n").filter((n) => n !== "").sort();
-  const exists = (name: string) => async () => (await engine.docker(["ps", "-aq", "--filter", `name=^/${name}$`])).stdout.trim() !== "";
+  /**
+   * Whether the container runs: its create and its start have both been answered by the daemon, so the provider has
+   * its id whatever happens next (it records the id before it starts the container).
+   */
+  const started = (name: string) => async () => (await engine.docker(["ps", "-q", "--filter", `name=^/${name}$`])).stdout.trim() !== "";
   const running = async (name: string) => (await engine.docker(["inspect", "-f", "{{.State.Running}}", name])).stdout.trim() === "true";
   const inState = (s: YamlScenario) => s.resourceNames();
 
@@ -147,7 +151,7 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
   it("the daemon stopped in the middle of pulumi up: an error naming the socket, what was made kept, the next up converges", async () => {
     const s = await scenario("dstop", chain(false));
     try {
-      const { code, output } = await upInterrupted(s, exists("dstop-slow"), async () => {
+      const { code, output } = await upInterrupted(s, started("dstop-slow"), async () => {
         await engine.stopDaemon!();
       });
       expect(code, output).not.toBe(0);
@@ -174,7 +178,7 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
     // OpenTofu first: Ctrl-C while its provider waits on the container it made.
     const tofu = new TofuStack(scratch("tfbridge-docker-sigint-"), engine.host);
     tofu.write(chain(false));
-    const theirs = await interrupted([tofu.bin, "apply", "-auto-approve", "-no-color", "-input=false"], { cwd: tofu.dir, env: tofu.env }, exists("tf-slow"), interrupt);
+    const theirs = await interrupted([tofu.bin, "apply", "-auto-approve", "-no-color", "-input=false"], { cwd: tofu.dir, env: tofu.env }, started("tf-slow"), interrupt);
     expect(theirs.code, theirs.output).not.toBe(0);
     const theirState = JSON.parse((await tofu.ok(["show", "-json"])).stdout) as { values: { root_module: { resources: { name: string; tainted?: boolean }[] } } };
     // It keeps the container it made, tainted: to be replaced by the next apply.
@@ -184,7 +188,7 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
     ]);
 
     const s = await scenario("sigint", chain(false));
-    const { code, output } = await upInterrupted(s, exists("sigint-slow"), interrupt);
+    const { code, output } = await upInterrupted(s, started("sigint-slow"), interrupt);
     expect(code, output).not.toBe(0);
     expect(output).toMatch(/\^C received; cancelling/);
     expect(output).not.toMatch(OUR_STACK);
@@ -192,7 +196,7 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
     expect((await s.deployment()).pending_operations ?? []).toEqual([]);
     expect(await inState(s)).toContain("first");
     // StopProvider ended the create; the container it had made is kept, as a create that failed part-way.
-    expect((await s.resource("slow"))?.initErrors?.join("\n")).toMatch(/creating docker_container failed part-way[^]*context canceled/);
+    expect((await s.resource("slow"))?.initErrors?.join("\n")).toMatch(/creating docker_container failed part-way[^]*(container failed to be in healthy state|context canceled)/);
 
     expect(await inState(s)).toEqual(theirState.values.root_module.resources.map((r) => r.name).sort());
 
@@ -214,7 +218,7 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
     // OpenTofu first: its provider killed while it waits on the container it made.
     const tofu = new TofuStack(scratch("tfbridge-docker-kill-"), engine.host);
     tofu.write(chain(false));
-    const theirs = await interrupted([tofu.bin, "apply", "-auto-approve", "-no-color", "-input=false"], { cwd: tofu.dir, env: tofu.env }, exists("tf-slow"), async () => {
+    const theirs = await interrupted([tofu.bin, "apply", "-auto-approve", "-no-color", "-input=false"], { cwd: tofu.dir, env: tofu.env }, started("tf-slow"), async () => {
       const providers = processesMatching(join(tofu.dir, "providers"));
       expect(providers.length).toBeGreaterThan(0);
       for (const pid of providers) process.kill(pid, "SIGKILL");
@@ -229,7 +233,7 @@ describe.skipIf(skip)("faults on a real Docker Engine through the Pulumi CLI", (
     await tofu.ok(["destroy", "-auto-approve"]);
 
     const s = await scenario("kill", chain(false));
-    const { code, output } = await upInterrupted(s, exists("kill-slow"), async () => {
+    const { code, output } = await upInterrupted(s, started("kill-slow"), async () => {
       const providers = sandboxProcesses(sandbox, peerPath("docker"));
       expect(providers.length).toBeGreaterThan(0);
       for (const p of providers) process.kill(p.pid, "SIGKILL");
