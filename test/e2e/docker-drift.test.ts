@@ -5,7 +5,7 @@
 // must converge. Also what is unknown at plan when a container's values come from a volume of the same plan.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dockerMissing, LOCAL_IMAGE, startDocker, type DockerEngine } from "../support/docker.js";
-import { pulumiActions, pulumiPath, pulumiUnknownPaths, ref, TofuStack, unknownPaths, yamlProgram, type Stack } from "../support/docker-stacks.js";
+import { pulumiActions, pulumiPath, pulumiUnknownPaths, ref, TofuStack, unknownPaths, yamlProgram, type Stack } from "../support/docker-tofu.js";
 import { e2eSandbox } from "../support/e2e-sandbox.js";
 import { scratch, YamlScenario } from "../support/lifecycle.js";
 

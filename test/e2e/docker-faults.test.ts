@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dockerMissing, LOCAL_IMAGE, startDocker, type DockerEngine } from "../support/docker.js";
-import { pulumiActions, TofuStack, yamlProgram, type Stack } from "../support/docker-stacks.js";
+import { pulumiActions, TofuStack, yamlProgram, type Stack } from "../support/docker-tofu.js";
 import { sandboxProcesses, waitNoSandboxProcesses } from "../support/e2e.js";
 import { e2eSandbox } from "../support/e2e-sandbox.js";
 import { OUR_STACK, scratch, YamlScenario } from "../support/lifecycle.js";

@@ -1,8 +1,10 @@
-// One Docker stack written once and run two ways on the same engine: as a Terraform configuration by `tofu` and as a
-// Pulumi YAML program through the plugin, with each side's per-resource actions (plan, refresh, preview) read into
-// the same words so that the tests can compare them.
+// Any Docker stack written once and run two ways on the same engine, for the drift and fault tests: as a Terraform
+// configuration by `tofu` and as a Pulumi YAML program through the plugin, with each side's per-resource actions
+// (plan, refresh, preview) and unknowns read into the same words so that the tests can compare them (docker-stack.ts
+// writes the bench's N-container stack).
 import { realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CONTAINER_TOKEN, VOLUME_TOKEN } from "./docker-stack.js";
 import { repoRoot } from "./peers.js";
 import { spawnAsync, type Ran } from "./processes.js";
 import { devOverridesEnv } from "./terraform-cli.js";
@@ -59,7 +61,7 @@ export function terraformConfig(stack: Stack, host: string, prefix = "tf"): Reco
   return { terraform: { required_providers: { docker: { source: "kreuzwerker/docker" } } }, provider: { docker: { host } }, resource: resources };
 }
 
-const TOKENS = { docker_container: "docker:index/container:Container", docker_volume: "docker:index/volume:Volume" };
+const TOKENS = { docker_container: CONTAINER_TOKEN, docker_volume: VOLUME_TOKEN };
 
 /** The stack as a Pulumi YAML program (JSON, which YAML reads); the provider's host comes from `docker:host`. */
 export function yamlProgram(stack: Stack, prefix = "pu"): string {
