@@ -1,6 +1,7 @@
 // Lays out a release directory (`npm run release -- <outdir>`): every platform's tarball in Pulumi's naming and the SHA-256
 // checksums file, what a release publishes and what a mirror serves (docs/releasing.md). With `--from <dir>` it lays out
-// tarballs built elsewhere (each platform natively, by .github/workflows/release.yml) instead of building them.
+// tarballs built elsewhere (each platform natively, by .github/workflows/release.yml) instead of building them; with
+// `--platforms <list>` it holds only those platforms, a release for a local trial rather than one to publish.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -41,28 +42,57 @@ export async function layoutRelease(built: string, out: string, version: string,
 }
 
 const USAGE =
-  "usage: npm run release -- [--from <dir>] <outdir>   (<outdir> a new or empty directory; TF_BRIDGE_PLUGIN_DOWNLOAD_URL sets the release location baked in; --from takes every platform's tarball from <dir> instead of building them)";
+  "usage: npm run release -- [--from <dir>] [--platforms <p>[,<p>…]] <outdir>   (<outdir> a new or empty directory; TF_BRIDGE_PLUGIN_DOWNLOAD_URL sets the release location baked in; --from takes the tarballs from <dir> instead of building them; --platforms keeps the release to those platforms, for a local trial: " +
+  RELEASE_PLATFORMS.join(", ") +
+  ")";
+
+/** The platforms `--platforms` names, checked; every platform when it is not given. */
+export function parsePlatforms(list: string | undefined): ReleasePlatform[] {
+  if (list === undefined) return [...RELEASE_PLATFORMS];
+  const names = list.split(",").map((p) => p.trim()).filter((p) => p !== "");
+  const unknown = names.filter((p) => !(RELEASE_PLATFORMS as readonly string[]).includes(p));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new Error(`release: --platforms ${JSON.stringify(list)} ${names.length === 0 ? "names no platform" : `names ${unknown.join(", ")}, which Pulumi has no release asset for`}; give a comma-separated list of ${RELEASE_PLATFORMS.join(", ")}`);
+  }
+  return RELEASE_PLATFORMS.filter((p) => names.includes(p));
+}
 
 async function main(args: string[]): Promise<void> {
   let from: string | undefined;
-  if (args[0] === "--from") {
-    if (args[1] === undefined || args[1].startsWith("-")) throw new Error(`release: --from needs the directory holding the built tarballs\n${USAGE}`);
-    from = resolve(args[1]);
-    args = args.slice(2);
+  let platformList: string | undefined;
+  for (;;) {
+    if (args[0] === "--from") {
+      if (args[1] === undefined || args[1].startsWith("-")) throw new Error(`release: --from needs the directory holding the built tarballs\n${USAGE}`);
+      from = resolve(args[1]);
+      args = args.slice(2);
+    } else if (args[0] === "--platforms") {
+      if (args[1] === undefined || args[1].startsWith("-")) throw new Error(`release: --platforms needs a comma-separated list of platforms\n${USAGE}`);
+      platformList = args[1];
+      args = args.slice(2);
+    } else break;
   }
+  const platforms = parsePlatforms(platformList);
+  const partial = platforms.length < RELEASE_PLATFORMS.length;
   if (args.length !== 1 || args[0]!.startsWith("-")) throw new Error(USAGE);
   const out = resolve(args[0]!);
   if (existsSync(out) && readdirSync(out).length > 0) throw new Error(`release: ${out} is not empty; give a new or empty directory, so the release holds only this build`);
   if (from !== undefined) {
-    const missing = RELEASE_PLATFORMS.map((p) => releaseAssetName(VERSION, p)).filter((name) => !existsSync(join(from, name)));
-    if (missing.length > 0) throw new Error(`release: ${from} has no ${missing.join(", ")}; a release holds every platform's tarball`);
+    const missing = platforms.map((p) => releaseAssetName(VERSION, p)).filter((name) => !existsSync(join(from, name)));
+    if (missing.length > 0) {
+      throw new Error(
+        partial
+          ? `release: ${from} has no ${missing.join(", ")}, which --platforms names; build it (PLATFORMS=<platform> bash scripts/package.sh) or leave it out of --platforms`
+          : `release: ${from} has no ${missing.join(", ")}; a release holds every platform's tarball (for a local trial, --platforms names the ones you have)`,
+      );
+    }
     mkdirSync(out, { recursive: true });
     // Copied, not moved: a layout that fails (a tarball holding more than the executable) leaves the built ones as they were.
     const staged = mkdtempSync(join(tmpdir(), "tfbridge-release-"));
     try {
-      for (const platform of RELEASE_PLATFORMS) copyFileSync(join(from, releaseAssetName(VERSION, platform)), join(staged, releaseAssetName(VERSION, platform)));
-      const sums = await layoutRelease(staged, out, VERSION);
+      for (const platform of platforms) copyFileSync(join(from, releaseAssetName(VERSION, platform)), join(staged, releaseAssetName(VERSION, platform)));
+      const sums = await layoutRelease(staged, out, VERSION, platforms);
       process.stderr.write(`release: ${sums.size} tarballs from ${from} and ${checksumsFileName(VERSION)} in ${out}\n`);
+      if (partial) process.stderr.write(partialWarning(platforms));
     } finally {
       rmSync(staged, { recursive: true, force: true });
     }
@@ -75,10 +105,11 @@ async function main(args: string[]): Promise<void> {
     // Under the lock the test suite packages under: package.sh rewrites the esbuild outputs in dist/.
     mkdirSync(join(root, "dist"), { recursive: true });
     execFileSync("flock", [join(root, "dist", ".package.lock"), "bash", join(root, "scripts/package.sh")], {
-      env: { ...process.env, PLATFORMS: RELEASE_PLATFORMS.join(","), PACKAGE_OUT: built },
+      env: { ...process.env, PLATFORMS: platforms.join(","), PACKAGE_OUT: built },
       stdio: ["ignore", "ignore", "inherit"],
     });
-    const sums = await layoutRelease(built, out, VERSION);
+    const sums = await layoutRelease(built, out, VERSION, platforms);
+    if (partial) process.stderr.write(partialWarning(platforms));
     const host = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`;
     process.stderr.write(`release: ${sums.size} tarballs and ${checksumsFileName(VERSION)} in ${out}\n`);
     process.stderr.write(location === undefined ? `release: no release location is baked in (set ${PLUGIN_DOWNLOAD_URL_ENV} or package.json's pluginDownloadURL); SDKs will not say where the plugin comes from\n` : `release: schemas will name ${location} as pluginDownloadURL\n`);
@@ -90,6 +121,11 @@ async function main(args: string[]): Promise<void> {
   } finally {
     rmSync(built, { recursive: true, force: true });
   }
+}
+
+/** Said after a release of some platforms only: a machine of another platform that the SDKs send to it finds nothing. */
+function partialWarning(platforms: readonly ReleasePlatform[]): string {
+  return `release: only ${platforms.join(", ")}: a trial release, not one to publish (a machine of any other platform would find no plugin there)\n`;
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

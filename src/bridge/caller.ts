@@ -4,9 +4,9 @@ import type { Diagnostic, SecretSink, TerraformProvider } from "../terraform/typ
 import type { PropertyModel, ProviderModel } from "../schema-translate/model.js";
 import { diagnosticNames, ModelNames } from "./diagnostic-names.js";
 import { toPropertyPath } from "./property-cty.js";
-import type { PropertyMap } from "./property-value.js";
+import { isPropertyMap, OutputValue, type PropertyMap, type PropertyValue } from "./property-value.js";
 import { containsSecret } from "./secrets.js";
-import { formatPath } from "../terraform/path.js";
+import { formatPath, parsePath, type Path } from "../terraform/path.js";
 import { BridgeError, type CheckFailure, type LogFn } from "./types.js";
 
 /**
@@ -22,15 +22,49 @@ export function failuresFromDiagnostics(diags: readonly Diagnostic[], props: rea
 
 /**
  * The failures as the engine is to show them. The engine prints the value of the top-level property a failure names
- * (`property algorithm value {…} has a problem: …`), a secret's value included; a failure on a property whose value is
- * or holds a secret (`inputs` as check returns them, sensitive values already secret) names the property in its reason
- * instead, so the engine has no value to print.
+ * (`property algorithm value {…} has a problem: …`), a secret's value included, and `{<nil>}` for a nested path
+ * (`proxies[0].url`), which is no top-level property. A failure on a property whose value is or holds a secret
+ * (`inputs` as check returns them, sensitive values already secret) names the property in its reason instead, so the
+ * engine has no value to print; a failure on a nested path names the path and the value set there, if any, in its reason.
  */
 export function failuresShownSafely(failures: readonly CheckFailure[], inputs: PropertyMap): CheckFailure[] {
   return failures.map((f) => {
-    const top = /^[^.[]*/.exec(f.property)![0];
-    return top !== "" && containsSecret(inputs[top]) ? { property: "", reason: `${f.property}: ${f.reason}` } : f;
+    const path = parsePath(f.property);
+    const top = path?.[0];
+    if (path === undefined || top === undefined || !("attribute" in top)) return f;
+    if (containsSecret(inputs[top.attribute])) return { property: "", reason: `${f.property}: ${f.reason}` };
+    if (path.length === 1) return f;
+    const shown = shownValue(valueAt(inputs, path));
+    // A conversion failure already quotes the value it got.
+    const value = shown === undefined || f.reason.includes(shown) ? "" : ` = ${shown}`;
+    return { property: "", reason: `${f.property}${value}: ${f.reason}` };
   });
+}
+
+/** The value at `path` in `inputs` (outputs' values unwrapped), or undefined where there is none. */
+function valueAt(inputs: PropertyMap, path: Path): PropertyValue | undefined {
+  let v: PropertyValue | undefined = inputs;
+  for (const step of path) {
+    while (v instanceof OutputValue && v.known) v = v.value;
+    if ("index" in step) v = Array.isArray(v) ? v[step.index] : undefined;
+    else v = isPropertyMap(v) ? v["attribute" in step ? step.attribute : step.key] : undefined;
+    if (v === undefined) return undefined;
+  }
+  return v;
+}
+
+/** A plain value as the program wrote it (JSON, cut short), or undefined for none, an unknown, a resource or an asset. */
+function shownValue(v: PropertyValue | undefined): string | undefined {
+  const plain = (x: PropertyValue): unknown => {
+    if (x instanceof OutputValue) return x.known ? plain(x.value!) : undefined;
+    if (Array.isArray(x)) return x.map(plain);
+    if (isPropertyMap(x)) return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, plain(y)]));
+    return x === null || typeof x !== "object" ? x : undefined;
+  };
+  const p = v === undefined ? undefined : plain(v);
+  if (p === undefined || p === null) return undefined;
+  const text = JSON.stringify(p);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
 /** The base of the bridge's operation classes: one Terraform provider and where its diagnostics go. */

@@ -5,11 +5,13 @@
 // Neither step may pick Pulumi's Go implementation, which has the same plugin name: the first runs with automatic
 // plugin downloads off (it would fetch the Go v0.8.1 the converter names), and the second generates each SDK from this
 // plugin by name and version (a `packages` remap in the project it converts from, removed from the result).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
 import { pulumiHome } from "../acquire/cache.js";
 import { VERSION } from "../version.js";
+import { onInterrupt, stopWithChildren, track } from "./interrupt.js";
 import { runPulumi } from "./pulumi-cli.js";
 import { pinnedProject, pythonVirtualenvRuntime, unpinProject } from "./pulumi-yaml.js";
 import { UsageError } from "./usage.js";
@@ -178,6 +180,78 @@ function converterPresent(env: NodeJS.ProcessEnv): boolean {
 /** The user's own PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION, as Pulumi reads a boolean variable. */
 const downloadsOff = (env: NodeJS.ProcessEnv): boolean => /^(1|true)$/i.test(env["PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION"] ?? "");
 
+/**
+ * Warnings of the first step that follow from running it with downloads off, against a Go bridge 0.8.1 this command
+ * never installs (and replaces in the second step): the PCL's packages cannot be loaded there, so every attribute of
+ * their resources is "unsupported". They need no decision; they go to the log file alone.
+ */
+const UNBOUND = /^warning: .*unknown package '[^']+'; no resource plugin 'pulumi-resource-terraform-provider' found in the workspace at version v0\.8\.1\b/;
+/** Follows from UNBOUND only once that has been seen: before it, it is about something else. */
+const UNBOUND_FOLLOWS = [/^warning: .*unsupported attribute '[^']+'/, /Failed to get provider info/];
+
+/** Sorts the first step's lines: true for an expected warning; `seen` carries what earlier lines showed. */
+export function expectedWarning(line: string, seen: { unbound: boolean }): boolean {
+  if (UNBOUND.test(line)) return (seen.unbound = true);
+  return seen.unbound && UNBOUND_FOLLOWS.some((w) => w.test(line));
+}
+
+/**
+ * Runs the first step, showing the user its lines except the expected warnings, and writing all of them to `logFile`.
+ * Resolves with the exit code and how many lines were kept out of the user's way.
+ */
+async function firstStep(args: string[], cwd: string, env: NodeJS.ProcessEnv, logFile: string): Promise<{ code: number; hidden: number }> {
+  let hidden = 0;
+  const seen = { unbound: false };
+  writeFileSync(logFile, `$ pulumi ${args.join(" ")}\n`);
+  const r = await runPulumi(args, {
+    cwd,
+    env,
+    onLine: (line, stream) => {
+      appendFileSync(logFile, `${line}\n`);
+      if (expectedWarning(line, seen)) hidden++;
+      else (stream === "stdout" ? process.stdout : process.stderr).write(`${line}\n`);
+    },
+  });
+  return { code: r.code, hidden };
+}
+
+/** Runs a checker, stopped with the command like the CLI; resolves with its exit code and output. */
+function check(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  return new Promise((done) => {
+    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    track(child);
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (output += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (output += d));
+    child.once("error", (e) => done({ code: -1, output: e.message }));
+    child.once("close", (code) => done({ code: code ?? 1, output }));
+  });
+}
+
+/**
+ * Why the converted program would not run, found before the conversion reports success: TypeScript type-checked with
+ * the compiler its `npm install` brought (`tsc --noEmit`), Python's files compiled by the program's virtual environment
+ * (`py_compile`: syntax only). Other languages are not checked here. Undefined when nothing is wrong or nothing could
+ * be checked (then it says so).
+ */
+export async function programProblem(language: string, outDir: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  if (/^(typescript|ts|nodejs)$/i.test(language)) {
+    const tsc = join(outDir, "node_modules", "typescript", "bin", "tsc");
+    if (!existsSync(tsc) || !existsSync(join(outDir, "tsconfig.json"))) return undefined;
+    // `node` from PATH, which ran the program's npm install: this process may be the plugin's single executable.
+    const r = await check("node", [tsc, "--noEmit", "-p", outDir], outDir, env);
+    return r.code === 0 ? undefined : r.output.trim();
+  }
+  if (/^(python|py)$/i.test(language)) {
+    const files = readdirSync(outDir).filter((f) => f.endsWith(".py"));
+    const venv = join(outDir, "venv", "bin", "python");
+    if (files.length === 0) return undefined;
+    const r = await check(existsSync(venv) ? venv : "python3", ["-m", "py_compile", ...files], outDir, env);
+    return r.code === 0 ? undefined : r.output.trim();
+  }
+  return undefined;
+}
+
 /** Runs `pulumi args` in `cwd` with our stdio; resolves with its exit code. */
 async function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   return (await runPulumi(args, { cwd, env, inherit: true })).code;
@@ -192,6 +266,7 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   const name = args.name ?? basename(cwd);
   const outDir = resolve(cwd, args.out);
   const work = mkdtempSync(join(tmpdir(), "pulumi-tf-convert-"));
+  const forgetWork = onInterrupt(() => rmSync(work, { recursive: true, force: true }));
   const pclDir = join(work, name);
   const common = ["convert", "--name", name, ...(args.strict ? ["--strict"] : [])];
   const toPcl = [...common, "--from", "terraform", "--language", "pcl", "--out", pclDir, ...args.mappings.flatMap((m) => ["--mappings", m])];
@@ -202,9 +277,11 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   }
   // No downloads: the PCL is bound against terraform-provider 0.8.1, which would otherwise be fetched and installed.
   const noDownloads = { ...env, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" };
-  let code = await pulumi([...toPcl, ...(args.converterArgs.length > 0 ? ["--", ...args.converterArgs] : [])], cwd, noDownloads);
+  const logFile = join(tmpdir(), `pulumi-tf-convert-${name.replace(/[^\w.-]/g, "_")}-${Date.now()}.log`);
+  const first = await firstStep([...toPcl, ...(args.converterArgs.length > 0 ? ["--", ...args.converterArgs] : [])], cwd, noDownloads, logFile);
+  let code = first.code;
   if (code !== 0) {
-    log(`convert: \`pulumi convert --from terraform --language pcl\` failed (exit ${code}); what it wrote is in ${pclDir}`);
+    log(`convert: \`pulumi convert --from terraform --language pcl\` failed (exit ${code}); what it wrote is in ${pclDir}, all it printed in ${logFile}`);
     return code;
   }
   let changed = 0;
@@ -221,6 +298,7 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   // Python on PATH (and an older `pulumi` there would stay); the project gets one, as `pulumi new` makes it.
   const python = /^python$/i.test(args.language);
   const generateOnly = args.generateOnly || python;
+  const forgetOut = onInterrupt(restoreOut(outDir));
   code = await pulumi([...common, "--from", "pcl", "--language", args.language, "--out", outDir, ...(generateOnly ? ["--generate-only"] : [])], pclDir, env);
   if (code !== 0) {
     log(`convert: \`pulumi convert --from pcl --language ${args.language}\` failed (exit ${code}); the PCL it converted is in ${pclDir}`);
@@ -241,12 +319,43 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
       }
     }
   }
+  const problem = args.generateOnly ? undefined : await programProblem(args.language, outDir, env);
+  if (problem !== undefined) {
+    log(`convert: the converted program does not compile, so the conversion is not done: fix it in ${outDir} (the PCL it came from is in ${pclDir})\n${problem}`);
+    return 1;
+  }
+  forgetOut();
+  forgetWork();
   rmSync(work, { recursive: true, force: true });
+  if (first.hidden > 0) {
+    log(`convert: ${first.hidden} warning${first.hidden === 1 ? "" : "s"} of the first step need${first.hidden === 1 ? "s" : ""} nothing from you (it binds against terraform-provider 0.8.1, which this command replaces); all it printed is in ${logFile}`);
+  }
   log(`convert: the ${args.language} program is in ${outDir}`);
   return 0;
 }
 
+/**
+ * What undoes the second step in `outDir` if the command is stopped during it: what it added is removed (the folder
+ * itself when it made it), and a Pulumi.yaml that was there loses the `packages:` pin this command has Pulumi write.
+ */
+function restoreOut(outDir: string): () => void {
+  const before = existsSync(outDir) ? new Set(readdirSync(outDir)) : undefined;
+  return () => {
+    if (before === undefined) {
+      rmSync(outDir, { recursive: true, force: true });
+      return;
+    }
+    for (const name of existsSync(outDir) ? readdirSync(outDir) : []) if (!before.has(name)) rmSync(join(outDir, name), { recursive: true, force: true });
+    const project = join(outDir, "Pulumi.yaml");
+    if (!existsSync(project)) return;
+    const text = unpinProject(readFileSync(project, "utf8"), PIN.name, PIN.reference, project);
+    if (text !== undefined) writeFileSync(project, text);
+  };
+}
+
 /** `convert`'s entry (src/commands/index.ts): its arguments (after `convert`) to its exit code. */
 export function convertCommand(argv: readonly string[]): Promise<number> {
-  return runConvert(parseConvertArgs(argv));
+  const args = parseConvertArgs(argv);
+  stopWithChildren((line) => process.stderr.write(`convert: ${line}\n`));
+  return runConvert(args);
 }

@@ -1,5 +1,6 @@
 // The commands a person runs through `pulumi plugin run --kind resource terraform-provider@<version> -- <command> …`
 // (`convert`, `adopt`): the one dispatcher the entry points (src/server/main.ts, snapshot.ts) ask before serving.
+import { unlessStopping } from "./interrupt.js";
 import { UsageError } from "./usage.js";
 
 /** Each command, loaded only when run: the plugin the engine starts never pays for them. */
@@ -22,8 +23,11 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   const load = COMMANDS[name];
   if (load === undefined) throw new Error(`no command ${name}`);
   try {
-    return await (await load())(argv.slice(1));
+    const code = await (await load())(argv.slice(1));
+    await unlessStopping();
+    return code;
   } catch (e) {
+    await unlessStopping();
     if (e instanceof UsageError) {
       process.stderr.write(`${name}: ${e.message}\n`);
       return 2;

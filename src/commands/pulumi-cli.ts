@@ -1,6 +1,8 @@
 // The one way the commands run the Pulumi CLI: which executable (`PULUMI_CLI`, else `pulumi` on PATH), always
 // non-interactive, and what it says when the CLI cannot be started.
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { track, unlessStopping } from "./interrupt.js";
 import { UsageError } from "./usage.js";
 
 export interface PulumiRun {
@@ -10,6 +12,8 @@ export interface PulumiRun {
   input?: string;
   /** The CLI's output goes to ours, for the user to follow, instead of being captured. */
   inherit?: boolean;
+  /** Each line of the CLI's output as it comes (captured as well), for a command that sorts what the user sees. */
+  onLine?: (line: string, stream: "stdout" | "stderr") => void;
 }
 
 export interface PulumiResult {
@@ -35,10 +39,17 @@ export function runPulumi(args: readonly string[], run: PulumiRun = {}): Promise
   return new Promise((done, fail) => {
     const stdin = run.input !== undefined ? "pipe" : run.inherit === true ? "inherit" : "ignore";
     const child = spawn(exe, ["--non-interactive", ...args], { cwd: run.cwd, env, stdio: run.inherit === true ? [stdin, "inherit", "inherit"] : [stdin, "pipe", "pipe"] });
+    // Stopped with the command, whole tree and all (src/commands/interrupt.ts).
+    track(child);
     let stdout = "";
     let stderr = "";
     child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    if (run.onLine !== undefined && child.stdout !== null && child.stderr !== null) {
+      const onLine = run.onLine;
+      createInterface({ input: child.stdout, crlfDelay: Infinity }).on("line", (l) => onLine(l, "stdout"));
+      createInterface({ input: child.stderr, crlfDelay: Infinity }).on("line", (l) => onLine(l, "stderr"));
+    }
     if (run.input !== undefined) child.stdin?.end(run.input);
     child.once("error", (e: NodeJS.ErrnoException) =>
       fail(
@@ -47,6 +58,7 @@ export function runPulumi(args: readonly string[], run: PulumiRun = {}): Promise
           : new UsageError(`cannot run ${exe}: ${e.message}`),
       ),
     );
-    child.once("close", (code, signal) => done({ code: code ?? (signal ? 128 : 1), stdout, stderr }));
+    // A CLI stopped with the command has no result to act on: the command goes no further (interrupt.ts ends it).
+    child.once("close", (code, signal) => void unlessStopping().then(() => done({ code: code ?? (signal ? 128 : 1), stdout, stderr })));
   });
 }

@@ -18,7 +18,10 @@ PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR, default ~/.pulumi/dynamic_tf_plugins.
 Flags:
   --include a,b            only map these Terraform resources, data sources and functions
   --exclude a,b            leave these out (a token may not be both included and excluded)
-  --provider-name NAME     Pulumi package name to use instead of the provider type
+  --package-name NAME      the Pulumi package's name instead of the provider type: its tokens (NAME:index/…), its
+                           SDK (@pulumi/NAME, pulumi_NAME, …) and its provider resource; for a second package of one
+                           provider, or beside Pulumi's own package of the same name (--provider-name is the same flag,
+                           as the reference spells it)
   --fullDocs               (registry providers) full docs from the provider's repository
                            (https://github.com/<namespace>/terraform-provider-<type> at tag v<version>, fetched with
                            git into the cache; TF_BRIDGE_DOCS_REPO_URL overrides the URL); offline: schema docs only
@@ -69,9 +72,14 @@ export class HelpRequested extends ParameterizeError {
 const PACKAGE_NAME = /^[a-zA-Z][a-zA-Z0-9_-]*$/;
 
 export function validatePackageName(name: string, what: string): string {
+  if (name === "") throw invalidArgument(`${what} is empty: give the package a name (letters, digits, dashes and underscores, starting with a letter)`);
   if (!PACKAGE_NAME.test(name)) {
-    throw invalidArgument(`invalid ${what} "${name}": use letters, digits, dashes and underscores, starting with a letter`);
+    const bad = [...new Set([...name].filter((c) => !/[a-zA-Z0-9_-]/.test(c)))];
+    const why = bad.length > 0 ? `${bad.map((c) => JSON.stringify(c)).join(", ")} cannot be part of a package name (tokens are <package>:<module>:<type>)` : "a package name starts with a letter";
+    throw invalidArgument(`invalid ${what} "${name}": ${why}; use letters, digits, dashes and underscores, starting with a letter`);
   }
+  // The engine's own package: `pulumi:providers:pulumi` and `pulumi:pulumi:Stack` would be read as its.
+  if (name === "pulumi") throw invalidArgument(`invalid ${what} "pulumi": the name is Pulumi's own; choose another`);
   return name;
 }
 
@@ -91,8 +99,8 @@ function parseBool(flag: string, v: string | undefined): boolean {
   throw invalidArgument(`invalid value "${v}" for --${flag}: expected true or false`);
 }
 
-type FlagName = "include" | "exclude" | "provider-name" | "fullDocs" | "upstreamRepoPath" | "indexDocOutDir" | "help";
-const VALUE_FLAGS: ReadonlySet<string> = new Set(["include", "exclude", "provider-name", "upstreamRepoPath", "indexDocOutDir"]);
+type FlagName = "include" | "exclude" | "package-name" | "provider-name" | "fullDocs" | "upstreamRepoPath" | "indexDocOutDir" | "help";
+const VALUE_FLAGS: ReadonlySet<string> = new Set(["include", "exclude", "package-name", "provider-name", "upstreamRepoPath", "indexDocOutDir"]);
 const BOOL_FLAGS: ReadonlySet<string> = new Set(["fullDocs", "help"]);
 
 /** Parses the args form. Flags may appear before, between or after the positional arguments; `--` ends flags. */
@@ -100,7 +108,7 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
   const positional: string[] = [];
   const includes: string[] = [];
   const excludes: string[] = [];
-  let providerName: string | undefined;
+  let providerName: { name: string; flag: string } | undefined;
   const docs: DocsOptions = { fullDocs: false };
   let help = false;
 
@@ -128,7 +136,7 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
         if (value === undefined) throw invalidArgument(`flag --${name} needs a value`);
       }
     } else if (!BOOL_FLAGS.has(name)) {
-      throw invalidArgument(`unknown flag "--${name}"; the flags are --include, --exclude, --provider-name, --fullDocs, --upstreamRepoPath, --indexDocOutDir and --help`);
+      throw invalidArgument(`unknown flag "--${name}"; the flags are --include, --exclude, --package-name (or --provider-name), --fullDocs, --upstreamRepoPath, --indexDocOutDir and --help`);
     }
     switch (name) {
       case "include":
@@ -137,9 +145,15 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
       case "exclude":
         excludes.push(...splitList(value!));
         break;
-      case "provider-name":
-        providerName = validatePackageName(value!, "--provider-name");
+      case "package-name":
+      case "provider-name": {
+        const named = validatePackageName(value!, `--${name}`);
+        if (providerName !== undefined && providerName.name !== named) {
+          throw invalidArgument(`--${providerName.flag} ${providerName.name} and --${name} ${named} name the package twice; give one name`);
+        }
+        providerName = { name: named, flag: name };
         break;
+      }
       case "upstreamRepoPath":
         docs.upstreamRepoPath = value!;
         break;
@@ -159,7 +173,7 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
   const both = [...new Set(includes.filter((t) => excludes.includes(t)))].sort();
   if (both.length > 0) throw invalidArgument(`tokens cannot be both included and excluded: ${both.join(", ")}`);
   const selection: Selection = { includes: [...new Set(includes)], excludes: [...new Set(excludes)] };
-  if (providerName !== undefined) selection.providerName = providerName;
+  if (providerName !== undefined) selection.providerName = providerName.name;
 
   if (positional.length === 0) {
     throw invalidArgument(`missing the Terraform provider: give an address like hashicorp/random or a path like ./terraform-provider-random\n\n${USAGE}`);

@@ -23,7 +23,7 @@ export function packageAddCommand(args: readonly string[], selection: Selection)
   const flags = [
     ...(selection.includes.length > 0 ? ["--include", selection.includes.join(",")] : []),
     ...(selection.excludes.length > 0 ? ["--exclude", selection.excludes.join(",")] : []),
-    ...(selection.providerName !== undefined ? ["--provider-name", selection.providerName] : []),
+    ...(selection.providerName !== undefined ? ["--package-name", selection.providerName] : []),
   ];
   const words = flags.length > 0 ? ["--", ...args, ...flags] : args;
   return ["pulumi", "package", "add", "terraform-provider", ...words].map(shellWord).join(" ");

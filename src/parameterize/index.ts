@@ -3,9 +3,10 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatAddress, type ProviderAddress } from "../acquire/address.js";
 import { parseArgs, type Selection } from "./args.js";
+import { checkPackageName } from "./project-packages.js";
 import { exactVersion, parseVersionConstraint, type VersionConstraint } from "../acquire/constraint.js";
 import { ParameterizeError, invalidArgument } from "../acquire/errors.js";
-import { LOCAL_VERSION, localBinary, recordedBinary } from "./local.js";
+import { LOCAL_VERSION, localBinary, recordedBinary, typeFromBinaryName } from "./local.js";
 import { openVersionWarning, packageAddCommand, providerArgument } from "./hints.js";
 import { describeReattach, findReattach, type ReattachEntry } from "./reattach.js";
 import { acquireRemote, type RemoteBinary } from "../acquire/remote.js";
@@ -117,6 +118,9 @@ async function remoteBinary(
 async function resolveSource(input: ParameterizeInput, options: ParameterizeOptions): Promise<Resolved> {
   if (input.kind === "args") {
     const parsed = parseArgs(input.args);
+    const cwd = options.cwd ?? process.cwd();
+    const name = parsed.selection.providerName ?? (parsed.source.kind === "local" ? typeFromBinaryName(parsed.source.path) : parsed.source.address.type);
+    await checkPackageName({ name, explicit: parsed.selection.providerName !== undefined, source: parsed.source, cwd, warn: options.warn });
     const docs = valueDocs(parsed.docs.fullDocs, parsed.docs.upstreamRepoPath, options.cwd);
     const indexDocOutDir = parsed.docs.indexDocOutDir === undefined ? undefined : resolve(options.cwd ?? process.cwd(), parsed.docs.indexDocOutDir);
     const extra = { ...(docs !== undefined ? { docs } : {}), ...(indexDocOutDir !== undefined ? { indexDocOutDir } : {}) };

@@ -31,6 +31,25 @@ export function formatPath(path: Path): string {
   return out;
 }
 
+/** The steps `formatPath` wrote `text` from, or undefined for text it cannot have written. */
+export function parsePath(text: string): Path | undefined {
+  const steps: PathStep[] = [];
+  const token = /\.?([A-Za-z_][A-Za-z0-9_-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/y;
+  while (token.lastIndex < text.length) {
+    const at = token.lastIndex;
+    const m = token.exec(text);
+    if (m === null || (m[1] !== undefined && (at === 0) === text.startsWith(".", at))) return undefined;
+    if (m[1] !== undefined) steps.push(attribute(m[1]));
+    else if (m[2] !== undefined) steps.push(index(Number(m[2])));
+    else {
+      // A quoted step is a map key, or an attribute that is no identifier: the first step, or one under an object.
+      const name = JSON.parse(m[3]!) as string;
+      steps.push(at === 0 ? attribute(name) : key(name));
+    }
+  }
+  return steps;
+}
+
 /** A step's name, key or index, the kinds not told apart: a provider may name a map element by attribute or by key. */
 function stepValue(s: PathStep): string | number {
   return "attribute" in s ? s.attribute : "key" in s ? s.key : s.index;

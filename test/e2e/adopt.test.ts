@@ -29,7 +29,15 @@ function docCommands(): string[] {
   return block
     .trim()
     .split("\n")
-    .map((l) => l.replace(/^pulumi package add terraform-provider hashicorp\/(\w+) [\d.]+$/, (_, type: string) => `pulumi package add terraform-provider ${peerPath(type)}`));
+    .map((l) => l.replace(/^pulumi package add (terraform-provider(?:@[\w.-]+)?) hashicorp\/(\w+) [\d.]+$/, (_, plugin: string, type: string) => `pulumi package add ${plugin} ${peerPath(type)}`));
+}
+
+/** The doc's Pulumi.yaml, which its reader makes before the commands. */
+function docProject(): string {
+  const doc = readFileSync(join(repoRoot, "docs/moving-from-terraform.md"), "utf8");
+  const block = /<!-- adopt project -->\n```yaml\n([\s\S]*?)```/.exec(doc)?.[1];
+  if (block === undefined) throw new Error("docs/moving-from-terraform.md has no `<!-- adopt project -->` block");
+  return block;
 }
 
 function tofu(dir: string, env: NodeJS.ProcessEnv, args: string[]): string {
@@ -49,7 +57,7 @@ describe("adopt: an OpenTofu state into a Pulumi stack", () => {
     tofu(infra, tfEnv, ["apply", "-auto-approve"]);
     const stateBefore = readFileSync(join(infra, "terraform.tfstate"), "utf8");
 
-    writeFileSync(join(proj, "Pulumi.yaml"), "name: adopted\nruntime: yaml\n");
+    writeFileSync(join(proj, "Pulumi.yaml"), docProject());
     let adoptOutput = "";
     for (const line of docCommands()) {
       const r = await spawnAsync("bash", ["-c", line], { cwd: proj, env: sandbox.env });

@@ -10,6 +10,7 @@ import { packagePlugin } from "../support/e2e.js";
 import { repoRoot } from "../support/peers.js";
 import { tempDir } from "../support/temp.js";
 import { pulumiBinDir } from "../support/pulumi.js";
+import { dockerMissing } from "../support/docker.js";
 
 beforeAll(() => {
   pulumiBinDir(); // pulumi-engineclient, built with the CLI
@@ -84,5 +85,23 @@ describe("npm run bench (small sizes; the load bench is the e2e load test)", () 
     expect(data.machine.cores).toBeGreaterThan(0);
     expect(data.load.start).toHaveLength(3);
     expect(data.results.map((r) => r.key?.op)).toEqual(expect.arrayContaining(["check", "create", "update", "read", "delete"]));
+  }, 900_000);
+});
+
+describe.skipIf(dockerMissing())("the Docker bench (2 containers; bench/docker.bench.ts)", () => {
+  it("runs ours, the reference and tofu on one engine and reports every step with all three figures", async () => {
+    const dataDir = tempDir("tfbridge-bench-data-");
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", join(repoRoot, "bench", "run.ts")], {
+      cwd: repoRoot,
+      env: { ...process.env, BENCHES: "docker", DOCKER_SIZES: "2", BENCH_DATA_DIR: dataDir },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 600_000,
+    });
+    expect(stdout).toContain("== Docker stack: ours, the reference and tofu on the same engine");
+    const data = JSON.parse(readFileSync(join(dataDir, "docker.json"), "utf8")) as { results: { key?: { step?: string }; bridge: number; reference?: number; direct?: number }[] };
+    expect(data.results.map((r) => r.key?.step)).toEqual(["up", "no-change preview", "destroy", "peak RSS"]);
+    for (const r of data.results) {
+      for (const figure of [r.bridge, r.reference, r.direct]) expect(figure !== undefined && Number.isFinite(figure) && figure > 0, JSON.stringify(r)).toBe(true);
+    }
   }, 900_000);
 });

@@ -123,6 +123,8 @@ import com.pulumi.random.Password;
 import com.pulumi.random.PasswordArgs;
 import com.pulumi.random.Pet;
 import com.pulumi.random.PetArgs;
+import com.pulumi.random.Provider;
+import com.pulumi.resources.CustomResourceOptions;
 import java.util.Map;
 
 public class App {
@@ -130,6 +132,8 @@ public class App {
         Pulumi.run(ctx -> {
             var config = ctx.config();
             var pet = new Pet("pet", PetArgs.builder().length(2.0).separator("_").keepers(Map.of("keeper", config.require("keeper"))).build());
+            var chosen = new Provider("chosen");
+            new Pet("chosenPet", PetArgs.builder().length(3.0).build(), CustomResourceOptions.builder().provider(chosen).build());
             var password = new Password("password", PasswordArgs.builder().length(20.0).minUpper(2.0).special(false).build());
             var file = new File("file", FileArgs.builder()
                 .filename(config.require("filePath"))
@@ -394,6 +398,11 @@ describe.skipIf(hostsMissing() || javaHostMissing())("a Java project through the
     expect(named(first.resources, "pet")!.inputs).toMatchObject({ length: 2, separator: "_", keepers: { keeper: "one" } });
     expect(named(first.resources, "file")!.type).toBe("local:index/file:File");
     expect(named(first.resources, "pet")!.provider).toMatch(/::pulumi:providers:random::default/);
+    // An explicit provider of the bridged package is our plugin too: the engine looks for no pulumi-resource-random
+    // (plugin downloads are off here, so it would fail), pulumi/pulumi-terraform-bridge#2694.
+    const chosen = first.resources.find((r) => r.type === "pulumi:providers:random" && r.urn.endsWith("::chosen"));
+    expect(chosen).toBeDefined();
+    expect(named(first.resources, "chosenPet")!.provider).toBe(`${chosen!.urn}::${chosen!.id}`);
   }, 600_000);
 
   it("`pulumi preview --expect-no-changes`, then `pulumi refresh` keeps every id and still nothing to change", async () => {

@@ -189,9 +189,9 @@ describe.skipIf(hostsMissing())("a TypeScript project through the real Node.js l
     expect(pkg.dependencies["@pulumi/pulumi"]).toBe(PULUMI_NODE_SDK);
   }, 600_000);
 
-  it("`pulumi package add terraform-provider -- 127.0.0.1:<port>/hashicorp/random \"~> 3.0\" --provider-name regrandom` from the fake registry", async () => {
+  it("`pulumi package add terraform-provider -- 127.0.0.1:<port>/hashicorp/random \"~> 3.0\" --package-name regrandom` from the fake registry", async () => {
     const address = `${reg.host}/hashicorp/random`;
-    const r = await timed("package add regrandom (registry)", () => ok(["package", "add", "terraform-provider", "--", address, "~> 3.0", "--provider-name", "regrandom"]));
+    const r = await timed("package add regrandom (registry)", () => ok(["package", "add", "terraform-provider", "--", address, "~> 3.0", "--package-name", "regrandom"]));
     expect(r.stdout + r.stderr).toMatch(/Added package regrandom/);
     const sdk = JSON.parse(readFileSync(join(project, "sdks", "regrandom", "package.json"), "utf8")) as { name: string; pulumi: Record<string, any> };
     expect(sdk.name).toBe("@pulumi/regrandom");

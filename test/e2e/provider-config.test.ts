@@ -135,6 +135,31 @@ describe("provider configuration from YAML", () => {
     );
     await s.ok(["destroy", "--yes"]);
   }, 900_000);
+
+  it("an explicit provider's block: a conflict names the value that was set; a misspelled key in the stack's block gets the nearest real one", async () => {
+    const failing = async (proxy: string): Promise<string> => {
+      s.program(
+        ["resources:", "  mine:", "    type: pulumi:providers:tls", "    properties:", `      proxies: [${proxy}]`,
+          "  key:", "    type: tls:index/privateKey:PrivateKey", "    properties:", "      algorithm: ED25519", "    options:", "      provider: ${mine}"].join("\n"),
+      );
+      const r = await s.pulumi(["preview"]);
+      const said = (r.stdout + r.stderr).replace(/\s+/g, " ");
+      expect(r.code, said).not.toBe(0);
+      return said;
+    };
+    const conflict = await failing("{ url: 'http://127.0.0.1:1', fromEnv: true }");
+    expect(conflict).toContain('proxies[0].url = "http://127.0.0.1:1": Invalid Attribute Combination');
+    expect(conflict).not.toContain("<nil>");
+    // YAML checks an explicit provider's keys against the schema before the engine runs (`Property urll does not
+    // exist …`); the stack's configuration reaches the plugin as it is.
+    expect(await failing("{ urll: 'http://127.0.0.1:1' }")).toContain("Property urll does not exist");
+    await s.ok(["config", "set", "--path", "tls:proxies[0].urll", "http://127.0.0.1:1"]);
+    s.program(["resources:", "  key:", "    type: tls:index/privateKey:PrivateKey", "    properties:", "      algorithm: ED25519"].join("\n"));
+    const r = await s.pulumi(["preview"]);
+    await s.ok(["config", "rm", "tls:proxies"]);
+    expect(r.code).not.toBe(0);
+    expect((r.stdout + r.stderr).replace(/\s+/g, " ")).toContain('proxies[0].urll = "http://127.0.0.1:1": the tls provider has no setting urll in proxies[0]; did you mean url?');
+  }, 900_000);
 });
 
 describe.skipIf(hostsMissing())("provider configuration from TypeScript", () => {

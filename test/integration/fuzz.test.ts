@@ -54,7 +54,7 @@ async function expectAlive(plugin: PluginProcess): Promise<void> {
 
 // ---- Parameterize ----
 
-const FLAGS = ["--include", "--exclude", "--provider-name", "--fullDocs", "--upstreamRepoPath", "--indexDocOutDir", "--help", "--bogus", "-x", "--", "--include=a", "--provider-name="];
+const FLAGS = ["--include", "--exclude", "--provider-name", "--package-name", "--fullDocs", "--upstreamRepoPath", "--indexDocOutDir", "--help", "--bogus", "-x", "--", "--include=a", "--provider-name="];
 const WORDS = [
   "random", "hashicorp/random", "a/b/c/d", "/", "//", "registry.opentofu.org/hashicorp/random", "127.0.0.1:1/x/y",
   "~> 3.0", ">= 1.0, < 2.0", "= 3.6.3", "~>", ">=>", "v1.2.3", "1.2.3-beta+meta", "*", "./nope", "/nonexistent/terraform-provider-x",

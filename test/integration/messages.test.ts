@@ -59,7 +59,7 @@ describe("a state written by a newer release of the provider", () => {
     const message = await refusal(await olderRelease({ newerRelease: hint }));
     expect(message).toContain("the stored state of bridgetest_versioned versioned-hello was written with its schema version 1, but bridgetest 1.0.0 knows schema version 0 at most");
     expect(message).toContain(
-      'Go back to a newer release: `pulumi package add terraform-provider -- 127.0.0.1:8443/bridge/bridgetest "> 1.0.0" --include bridgetest_versioned --provider-name bt` takes the newest release after 1.0.0',
+      'Go back to a newer release: `pulumi package add terraform-provider -- 127.0.0.1:8443/bridge/bridgetest "> 1.0.0" --include bridgetest_versioned --package-name bt` takes the newest release after 1.0.0',
     );
     expect(message).toContain('the "version" of its pulumi:providers:bt resource');
     expect(message).toContain("or remove the resource from the stack (`pulumi state delete`) and import it with this release (`pulumi import`)");

@@ -66,7 +66,7 @@ describe("CheckConfig with a secret of the wrong type (tls)", () => {
       expect(failures(await p.call("CheckConfig", checkConfig({ proxies: [{ fromEnv: secret(CANARY), password: secret(CANARY) }] })))).toEqual(want);
       expect(failures(await p.call("CheckConfig", checkConfig({ proxies: secret([{ fromEnv: CANARY }]) })))).toEqual(want);
       const shown = failures(await p.call("CheckConfig", checkConfig({ proxies: [{ fromEnv: "maybe" }] })));
-      expect(shown).toEqual([{ property: "proxies[0].fromEnv", reason: 'expected a boolean, got a string ("maybe")' }]);
+      expect(shown).toEqual([{ property: "", reason: 'proxies[0].fromEnv: expected a boolean, got a string ("maybe")' }]);
       expect(p.seen()).toContain("maybe");
       expect(p.seen()).not.toContain(CANARY);
     } finally {

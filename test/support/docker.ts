@@ -70,6 +70,13 @@ export interface DockerEngine {
   leftovers(): Promise<Inventory>;
   /** Removes what the tests made, and stops the daemon and removes its folders when it is ours. */
   stop(): Promise<void>;
+  /**
+   * Our own daemon only: stops it as `systemctl stop docker` would (SIGTERM: it stops its containers and its
+   * containerd), keeping its data, so that a test sees the engine go away in the middle of a run.
+   */
+  stopDaemon?(): Promise<void>;
+  /** Our own daemon only: starts it again on the same socket and data after stopDaemon (nothing when it runs). */
+  startDaemon?(): Promise<void>;
 }
 
 async function inventory(docker: (args: string[]) => Promise<Ran>): Promise<Inventory> {
@@ -107,9 +114,8 @@ export async function startDocker(env: NodeJS.ProcessEnv = process.env): Promise
   mkdirSync(join(dir, "cli"));
   let daemon: ChildProcess | undefined;
   let log = "";
-  if (given === undefined) {
-    for (const d of ["data", "x"]) mkdirSync(join(dir, d));
-    daemon = spawn(
+  const launch = async (): Promise<ChildProcess> => {
+    const d = spawn(
       find("dockerd", env["PATH"] ?? "")!,
       [
         ...["--iptables=false", "--ip6tables=false", "--bridge=none"],
@@ -120,18 +126,26 @@ export async function startDocker(env: NodeJS.ProcessEnv = process.env): Promise
       ],
       { stdio: ["ignore", "pipe", "pipe"], env: { ...env, DOCKER_HOST: undefined } },
     );
-    const keep = (d: string) => (log = (log + d).slice(-20_000));
-    daemon.stdout?.setEncoding("utf8").on("data", keep);
-    daemon.stderr?.setEncoding("utf8").on("data", keep);
+    const keep = (chunk: string) => (log = (log + chunk).slice(-20_000));
+    d.stdout.setEncoding("utf8").on("data", keep);
+    d.stderr.setEncoding("utf8").on("data", keep);
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if ((await spawnAsync(cli, ["version"], { env: cliEnv })).status === 0) break;
-      if (daemon.exitCode !== null || Date.now() > deadline) {
-        daemon.kill("SIGKILL");
-        rmSync(dir, { recursive: true, force: true });
-        throw new Error(`dockerd did not answer on ${socket} (exit ${daemon.exitCode}):\n${log}`);
+      if ((await spawnAsync(cli, ["version"], { env: cliEnv })).status === 0) return d;
+      if (d.exitCode !== null || Date.now() > deadline) {
+        d.kill("SIGKILL");
+        throw new Error(`dockerd did not answer on ${socket} (exit ${d.exitCode}):\n${log}`);
       }
       await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  if (given === undefined) {
+    for (const d of ["data", "x"]) mkdirSync(join(dir, d));
+    try {
+      daemon = await launch();
+    } catch (e) {
+      rmSync(dir, { recursive: true, force: true });
+      throw e;
     }
   }
   const before = await inventory(docker);
@@ -150,13 +164,29 @@ export async function startDocker(env: NodeJS.ProcessEnv = process.env): Promise
   return {
     host,
     imageId: imported.stdout.trim(),
-    ...(daemon === undefined ? {} : { socket, pid: daemon.pid! }),
+    ...(daemon === undefined
+      ? {}
+      : {
+          socket,
+          get pid() {
+            return daemon!.pid!;
+          },
+          stopDaemon: async () => {
+            await stopDaemon(daemon!, dir, false);
+          },
+          startDaemon: async () => {
+            if (daemon!.exitCode === null && daemon!.signalCode === null) return;
+            daemon = await launch();
+          },
+        }),
     docker,
     leftovers,
     stop: async () => {
       if (stopped) return;
       stopped = true;
       try {
+        // A test that stopped our daemon (stopDaemon) and failed before starting it again: start it, to clean up.
+        if (daemon !== undefined && (daemon.exitCode !== null || daemon.signalCode !== null)) daemon = await launch();
         const left = await leftovers();
         if (left.containers.length > 0) await spawnAsync(cli, ["rm", "-f", "-v", ...left.containers], { env: cliEnv });
         if (left.networks.length > 0) await spawnAsync(cli, ["network", "rm", ...left.networks], { env: cliEnv });
@@ -170,10 +200,13 @@ export async function startDocker(env: NodeJS.ProcessEnv = process.env): Promise
   };
 }
 
-/** SIGTERM (dockerd stops its containerd and unmounts), then SIGKILL after 20 s; no mount under `dir` may remain. */
-async function stopDaemon(daemon: ChildProcess, dir: string): Promise<void> {
+/**
+ * SIGTERM (dockerd stops its containerd and unmounts), then SIGKILL after 20 s; no mount under `dir` may remain once
+ * the engine is gone for good (`unmount`).
+ */
+async function stopDaemon(daemon: ChildProcess, dir: string, unmount = true): Promise<void> {
   const containerd = containerdPid(dir);
-  if (daemon.exitCode === null) {
+  if (daemon.exitCode === null && daemon.signalCode === null) {
     daemon.kill("SIGTERM");
     if (!(await waitGone(daemon.pid!, 20_000))) daemon.kill("SIGKILL");
     await waitGone(daemon.pid!, 5_000);
@@ -182,6 +215,7 @@ async function stopDaemon(daemon: ChildProcess, dir: string): Promise<void> {
     process.kill(containerd, "SIGTERM");
     if (!(await waitGone(containerd, 10_000))) process.kill(containerd, "SIGKILL");
   }
+  if (!unmount) return;
   const mounts = readFileSync("/proc/mounts", "utf8").split("\n").map((l) => l.split(" ")[1] ?? "").filter((m) => m.startsWith(`${dir}/`));
   for (const m of mounts.sort().reverse()) await spawnAsync("umount", ["-l", m]);
 }

@@ -111,17 +111,18 @@ export const arbHostileProvider: fc.Arbitrary<ProviderSchema> = fc
   })
   .map((parts) => provider(parts));
 
-/** Pulumi's token pattern (pkg/codegen/schema/pulumi.json), narrowed to names every SDK can declare. */
-const TOKEN = /^acme:(index|config|ephemeral)(\/[A-Za-z_][A-Za-z0-9_]*)?:[A-Za-z_][A-Za-z0-9_]*$/;
+/** Pulumi's token pattern (pkg/codegen/schema/pulumi.json), narrowed to names every SDK can declare, in package `pkg`. */
+const tokenPattern = (pkg: string): RegExp => new RegExp(`^${pkg}:(index|config|ephemeral)(\\/[A-Za-z_][A-Za-z0-9_]*)?:[A-Za-z_][A-Za-z0-9_]*$`);
 const PROPERTY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * What is wrong with a rendered package schema, or nothing: a token outside the pattern, a property name no SDK can
  * declare or Pulumi reserves (pkg/codegen/schema/reserved_keywords.go), two properties of one object that are one name in some SDK, a required name that is no property, a
- * reference to a type the schema does not define.
+ * reference to a type the schema does not define, two resource or function tokens that differ only in case.
  */
 export function packageSchemaProblems(schema: Record<string, any>): string[] {
   const problems: string[] = [];
+  const TOKEN = tokenPattern(schema["name"] as string);
   const types = (schema["types"] ?? {}) as Record<string, any>;
   const props = (where: string, properties: Record<string, any> | undefined, required?: string[], reserved: string[] = []) => {
     const names = Object.keys(properties ?? {});
@@ -161,6 +162,13 @@ export function packageSchemaProblems(schema: Record<string, any>): string[] {
     if (!token.startsWith("pulumi:providers:") && !TOKEN.test(token)) problems.push(`function token ${token}`);
     props(`${token} inputs`, f.inputs?.properties, f.inputs?.required);
     props(`${token} outputs`, f.outputs?.properties, f.outputs?.required);
+  }
+  // Pulumi's schema binder refuses resource and function tokens that are one but for case ("multiple tokens map to").
+  const lowered = new Map<string, string>();
+  for (const token of [...Object.keys(schema["resources"] ?? {}), ...Object.keys(schema["functions"] ?? {})]) {
+    const other = lowered.get(token.toLowerCase());
+    if (other !== undefined) problems.push(`tokens ${other} and ${token} differ only in case`);
+    lowered.set(token.toLowerCase(), token);
   }
   props("config", schema["config"]?.variables);
   props("provider inputs", schema["provider"]?.inputProperties, schema["provider"]?.requiredInputs);

@@ -36,6 +36,8 @@ export interface CustomLoad {
   /** Pulumi tokens of the program's resources (what stack export is counted by). */
   types: Set<string>;
   env?: Record<string, string>;
+  /** Stack configuration set before the first up (`docker:host`). */
+  config?: Record<string, string>;
 }
 
 export interface ProcessPeak {
@@ -206,6 +208,7 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
     collectReports("package add");
     project.program(o.custom?.program ?? loadProgram(o));
     await project.ok(["stack", "init", "load"]);
+    for (const [key, value] of Object.entries(o.custom?.config ?? {})) await project.ok(["config", "set", key, value]);
     if (o.custom === undefined && o.items > 0) {
       await project.ok(["config", "set", "httpapi:endpoint", api.url]);
       await project.ok(["config", "set", "--secret", "httpapi:token", api.token]);

@@ -13,6 +13,7 @@ export const SLOW_FIRST = [
   "test/integration/crosstest-giants.test.ts", // ≈6.5
   "test/e2e/docs-quickstart.test.ts", // ≈5.5
   "test/e2e/adopt-languages.test.ts", // ≈4.5
+  "test/integration/more-schemas.test.ts", // ≈3.6
   "test/e2e/interchange-stacks.test.ts", // ≈3.5
   "test/e2e/language-typescript.test.ts", // ≈3
   "test/integration/gen-sdk.test.ts", // ≈3

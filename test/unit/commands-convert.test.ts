@@ -1,10 +1,13 @@
 // The commands' pure parts: `convert`'s arguments, the package blocks it retargets, the `pulumi` requirement it pins
 // for Python; the Pulumi.yaml reader and writer (the pin `convert` removes, the packages `adopt` reads).
 import { describe, expect, it } from "vitest";
-import { parseConvertArgs, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks } from "../../src/commands/convert.js";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expectedWarning, parseConvertArgs, programProblem, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks } from "../../src/commands/convert.js";
 import { pinnedProject, projectPackages, pythonVirtualenvRuntime, unpinProject } from "../../src/commands/pulumi-yaml.js";
 import { UsageError } from "../../src/commands/usage.js";
 import { VERSION } from "../../src/version.js";
+import { tempDir } from "../support/temp.js";
 
 /** A package block as Pulumi's Terraform converter writes it (hclwrite), and one of a provider Pulumi publishes. */
 const BRIDGED = `package {
@@ -154,5 +157,41 @@ describe("Pulumi.yaml", () => {
   it("gives a plain python runtime a virtual environment, and leaves any other spelling alone", () => {
     expect(pythonVirtualenvRuntime("name: shop\nruntime: python\ndescription: d\n")).toBe("name: shop\nruntime:\n  name: python\n  options:\n    toolchain: pip\n    virtualenv: venv\ndescription: d\n");
     expect(pythonVirtualenvRuntime("name: shop\nruntime:\n  name: python\n")).toBeUndefined();
+  });
+});
+
+describe("the first step's expected warnings", () => {
+  it("keeps out of the way what binding against terraform-provider 0.8.1 causes, and nothing before it or of another kind", () => {
+    const recorded = readFileSync(join(import.meta.dirname, "../../../shared/converter-recordings/terraform-shop/converter.log"), "utf8").split("\n").filter((l) => l !== "");
+    const seen = { unbound: false };
+    const shown = recorded.filter((l) => !expectedWarning(l, seen));
+    expect(shown).toEqual(["Converting from terraform...", expect.stringMatching(/^warning: using pulumi-converter-terraform from \$PATH at /), "Converting to pcl..."]);
+    expect(recorded.length - shown.length).toBe(13);
+    // An unsupported attribute with no unbound package before it is about something else, and shown.
+    expect(expectedWarning("warning: main.pp:3,3-9: unsupported attribute 'region'; unsupported attribute 'region'", { unbound: false })).toBe(false);
+    expect(expectedWarning("error: main.pp:3,3-9: something", { unbound: true })).toBe(false);
+  });
+});
+
+describe("the converted program's check before success", () => {
+  it("type-checks TypeScript with the program's own compiler and compiles Python, naming what is wrong", async () => {
+    const ts = tempDir("tfbridge-convert-check-");
+    mkdirSync(join(ts, "node_modules"));
+    symlinkSync(join(import.meta.dirname, "../../node_modules/typescript"), join(ts, "node_modules", "typescript"));
+    writeFileSync(join(ts, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, files: ["index.ts"] }));
+    // What Pulumi's generator wrote for a Terraform resource named `config` beside the program's own Config.
+    writeFileSync(join(ts, "index.ts"), "const config = { a: 1 };\nconst config = { b: 2 };\nexport const out = config;\n");
+    expect(await programProblem("typescript", ts, process.env)).toMatch(/Cannot redeclare block-scoped variable 'config'/);
+    writeFileSync(join(ts, "index.ts"), "const config = { a: 1 };\nexport const out = config;\n");
+    expect(await programProblem("typescript", ts, process.env)).toBeUndefined();
+
+    const py = tempDir("tfbridge-convert-check-py-");
+    writeFileSync(join(py, "__main__.py"), "for color in colors\n    pass\n");
+    expect(await programProblem("python", py, process.env)).toMatch(/SyntaxError/);
+    writeFileSync(join(py, "__main__.py"), "colors = {}\nfor key, value in colors.items():\n    pass\n");
+    expect(await programProblem("python", py, process.env)).toBeUndefined();
+    // Languages it does not check, and a program whose compiler was never installed (--generate-only), pass as they are.
+    expect(await programProblem("go", py, process.env)).toBeUndefined();
+    expect(await programProblem("typescript", py, process.env)).toBeUndefined();
   });
 });

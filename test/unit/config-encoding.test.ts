@@ -127,6 +127,21 @@ describe("unknownSettings", () => {
     expect(unknownSettings(model, { regoin: "x" }, explicitUrn)).toEqual([{ property: "regoin", reason: "the acme provider has no setting regoin; did you mean region?" }]);
   });
 
+  it("a key inside a block or object setting that it lacks fails on its path with the block's nearest names, explicit provider or stack", () => {
+    const want = [{ property: "proxies[1].urll", reason: "the acme provider has no setting urll in proxies[1]; did you mean url?" }];
+    const proxies = [{ url: "http://a:1" }, { urll: "http://b:1" }];
+    expect(unknownSettings(model, { proxies }, explicitUrn)).toEqual(want);
+    expect(unknownSettings(model, { proxies }, defaultUrn)).toEqual(want);
+    // A Terraform name, inside a secret, a flattened block, an object attribute; a known key at any depth passes.
+    expect(unknownSettings(model, { proxies: new Secret([{ from_env: true }]), assumeRole: { roleArn: "r", durationn: 1 }, endpoint: { url: "u", prot: 1, colour: 2 } }, explicitUrn)).toEqual([
+      { property: "assumeRole.durationn", reason: "the acme provider has no setting durationn in assumeRole; did you mean duration?" },
+      { property: "endpoint.prot", reason: "the acme provider has no setting prot in endpoint; did you mean port?" },
+      { property: "endpoint.colour", reason: "the acme provider has no setting colour in endpoint" },
+      { property: "proxies[0].from_env", reason: "the acme provider has no setting from_env in proxies[0]; did you mean fromEnv?" },
+    ]);
+    expect(unknownSettings(model, { proxies: [{ url: "u", fromEnv: true, password: new Secret("p") }], extra: { anything: 1 }, defaultTags: { any: "x" } }, explicitUrn)).toEqual([]);
+  });
+
   it("the engine's own keys and every real setting pass", () => {
     const all: PropertyMap = Object.fromEntries(names.map((n) => [n, null]));
     expect(unknownSettings(model, { ...all, version: "1.0.0", pluginDownloadURL: "https://x", __internal: {} }, defaultUrn)).toEqual([]);

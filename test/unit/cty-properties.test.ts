@@ -170,9 +170,15 @@ function arbElement(et: CtyType, declared: CtyType, o: ValueOptions, depth: numb
   return fc.oneof(fc.constant(null), arbKnown(et, o, depth).map((v) => new Dynamic(et, v)));
 }
 
-/** What decoding gives back for v: sets in go-cty's order, unknowns in dynamic slots unrefined. */
-function expected(v: CtyValue, t: CtyType): CtyValue {
+/**
+ * What decoding gives back for v: sets in go-cty's order, unknowns in dynamic slots unrefined. Through msgpack a
+ * negative zero comes back as 0, because go-cty writes every integral number as a msgpack integer; two set elements
+ * that differed only by that sign are then one, as go-cty's decoder makes them.
+ */
+function expectedOn(v: CtyValue, t: CtyType, wire: "msgpack" | "json"): CtyValue {
+  const expected = (v: CtyValue, t: CtyType) => expectedOn(v, t, wire);
   if (v === null) return null;
+  if (wire === "msgpack" && Object.is(v, -0)) return 0;
   if (v instanceof Unknown) return t.kind === "dynamic" ? UNKNOWN : v;
   if (t.kind === "dynamic") {
     if (v instanceof Dynamic) return new Dynamic(v.type, expected(v.value, v.type));
@@ -202,6 +208,14 @@ function expected(v: CtyValue, t: CtyType): CtyValue {
 
 const arbTypedValue = (o: ValueOptions): fc.Arbitrary<[CtyType, CtyValue]> => arbType(3).chain((t) => arbValue(t, o).map((v): [CtyType, CtyValue] => [t, v]));
 
+function holdsNegativeZero(v: CtyValue): boolean {
+  if (Object.is(v, -0)) return true;
+  if (v instanceof Dynamic) return holdsNegativeZero(v.value);
+  if (Array.isArray(v)) return v.some(holdsNegativeZero);
+  if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === null) return Object.values(v as Record<string, CtyValue>).some(holdsNegativeZero);
+  return false;
+}
+
 function assertRawEquals(actual: CtyValue, want: CtyValue, t: CtyType): void {
   if (!rawEquals(actual, want)) throw new Error(`${typeString(t)}: decoded ${show(actual)}, expected ${show(want)}`);
 }
@@ -212,8 +226,11 @@ describe("cty codec properties", () => {
       fc.property(arbTypedValue({ jsonExact: false, unknowns: true }), ([t, v]) => {
         const bytes = encodeMsgpack(v, t);
         const back = decodeMsgpack(bytes, t);
-        assertRawEquals(back, expected(v, t), t);
-        expect(Buffer.from(encodeMsgpack(back, t)).equals(Buffer.from(bytes))).toBe(true);
+        assertRawEquals(back, expectedOn(v, t, "msgpack"), t);
+        const again = encodeMsgpack(back, t);
+        // A set whose elements differed only by a zero's sign came back with fewer elements, so fewer bytes.
+        if (!holdsNegativeZero(v)) expect(Buffer.from(again).equals(Buffer.from(bytes))).toBe(true);
+        expect(Buffer.from(encodeMsgpack(decodeMsgpack(again, t), t)).equals(Buffer.from(again))).toBe(true);
       }),
       { numRuns: 1500 },
     );
@@ -224,7 +241,7 @@ describe("cty codec properties", () => {
       fc.property(arbTypedValue({ jsonExact: true, unknowns: false }), ([t, v]) => {
         const text = encodeJson(v, t);
         const back = decodeJson(text, t);
-        assertRawEquals(back, expected(v, t), t);
+        assertRawEquals(back, expectedOn(v, t, "json"), t);
         expect(encodeJson(back, t)).toBe(text);
       }),
       { numRuns: 1500 },

@@ -119,6 +119,26 @@ describe("the args form", () => {
     expect(failure(() => parseArgs(["random", "--fullDocs=maybe"])).message).toMatch(/expected true or false/);
   });
 
+  it("--package-name names the package (--provider-name, the reference's spelling, is the same flag)", () => {
+    expect(parseArgs(["hashicorp/aws", "6.19.0", "--package-name", "tfaws"]).selection).toEqual({ includes: [], excludes: [], providerName: "tfaws" });
+    // `pulumi package add terraform-provider hashicorp/aws 6.19.0 -- --package-name tfaws`: pulumi drops its own `--`.
+    expect(parseArgs(["hashicorp/aws", "6.19.0", "--package-name=tfaws"]).selection.providerName).toBe("tfaws");
+    expect(parseArgs(["hashicorp/aws", "--package-name", "tfaws", "--provider-name", "tfaws"]).selection.providerName).toBe("tfaws");
+    expect(failure(() => parseArgs(["hashicorp/aws", "--package-name", "tfaws", "--provider-name", "aws2"])).message).toBe(
+      "--package-name tfaws and --provider-name aws2 name the package twice; give one name",
+    );
+    expect(failure(() => parseArgs(["hashicorp/aws", "--package-name", ""])).message).toBe(
+      "--package-name is empty: give the package a name (letters, digits, dashes and underscores, starting with a letter)",
+    );
+    expect(failure(() => parseArgs(["hashicorp/aws", "--package-name="])).message).toMatch(/^--package-name is empty/);
+    expect(failure(() => parseArgs(["hashicorp/aws", "--package-name", "tf:aws"])).message).toBe(
+      'invalid --package-name "tf:aws": ":" cannot be part of a package name (tokens are <package>:<module>:<type>); use letters, digits, dashes and underscores, starting with a letter',
+    );
+    expect(failure(() => parseArgs(["hashicorp/aws", "--package-name", "a/b.c"])).message).toMatch(/"\/", "\." cannot be part of a package name/);
+    expect(failure(() => parseArgs(["hashicorp/aws", "--package-name", "9lives"])).message).toMatch(/invalid --package-name "9lives": a package name starts with a letter/);
+    expect(failure(() => parseArgs(["hashicorp/aws", "--package-name", "pulumi"])).message).toMatch(/the name is Pulumi's own/);
+  });
+
   it("answers --help with the usage text to show, and an error that only says nothing was added", () => {
     for (const args of [["--help"], ["random", "--help"], ["-h"]]) {
       const e = failure(() => parseArgs(args));

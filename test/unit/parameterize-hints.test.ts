@@ -23,7 +23,7 @@ describe("packageAddCommand", () => {
 
   it("puts the selection's flags after --, as pulumi needs them", () => {
     expect(packageAddCommand(["./terraform-provider-tls"], { includes: ["tls_private_key", "tls_cert_request"], excludes: ["tls_x"], providerName: "mytls" })).toBe(
-      "pulumi package add terraform-provider -- ./terraform-provider-tls --include tls_private_key,tls_cert_request --exclude tls_x --provider-name mytls",
+      "pulumi package add terraform-provider -- ./terraform-provider-tls --include tls_private_key,tls_cert_request --exclude tls_x --package-name mytls",
     );
   });
 

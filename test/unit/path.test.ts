@@ -5,7 +5,15 @@ import { ConversionError, toPropertyPath, toTfObject } from "../../src/bridge/pr
 import { computeDiff } from "../../src/bridge/diff.js";
 import type { PropertyModel, TypeModel } from "../../src/schema-translate/model.js";
 import { CtyError, CtyNumber, CtyString, encodeMsgpack, list, map, object, parseType } from "../../src/terraform/cty/index.js";
-import { attribute, formatPath, index, key, pathsOverlap, type Path } from "../../src/terraform/path.js";
+import { attribute, formatPath, index, key, parsePath, pathsOverlap, type Path } from "../../src/terraform/path.js";
+
+describe("parsePath", () => {
+  it("reads back what formatPath writes, and nothing else", () => {
+    const paths: Path[] = [[], [attribute("a")], [attribute("proxies"), index(0), attribute("url")], [attribute("tags"), key("a b")], [attribute("a.b"), attribute("c")], [attribute("rules"), index(10), key("x\"y")]];
+    for (const p of paths) expect(parsePath(formatPath(p))).toEqual(p);
+    for (const bad of [".a", "a..b", "a[x]", "a[", "a.1"]) expect(parsePath(bad), bad).toBeUndefined();
+  });
+});
 
 describe("formatPath", () => {
   const cases: [string, Path, string][] = [

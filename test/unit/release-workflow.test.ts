@@ -124,6 +124,34 @@ describe("npm run release -- --from <dir> (the publish job)", () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it("--platforms keeps a trial release to the platforms it names, and says it is not one to publish", () => {
+    const built = tempDir("tfbridge-built-");
+    const dir = join(built, "src");
+    mkdirSync(dir);
+    execFileSync("bash", ["-c", `printf x > "$1/pulumi-resource-terraform-provider" && tar -czf "$2" -C "$1" pulumi-resource-terraform-provider`, "_", dir, join(built, releaseAssetName(VERSION, "linux-amd64"))]);
+    const out = join(tempDir("tfbridge-release-"), "release");
+    const r = spawnSync(tsx, [join(root, "scripts/release.ts"), "--from", built, "--platforms", "linux-amd64", out], { encoding: "utf8" });
+    expect(r.stderr).toContain("release: only linux-amd64: a trial release, not one to publish");
+    expect(r.status).toBe(0);
+    expect(readdirSync(out).sort()).toEqual([releaseAssetName(VERSION, "linux-amd64"), checksumsFileName(VERSION)].sort());
+    expect(execFileSync("sha256sum", ["--check", "--strict", checksumsFileName(VERSION)], { cwd: out, encoding: "utf8" }).trim().split("\n")).toHaveLength(1);
+
+    const arm = spawnSync(tsx, [join(root, "scripts/release.ts"), "--platforms", "linux-amd64,linux-arm64", "--from", built, join(tempDir("tfbridge-release-"), "r")], { encoding: "utf8" });
+    expect(arm.status).toBe(1);
+    expect(arm.stderr).toContain(`has no ${releaseAssetName(VERSION, "linux-arm64")}, which --platforms names`);
+  });
+
+  it("refuses --platforms naming no platform Pulumi releases for", () => {
+    for (const list of ["linux-x86", ",", "linux-amd64,freebsd-amd64"]) {
+      const out = join(tempDir("tfbridge-release-"), "release");
+      const r = spawnSync(tsx, [join(root, "scripts/release.ts"), "--platforms", list, out], { encoding: "utf8" });
+      expect(r.status, list).toBe(1);
+      expect(r.stderr).toContain(`release: --platforms ${JSON.stringify(list)} `);
+      expect(r.stderr).toContain("give a comma-separated list of linux-amd64, linux-arm64");
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
   it("refuses --from without a directory", () => {
     const r = spawnSync(tsx, [join(root, "scripts/release.ts"), "--from"], { encoding: "utf8" });
     expect(r.status).toBe(1);

@@ -6,7 +6,7 @@ import { block, nested, opt, provider } from "../support/tf-schema.js";
 import { buildProviderModel } from "../../src/schema-translate/index.js";
 import { failuresShownSafely } from "../../src/bridge/caller.js";
 import { ConversionError, toTfObject } from "../../src/bridge/property-cty.js";
-import { OutputValue, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
+import { COMPUTED, OutputValue, Secret, type PropertyMap } from "../../src/bridge/property-value.js";
 import type { PropertyModel } from "../../src/schema-translate/model.js";
 
 const S: CtyType = { kind: "string" };
@@ -122,8 +122,32 @@ describe("failures as the engine is to show them", () => {
       { property: "", reason: "count: expected a number, got a string ([secret])" },
       { property: "", reason: 'tags["b"]: expected a number' },
       { property: "name", reason: "too short" },
-      { property: "rules[0].port", reason: "expected a number" },
+      { property: "", reason: 'rules[0].port = "p": expected a number' },
       { property: "", reason: "something else" },
+    ]);
+  });
+
+  it("names a nested path with the value set there, which the engine would print as {<nil>}, or with none where none is set", () => {
+    const inputs = { proxies: [{ url: "http://127.0.0.1:1", fromEnv: true }], settings: { mode: "turbo" }, rules: [{ port: COMPUTED }, {}], tags: { "a b": 1 } };
+    expect(
+      failuresShownSafely(
+        [
+          { property: "proxies[0].url", reason: "Invalid Attribute Combination: url conflicts with fromEnv" },
+          { property: "proxies[0]", reason: "bad element" },
+          { property: "settings.mode", reason: "not a mode" },
+          { property: "rules[0].port", reason: "must be known" },
+          { property: "rules[1].port", reason: "Missing required argument" },
+          { property: 'tags["a b"]', reason: "too big" },
+        ],
+        inputs,
+      ),
+    ).toEqual([
+      { property: "", reason: 'proxies[0].url = "http://127.0.0.1:1": Invalid Attribute Combination: url conflicts with fromEnv' },
+      { property: "", reason: 'proxies[0] = {"url":"http://127.0.0.1:1","fromEnv":true}: bad element' },
+      { property: "", reason: 'settings.mode = "turbo": not a mode' },
+      { property: "", reason: "rules[0].port: must be known" },
+      { property: "", reason: "rules[1].port: Missing required argument" },
+      { property: "", reason: 'tags["a b"] = 1: too big' },
     ]);
   });
 });
