@@ -1,6 +1,7 @@
 // The one reader and writer of a project's Pulumi.yaml for the commands, through the `yaml` library: what is read is
 // YAML as the CLI reads it, and what is changed leaves the rest of the file (comments, order, quoting) as it was.
 import { isMap, isScalar, parseDocument, stringify, type Document } from "yaml";
+import { packageEntries } from "../parameterize/project-packages.js";
 import { UsageError } from "./usage.js";
 
 /** A package of the project bridged through this plugin, as `pulumi package add` writes it. */
@@ -24,17 +25,8 @@ export function projectPackages(text: string, file = "Pulumi.yaml"): { project: 
   const fields = typeof project === "object" && project !== null ? (project as Record<string, unknown>) : {};
   const name = fields["name"];
   if (typeof name !== "string" && typeof name !== "number") throw new UsageError(`${file} names no project (\`name:\`)`);
-  const packages: ProjectPackage[] = [];
-  const declared = fields["packages"];
-  if (typeof declared === "object" && declared !== null) {
-    for (const [key, entry] of Object.entries(declared as Record<string, unknown>)) {
-      if (typeof entry !== "object" || entry === null) continue;
-      const { source, parameters } = entry as Record<string, unknown>;
-      if (source !== "terraform-provider") continue;
-      packages.push({ name: key, parameters: Array.isArray(parameters) ? parameters.map((p) => String(p)) : [] });
-    }
-  }
-  return { project: String(name), packages };
+  const packages = packageEntries(project).filter((p) => p.source === "terraform-provider");
+  return { project: String(name), packages: packages.map(({ name: pkg, parameters }) => ({ name: pkg, parameters })) };
 }
 
 /** A YAML project that asks for `pkg` by name and version under `packages:` (`pulumi convert` generates SDKs from it). */

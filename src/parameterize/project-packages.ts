@@ -38,7 +38,28 @@ function providerIdentity(source: ProviderSource, projectDir: string): string {
   return source.kind === "local" ? resolve(projectDir, source.path) : formatAddress(source.address);
 }
 
-/** `packages:` of Pulumi.yaml: a name → `source[@version]` or `{source, version, parameters}`. */
+/** One entry of Pulumi.yaml's `packages:`. */
+export interface PackageEntry {
+  name: string;
+  /** `terraform-provider`, `terraform-provider@0.1.0-ts`, `aws`… */
+  source: string;
+  parameters: string[];
+}
+
+/**
+ * The `packages:` of a parsed Pulumi.yaml, in the one reading of them (the `adopt` command's too): a name →
+ * `source[@version]` or `{source, version, parameters}`.
+ */
+export function packageEntries(project: unknown): PackageEntry[] {
+  const packages = (project as { packages?: unknown } | null)?.packages;
+  if (packages === null || typeof packages !== "object") return [];
+  return Object.entries(packages as Record<string, unknown>).map(([name, entry]) => {
+    const spec = typeof entry === "string" ? { source: entry } : ((entry ?? {}) as { source?: unknown; parameters?: unknown });
+    return { name, source: typeof spec.source === "string" ? spec.source : "", parameters: Array.isArray(spec.parameters) ? spec.parameters.map(String) : [] };
+  });
+}
+
+/** `packages:` of Pulumi.yaml, as names the project has taken. */
 async function declaredPackages(file: string): Promise<Taken[]> {
   const text = readText(file);
   if (text === undefined) return [];
@@ -50,14 +71,9 @@ async function declaredPackages(file: string): Promise<Taken[]> {
     // Pulumi itself reports a Pulumi.yaml it cannot read; the name check is only a courtesy.
     return [];
   }
-  const packages = (doc as { packages?: unknown } | null)?.packages;
-  if (packages === null || typeof packages !== "object") return [];
   const projectDir = dirname(file);
   const out: Taken[] = [];
-  for (const [name, entry] of Object.entries(packages as Record<string, unknown>)) {
-    const spec = typeof entry === "string" ? { source: entry } : ((entry ?? {}) as { source?: unknown; parameters?: unknown });
-    const source = typeof spec.source === "string" ? spec.source : "";
-    const parameters = Array.isArray(spec.parameters) ? spec.parameters.map(String) : [];
+  for (const { name, source, parameters } of packageEntries(doc)) {
     const taken: Taken = { name, from: [source, ...parameters].join(" "), where: `${file.slice(projectDir.length + 1)}, packages:` };
     if (source.split("@")[0] === "terraform-provider" && parameters.length > 0) {
       try {
