@@ -12,6 +12,7 @@ import { basename, delimiter, join, resolve } from "node:path";
 import { pulumiHome } from "../acquire/cache.js";
 import { VERSION } from "../version.js";
 import { onInterrupt, stopWithChildren, track } from "./interrupt.js";
+import { renameCollidingConfig } from "./program-fixes.js";
 import { runPulumi } from "./pulumi-cli.js";
 import { pinnedProject, pythonVirtualenvRuntime, unpinProject } from "./pulumi-yaml.js";
 import { UsageError } from "./usage.js";
@@ -215,6 +216,18 @@ async function firstStep(args: string[], cwd: string, env: NodeJS.ProcessEnv, lo
   return { code: r.code, hidden };
 }
 
+/** The repairs of program-fixes.ts, made to the program's main file in place, each said. */
+function repairProgram(language: string, outDir: string, log: (line: string) => void): void {
+  const which = /^(typescript|ts|nodejs)$/i.test(language) ? "typescript" : /^(python|py)$/i.test(language) ? "python" : undefined;
+  if (which === undefined) return;
+  const file = join(outDir, which === "typescript" ? "index.ts" : "__main__.py");
+  if (!existsSync(file)) return;
+  const fixed = renameCollidingConfig(readFileSync(file, "utf8"), which);
+  if (fixed.notes.length === 0) return;
+  writeFileSync(file, fixed.text);
+  for (const note of fixed.notes) log(`convert: ${basename(file)}: ${note}`);
+}
+
 /** Runs a checker, stopped with the command like the CLI; resolves with its exit code and output. */
 function check(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
@@ -319,6 +332,7 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
       }
     }
   }
+  repairProgram(args.language, outDir, log);
   const problem = args.generateOnly ? undefined : await programProblem(args.language, outDir, env);
   if (problem !== undefined) {
     log(`convert: the converted program does not compile, so the conversion is not done: fix it in ${outDir} (the PCL it came from is in ${pclDir})\n${problem}`);
