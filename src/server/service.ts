@@ -146,6 +146,11 @@ export class ProviderService {
       }
       this.active = active;
       log.log("debug", `parameterized as ${describe(active.parameterized)}`);
+      // `package add` and `package get-schema` ask for the schema next: rendered while the engine's GetSchema is on
+      // its way, the round trip is off their path. A program's run (the value) never asks, and docs are read only
+      // when the schema is asked for.
+      const p = active.parameterized;
+      if (input.kind === "args" && p.docs === undefined && p.indexDoc === undefined) setImmediate(() => void this.schemaOf(active).catch(() => undefined));
       return { name: active.parameterized.name, version: active.parameterized.version };
     } catch (e) {
       // Delivered before the error, which ends `pulumi package add`.
@@ -170,7 +175,11 @@ export class ProviderService {
     if (wantVersion !== "" && wantVersion !== version) {
       throw new RpcError(Status.INVALID_ARGUMENT, `GetSchema asked for ${name} version ${wantVersion}, but this provider is parameterized as ${describe(active.parameterized)}`);
     }
-    // Rendering a large provider takes a while; the engine asks more than once per command.
+    return this.schemaOf(active);
+  }
+
+  /** Rendering a large provider takes a while; the engine asks more than once per command. */
+  private schemaOf(active: Active): Promise<pb.GetSchemaResponseIn> {
     active.schemaResponse ??= this.renderSchema(active).catch((e: unknown) => {
       active.schemaResponse = undefined;
       throw e;
