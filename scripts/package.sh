@@ -147,16 +147,18 @@ wheel_node() {
 }
 
 # The preparation blob for a given Node (run here, so it must be a Node for this machine). execArgv caps V8's young
-# generation at 8 MB per semi-space: Node 24's default lets it grow past that under load, and with the cap the plugin's
-# peak over `pulumi up`/preview/destroy of 1,000 resources went from 178 to 126–144 MiB with no slower start or run
-# (bench/load.bench.ts; 4 MB gave 128 MiB but slower runs). NODE_OPTIONS still extends these flags.
+# generation at 2 MB per semi-space: Node 24's default lets it grow far past that under load (the plugin's peak over
+# `pulumi up`/preview/destroy of 1,000 resources was 178 MiB without a cap, 126–144 MiB with 8 MB), and most of what
+# a busy plugin holds above its resting size is young garbage in flight. At 500 random_ids, --parallel 32, the peak was
+# 112 MiB with 2 MB against 118 MiB with 8 MB (medians of 4 and 6 interleaved runs, the reference 106–107 MiB), with no
+# more plugin CPU per step. NODE_OPTIONS still extends these flags.
 # With a third argument "snapshot", the blob is a startup snapshot of snapshot.cjs made by running it with that Node.
 prepare_blob() {
   local node="$1" blob="$2" main="$out/sea.cjs" snapshot=false
   [ "${3:-}" = snapshot ] && main="$out/snapshot.cjs" snapshot=true
   cat > "$sea/sea-config.json" <<JSON
 { "main": "$main", "output": "$blob", "disableExperimentalSEAWarning": true, "useSnapshot": $snapshot, "useCodeCache": false,
-  "execArgv": ["--max-semi-space-size=8"],
+  "execArgv": ["--max-semi-space-size=2"],
   "assets": { "manifest.json": "$sea/manifest.json", "payload.bin": "$sea/payload.bin" } }
 JSON
   "$node" --experimental-sea-config "$sea/sea-config.json" >"$sea/prepare.log" 2>&1 ||
