@@ -150,8 +150,8 @@ wheel_node() {
 # generation at 2 MB per semi-space: Node 24's default lets it grow far past that under load (the plugin's peak over
 # `pulumi up`/preview/destroy of 1,000 resources was 178 MiB without a cap, 126–144 MiB with 8 MB), and most of what
 # a busy plugin holds above its resting size is young garbage in flight. At 500 random_ids, --parallel 32, the peak was
-# 112 MiB with 2 MB against 118 MiB with 8 MB (medians of 4 and 6 interleaved runs, the reference 106–107 MiB), with no
-# more plugin CPU per step. NODE_OPTIONS still extends these flags.
+# 112 MiB with 2 MB against 118 MiB with 8 MB (medians of 4 and 6 interleaved runs at load average 3–9; the reference
+# 106–107 MiB), with no more plugin CPU per step. NODE_OPTIONS still extends these flags.
 # With a third argument "snapshot", the blob is a startup snapshot of snapshot.cjs made by running it with that Node.
 prepare_blob() {
   local node="$1" blob="$2" main="$out/sea.cjs" snapshot=false
