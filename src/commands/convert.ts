@@ -291,6 +291,8 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   // No downloads: the PCL is bound against terraform-provider 0.8.1, which would otherwise be fetched and installed.
   const noDownloads = { ...env, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" };
   const logFile = join(tmpdir(), `pulumi-tf-convert-${name.replace(/[^\w.-]/g, "_")}-${Date.now()}.log`);
+  // Stopped, the conversion leaves nothing: its log names no result.
+  const forgetLog = onInterrupt(() => rmSync(logFile, { force: true }));
   const first = await firstStep([...toPcl, ...(args.converterArgs.length > 0 ? ["--", ...args.converterArgs] : [])], cwd, noDownloads, logFile);
   let code = first.code;
   if (code !== 0) {
@@ -340,6 +342,7 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   }
   forgetOut();
   forgetWork();
+  forgetLog();
   rmSync(work, { recursive: true, force: true });
   if (first.hidden > 0) {
     log(`convert: ${first.hidden} warning${first.hidden === 1 ? "" : "s"} of the first step need${first.hidden === 1 ? "s" : ""} nothing from you (it binds against terraform-provider 0.8.1, which this command replaces); all it printed is in ${logFile}`);
