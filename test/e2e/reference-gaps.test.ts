@@ -15,6 +15,7 @@ import { ensureMypy, formatResult, GiantRun, LANGUAGES } from "../support/giants
 import { packageSchemaProblems } from "../support/hostile-schema.js";
 import { hostsMissing, javaHostMissing, javaSandbox } from "../support/languages.js";
 import { referenceBin } from "../support/peers.js";
+import { processesMatching } from "../support/processes.js";
 import { argsRequest, pulumiBinDir, startPluginProcess, type PulumiSandbox } from "../support/pulumi.js";
 import { allGaps, caseClash, caseClashResources, dynamicAttributes, gapShapes, noPrefix, propertyCase, tupleAttribute, versionedBinary, type GapShape } from "../support/reference-gaps.js";
 
@@ -54,6 +55,9 @@ describe.skipIf(hostsMissing() || javaHostMissing())("schemas the reference cann
       return { error: `${(e as Error).message}\n${plugin.stderr()}` };
     } finally {
       await plugin.stop();
+      // The reference's GetSchema can crash (the tuple attribute), leaving its Terraform provider to init, where
+      // reapChildren no longer finds it: the provider is the served binary, so it is found by that path.
+      for (const pid of processesMatching(served.binary)) process.kill(pid, "SIGKILL");
     }
   }
 
