@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PLUGIN_BIN } from "../support/pulumi.js";
-import { processAlive } from "../support/processes.js";
+import { childPids, processAlive } from "../support/processes.js";
 import { tempDir } from "../support/temp.js";
 
 const FAKE_PULUMI = `#!/usr/bin/env bash
@@ -84,16 +84,7 @@ async function gone(pids: number[], ms = 15_000): Promise<number[]> {
 
 /** The command's own process: the target (the checkout's plugin script execs node), or the shell's child. */
 function commandPid(run: Run, viaShell: boolean): number | undefined {
-  if (!viaShell) return run.target.pid;
-  for (const name of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === run.target.pid) return Number(name);
-    } catch {
-      // Gone since the listing.
-    }
-  }
-  return undefined;
+  return viaShell ? childPids(run.target.pid!)[0] : run.target.pid;
 }
 
 describe("convert, stopped half-way", () => {
