@@ -5,15 +5,14 @@
 // Neither step may pick Pulumi's Go implementation, which has the same plugin name: the first runs with automatic
 // plugin downloads off (it would fetch the Go v0.8.1 the converter names), and the second generates each SDK from this
 // plugin by name and version (a `packages` remap in the project it converts from, removed from the result).
-import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
 import { pulumiHome } from "../acquire/cache.js";
 import { VERSION } from "../version.js";
-import { onInterrupt, stopWithChildren, track } from "./interrupt.js";
+import { onInterrupt, stopWithChildren } from "./interrupt.js";
 import { renameCollidingConfig } from "./program-fixes.js";
-import { runPulumi } from "./pulumi-cli.js";
+import { runPulumi, runTracked } from "./pulumi-cli.js";
 import { pinnedProject, pythonVirtualenvRuntime, unpinProject } from "./pulumi-yaml.js";
 import { UsageError } from "./usage.js";
 
@@ -218,7 +217,7 @@ async function firstStep(args: string[], cwd: string, env: NodeJS.ProcessEnv, lo
 
 /** The repairs of program-fixes.ts, made to the program's main file in place, each said. */
 function repairProgram(language: string, outDir: string, log: (line: string) => void): void {
-  const which = /^(typescript|ts|nodejs)$/i.test(language) ? "typescript" : /^(python|py)$/i.test(language) ? "python" : undefined;
+  const which = checkedLanguage(language);
   if (which === undefined) return;
   const file = join(outDir, which === "typescript" ? "index.ts" : "__main__.py");
   if (!existsSync(file)) return;
@@ -228,17 +227,19 @@ function repairProgram(language: string, outDir: string, log: (line: string) => 
   for (const note of fixed.notes) log(`convert: ${basename(file)}: ${note}`);
 }
 
-/** Runs a checker, stopped with the command like the CLI; resolves with its exit code and output. */
-function check(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
-  return new Promise((done) => {
-    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    track(child);
-    let output = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (output += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (output += d));
-    child.once("error", (e) => done({ code: -1, output: e.message }));
-    child.once("close", (code) => done({ code: code ?? 1, output }));
-  });
+/** Runs a checker like every child of the command; its exit code and its output, both streams together. */
+async function check(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  try {
+    const r = await runTracked(file, args, { cwd, env });
+    return { code: r.code, output: r.stdout + r.stderr };
+  } catch (e) {
+    return { code: -1, output: (e as Error).message };
+  }
+}
+
+/** The languages whose programs `convert` repairs and checks, in the names `pulumi convert --language` takes. */
+function checkedLanguage(language: string): "typescript" | "python" | undefined {
+  return /^(typescript|nodejs)$/i.test(language) ? "typescript" : /^python$/i.test(language) ? "python" : undefined;
 }
 
 /**
@@ -248,14 +249,15 @@ function check(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
  * be checked (then it says so).
  */
 export async function programProblem(language: string, outDir: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  if (/^(typescript|ts|nodejs)$/i.test(language)) {
+  const which = checkedLanguage(language);
+  if (which === "typescript") {
     const tsc = join(outDir, "node_modules", "typescript", "bin", "tsc");
     if (!existsSync(tsc) || !existsSync(join(outDir, "tsconfig.json"))) return undefined;
     // `node` from PATH, which ran the program's npm install: this process may be the plugin's single executable.
     const r = await check("node", [tsc, "--noEmit", "-p", outDir], outDir, env);
     return r.code === 0 ? undefined : r.output.trim();
   }
-  if (/^(python|py)$/i.test(language)) {
+  if (which === "python") {
     const files = readdirSync(outDir).filter((f) => f.endsWith(".py"));
     const venv = join(outDir, "venv", "bin", "python");
     if (files.length === 0) return undefined;
@@ -311,7 +313,7 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   writeFileSync(join(pclDir, "Pulumi.yaml"), pinnedProject(name, PIN.name, PIN.reference));
   // Python: Pulumi's generator writes a project without a virtual environment, whose dependencies would go into the
   // Python on PATH (and an older `pulumi` there would stay); the project gets one, as `pulumi new` makes it.
-  const python = /^python$/i.test(args.language);
+  const python = checkedLanguage(args.language) === "python";
   const generateOnly = args.generateOnly || python;
   const forgetOut = onInterrupt(restoreOut(outDir));
   code = await pulumi([...common, "--from", "pcl", "--language", args.language, "--out", outDir, ...(generateOnly ? ["--generate-only"] : [])], pclDir, env);

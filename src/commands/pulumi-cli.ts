@@ -1,5 +1,5 @@
-// The one way the commands run the Pulumi CLI: which executable (`PULUMI_CLI`, else `pulumi` on PATH), always
-// non-interactive, and what it says when the CLI cannot be started.
+// The one way the commands run the Pulumi CLI (which executable: `PULUMI_CLI`, else `pulumi` on PATH; always
+// non-interactive; what it says when the CLI cannot be started) and any other program they start.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { track, unlessStopping } from "./interrupt.js";
@@ -30,16 +30,14 @@ export function pulumiExecutable(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * Runs `pulumi --non-interactive ARGS`; resolves with its exit code (128 when a signal ended it) and, unless inherited,
- * its output. A CLI that cannot be started is a UsageError saying how to install it or name it.
+ * Runs `file ARGS` as every child of a command runs: stopped with the command, whole tree and all (interrupt.ts), its
+ * output captured (or inherited, or handed over line by line); resolves with its exit code (128 when a signal ended it),
+ * and rejects only when it cannot be started.
  */
-export function runPulumi(args: readonly string[], run: PulumiRun = {}): Promise<PulumiResult> {
-  const env = run.env ?? process.env;
-  const exe = pulumiExecutable(env);
+export function runTracked(file: string, args: readonly string[], run: PulumiRun = {}): Promise<PulumiResult> {
   return new Promise((done, fail) => {
     const stdin = run.input !== undefined ? "pipe" : run.inherit === true ? "inherit" : "ignore";
-    const child = spawn(exe, ["--non-interactive", ...args], { cwd: run.cwd, env, stdio: run.inherit === true ? [stdin, "inherit", "inherit"] : [stdin, "pipe", "pipe"] });
-    // Stopped with the command, whole tree and all (src/commands/interrupt.ts).
+    const child = spawn(file, args, { cwd: run.cwd, env: run.env ?? process.env, stdio: run.inherit === true ? [stdin, "inherit", "inherit"] : [stdin, "pipe", "pipe"] });
     track(child);
     let stdout = "";
     let stderr = "";
@@ -51,14 +49,24 @@ export function runPulumi(args: readonly string[], run: PulumiRun = {}): Promise
       createInterface({ input: child.stderr, crlfDelay: Infinity }).on("line", (l) => onLine(l, "stderr"));
     }
     if (run.input !== undefined) child.stdin?.end(run.input);
-    child.once("error", (e: NodeJS.ErrnoException) =>
-      fail(
-        e.code === "ENOENT"
-          ? new UsageError(`\`${exe}\` is not on PATH; install the Pulumi CLI (https://www.pulumi.com/docs/install/), add it to PATH, or name it with PULUMI_CLI`)
-          : new UsageError(`cannot run ${exe}: ${e.message}`),
-      ),
-    );
-    // A CLI stopped with the command has no result to act on: the command goes no further (interrupt.ts ends it).
+    child.once("error", fail);
+    // A child stopped with the command has no result to act on: the command goes no further (interrupt.ts ends it).
     child.once("close", (code, signal) => void unlessStopping().then(() => done({ code: code ?? (signal ? 128 : 1), stdout, stderr })));
   });
+}
+
+/**
+ * Runs `pulumi --non-interactive ARGS` through runTracked. A CLI that cannot be started is a UsageError saying how to
+ * install it or name it.
+ */
+export async function runPulumi(args: readonly string[], run: PulumiRun = {}): Promise<PulumiResult> {
+  const exe = pulumiExecutable(run.env ?? process.env);
+  try {
+    return await runTracked(exe, ["--non-interactive", ...args], run);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw err.code === "ENOENT"
+      ? new UsageError(`\`${exe}\` is not on PATH; install the Pulumi CLI (https://www.pulumi.com/docs/install/), add it to PATH, or name it with PULUMI_CLI`)
+      : new UsageError(`cannot run ${exe}: ${err.message}`);
+  }
 }
