@@ -11,6 +11,7 @@ import { basename, delimiter, join, resolve } from "node:path";
 import { pulumiHome } from "../acquire/cache.js";
 import { VERSION } from "../version.js";
 import { onInterrupt, stopWithChildren } from "./interrupt.js";
+import { fixPcl } from "./pcl-fixes.js";
 import { renameCollidingConfig } from "./program-fixes.js";
 import { runPulumi, runTracked } from "./pulumi-cli.js";
 import { pinnedProject, pythonVirtualenvRuntime, unpinProject } from "./pulumi-yaml.js";
@@ -302,10 +303,18 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
     return code;
   }
   let changed = 0;
+  const refusals: string[] = [];
   for (const file of pclFiles(pclDir)) {
     const r = retargetPackageBlocks(readFileSync(file, "utf8"), VERSION);
-    if (r.changed > 0) writeFileSync(file, r.text);
+    const fixed = fixPcl(r.text);
+    if (r.changed > 0 || fixed.notes.length > 0) writeFileSync(file, fixed.text);
     changed += r.changed;
+    for (const note of fixed.notes) log(`convert: ${note}`);
+    refusals.push(...fixed.refusals);
+  }
+  if (refusals.length > 0) {
+    log(`convert: the program would not do what the Terraform project does, so the conversion is not done (the PCL is in ${pclDir}):\n${refusals.map((r) => `  ${r}`).join("\n")}`);
+    return 1;
   }
   log(`convert: ${changed} Terraform provider package${changed === 1 ? "" : "s"} set to run on terraform-provider ${VERSION}`);
   // `pulumi convert` generates each parameterized package's SDK from the plugin named by base name alone (the highest
