@@ -219,7 +219,7 @@ async function firstStep(args: string[], cwd: string, env: NodeJS.ProcessEnv, lo
 /** The repairs of program-fixes.ts, made to the program's main file in place, each said. */
 function repairProgram(language: string, outDir: string, log: (line: string) => void): void {
   const which = checkedLanguage(language);
-  if (which === undefined) return;
+  if (which === undefined || which === "go") return;
   const file = join(outDir, which === "typescript" ? "index.ts" : "__main__.py");
   if (!existsSync(file)) return;
   const fixed = renameCollidingConfig(readFileSync(file, "utf8"), which);
@@ -239,15 +239,16 @@ async function check(file: string, args: string[], cwd: string, env: NodeJS.Proc
 }
 
 /** The languages whose programs `convert` repairs and checks, in the names `pulumi convert --language` takes. */
-function checkedLanguage(language: string): "typescript" | "python" | undefined {
-  return /^(typescript|nodejs)$/i.test(language) ? "typescript" : /^python$/i.test(language) ? "python" : undefined;
+function checkedLanguage(language: string): "typescript" | "python" | "go" | undefined {
+  return /^(typescript|nodejs)$/i.test(language) ? "typescript" : /^python$/i.test(language) ? "python" : /^go$/i.test(language) ? "go" : undefined;
 }
 
 /**
  * Why the converted program would not run, found before the conversion reports success: TypeScript type-checked with
  * the compiler its `npm install` brought (`tsc --noEmit`), Python's files compiled by the program's virtual environment
- * (`py_compile`: syntax only). Other languages are not checked here. Undefined when nothing is wrong or nothing could
- * be checked (then it says so).
+ * (`py_compile`: syntax only), Go type-checked and vetted by the `go` on PATH (`go vet ./...`, which compiles every
+ * package of the module, the generated SDKs under sdks/ with it). Other languages are not checked here. Undefined when
+ * nothing is wrong or nothing could be checked.
  */
 export async function programProblem(language: string, outDir: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const which = checkedLanguage(language);
@@ -263,6 +264,13 @@ export async function programProblem(language: string, outDir: string, env: Node
     const venv = join(outDir, "venv", "bin", "python");
     if (files.length === 0) return undefined;
     const r = await check(existsSync(venv) ? venv : "python3", ["-m", "py_compile", ...files], outDir, env);
+    return r.code === 0 ? undefined : r.output.trim();
+  }
+  if (which === "go") {
+    if (!existsSync(join(outDir, "go.mod"))) return undefined;
+    const r = await check("go", ["vet", "./..."], outDir, env);
+    // No `go` on PATH: nothing could be checked, and `pulumi up` would need one anyway.
+    if (r.code === -1 && /ENOENT/.test(r.output)) return undefined;
     return r.code === 0 ? undefined : r.output.trim();
   }
   return undefined;

@@ -192,6 +192,16 @@ describe("the converted program's check before success", () => {
     expect(await programProblem("python", py, process.env)).toBeUndefined();
     // Languages it does not check, and a program whose compiler was never installed (--generate-only), pass as they are.
     expect(await programProblem("go", py, process.env)).toBeUndefined();
+    expect(await programProblem("csharp", py, process.env)).toBeUndefined();
     expect(await programProblem("typescript", py, process.env)).toBeUndefined();
+  });
+
+  it("vets Go with the go on PATH, naming what does not compile (a ranged resource indexed by key, as Go's generator writes it)", async () => {
+    const go = tempDir("tfbridge-convert-check-go-");
+    writeFileSync(join(go, "go.mod"), "module example.com/shop\n\ngo 1.22\n");
+    writeFileSync(join(go, "main.go"), 'package main\n\ntype File struct{ ID string }\n\nfunc main() {\n\tvar byColor []*File\n\tprintln(byColor.Red.ID)\n}\n');
+    expect(await programProblem("go", go, process.env)).toMatch(/main\.go:7:\d+: byColor\.Red undefined/);
+    writeFileSync(join(go, "main.go"), 'package main\n\ntype File struct{ ID string }\n\nfunc main() {\n\tbyColor := map[string]*File{"red": {ID: "x"}}\n\tprintln(byColor["red"].ID)\n}\n');
+    expect(await programProblem("go", go, process.env)).toBeUndefined();
   });
 });
