@@ -228,6 +228,51 @@ function repairProgram(language: string, outDir: string, log: (line: string) => 
   for (const note of fixed.notes) log(`convert: ${basename(file)}: ${note}`);
 }
 
+/** How each checked language's program names Pulumi's `std` package (where Terraform's functions went), and its package. */
+const STD: Record<"typescript" | "python" | "go", { file: string; imports: RegExp; name: string }> = {
+  typescript: { file: "index.ts", imports: /^import \* as \w+ from "@pulumi\/std";$/m, name: "@pulumi/std" },
+  python: { file: "__main__.py", imports: /^import pulumi_std\b/m, name: "pulumi_std" },
+  go: { file: "main.go", imports: /^\s*(?:\w+\s+)?"github\.com\/pulumi\/pulumi-std\/sdk(?:\/v\d+)?\/go\/std"$/m, name: "github.com/pulumi/pulumi-std/sdk" },
+};
+
+/** The `std` package the generated program imports, which Pulumi's generators leave out of its dependencies. */
+export function stdImport(language: string, outDir: string): string | undefined {
+  const which = checkedLanguage(language);
+  if (which === undefined) return undefined;
+  const file = join(outDir, STD[which].file);
+  return existsSync(file) && STD[which].imports.test(readFileSync(file, "utf8")) ? STD[which].name : undefined;
+}
+
+/**
+ * Makes the program's `std` import a dependency: Python's requirements.txt gets `pulumi_std` (installed with the rest
+ * by `pulumi install`), TypeScript's package.json gets `@pulumi/std` through `npm install` (unless --generate-only), Go
+ * is told the module to `go get`. Returns false when it is not installed; each case is said.
+ */
+async function addStd(language: string, outDir: string, generateOnly: boolean, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<boolean> {
+  const name = stdImport(language, outDir);
+  if (name === undefined) return true;
+  const which = checkedLanguage(language)!;
+  const why = `the program calls Pulumi's std package (${name}) for Terraform's functions`;
+  if (which === "python") {
+    const file = join(outDir, "requirements.txt");
+    writeFileSync(file, `${readFileSync(file, "utf8").replace(/\n?$/, "\n")}${name}\n`);
+    log(`convert: ${name} added to requirements.txt: ${why}`);
+    return true;
+  }
+  if (which === "typescript" && !generateOnly) {
+    const r = await check("npm", ["install", "--no-audit", "--no-fund", name], outDir, env);
+    if (r.code === 0) {
+      log(`convert: ${name} installed (npm install ${name}): ${why}`);
+      return true;
+    }
+    log(`convert: \`npm install ${name}\` in ${outDir} failed: ${why}; install it there when the npm registry is reachable\n${r.output.trim()}`);
+    return false;
+  }
+  const how = which === "go" ? `go get ${name}@latest` : `npm install ${name}`;
+  log(`convert: ${why}; it is not installed: run \`${how}\` in ${outDir}`);
+  return false;
+}
+
 /** Runs a checker like every child of the command; its exit code and its output, both streams together. */
 async function check(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
   try {
@@ -335,10 +380,13 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   const forgetOut = onInterrupt(restoreOut(outDir));
   code = await pulumi([...common, "--from", "pcl", "--language", args.language, "--out", outDir, ...(generateOnly ? ["--generate-only"] : [])], pclDir, env);
   if (code !== 0) {
-    log(`convert: \`pulumi convert --from pcl --language ${args.language}\` failed (exit ${code}); the PCL it converted is in ${pclDir}`);
+    const std = stdImport(args.language, outDir);
+    const hint = std === undefined ? "" : ` (the program imports Pulumi's std package ${std}: if installing it failed, install it in ${outDir} when its registry is reachable)`;
+    log(`convert: \`pulumi convert --from pcl --language ${args.language}\` failed (exit ${code}); the PCL it converted is in ${pclDir}${hint}`);
     return code;
   }
   unpin(join(outDir, "Pulumi.yaml"), log);
+  const stdInstalled = await addStd(args.language, outDir, args.generateOnly, env, log);
   if (python) {
     await pinPythonSdk(outDir, env, log);
     const project = join(outDir, "Pulumi.yaml");
@@ -354,6 +402,8 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
     }
   }
   repairProgram(args.language, outDir, log);
+  // A program without its std package cannot compile: that is said above, with how to install it.
+  if (!stdInstalled && !args.generateOnly) return 1;
   const problem = args.generateOnly ? undefined : await programProblem(args.language, outDir, env);
   if (problem !== undefined) {
     log(`convert: the converted program does not compile, so the conversion is not done: fix it in ${outDir} (the PCL it came from is in ${pclDir})\n${problem}`);

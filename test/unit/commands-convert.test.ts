@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expectedWarning, parseConvertArgs, programProblem, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks } from "../../src/commands/convert.js";
+import { expectedWarning, parseConvertArgs, programProblem, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks, stdImport } from "../../src/commands/convert.js";
 import { pinnedProject, projectPackages, pythonVirtualenvRuntime, unpinProject } from "../../src/commands/pulumi-yaml.js";
 import { UsageError } from "../../src/commands/usage.js";
 import { VERSION } from "../../src/version.js";
@@ -203,5 +203,22 @@ describe("the converted program's check before success", () => {
     expect(await programProblem("go", go, process.env)).toMatch(/main\.go:7:\d+: byColor\.Red undefined/);
     writeFileSync(join(go, "main.go"), 'package main\n\ntype File struct{ ID string }\n\nfunc main() {\n\tbyColor := map[string]*File{"red": {ID: "x"}}\n\tprintln(byColor["red"].ID)\n}\n');
     expect(await programProblem("go", go, process.env)).toBeUndefined();
+  });
+});
+
+describe("stdImport", () => {
+  it("names the std package each generator imports for Terraform's functions, and nothing when it is not imported", () => {
+    const dir = tempDir("tfbridge-convert-std-");
+    writeFileSync(join(dir, "index.ts"), 'import * as pulumi from "@pulumi/pulumi";\nimport * as std from "@pulumi/std";\n');
+    writeFileSync(join(dir, "__main__.py"), "import pulumi\nimport pulumi_std as std\n");
+    writeFileSync(join(dir, "main.go"), 'import (\n\t"fmt"\n\n\t"github.com/pulumi/pulumi-std/sdk/go/std"\n)\n');
+    expect(stdImport("typescript", dir)).toBe("@pulumi/std");
+    expect(stdImport("python", dir)).toBe("pulumi_std");
+    expect(stdImport("go", dir)).toBe("github.com/pulumi/pulumi-std/sdk");
+    expect(stdImport("yaml", dir)).toBeUndefined();
+    writeFileSync(join(dir, "index.ts"), 'import * as pulumi from "@pulumi/pulumi";\nimport * as local from "@pulumi/local";\n');
+    writeFileSync(join(dir, "__main__.py"), "import pulumi\nimport pulumi_local as local\n");
+    writeFileSync(join(dir, "main.go"), 'import (\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n)\n');
+    expect([stdImport("typescript", dir), stdImport("python", dir), stdImport("go", dir)]).toEqual([undefined, undefined, undefined]);
   });
 });
