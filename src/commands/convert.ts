@@ -12,7 +12,7 @@ import { pulumiHome } from "../acquire/cache.js";
 import { VERSION } from "../version.js";
 import { onInterrupt, stopWithChildren } from "./interrupt.js";
 import { fixPcl } from "./pcl-fixes.js";
-import { renameCollidingConfig } from "./program-fixes.js";
+import { goConfigObjects, renameCollidingConfig } from "./program-fixes.js";
 import { runPulumi, runTracked } from "./pulumi-cli.js";
 import { pinnedProject, pythonVirtualenvRuntime, unpinProject } from "./pulumi-yaml.js";
 import { UsageError } from "./usage.js";
@@ -216,30 +216,34 @@ async function firstStep(args: string[], cwd: string, env: NodeJS.ProcessEnv, lo
   return { code: r.code, hidden };
 }
 
+/** The file Pulumi's generator writes the program into, for each checked language. */
+const MAIN_FILE = { typescript: "index.ts", python: "__main__.py", go: "main.go" } as const;
+
 /** The repairs of program-fixes.ts, made to the program's main file in place, each said. */
-function repairProgram(language: string, outDir: string, log: (line: string) => void): void {
+export function repairProgram(language: string, outDir: string, log: (line: string) => void): void {
   const which = checkedLanguage(language);
-  if (which === undefined || which === "go") return;
-  const file = join(outDir, which === "typescript" ? "index.ts" : "__main__.py");
+  if (which === undefined) return;
+  const file = join(outDir, MAIN_FILE[which]);
   if (!existsSync(file)) return;
-  const fixed = renameCollidingConfig(readFileSync(file, "utf8"), which);
+  const text = readFileSync(file, "utf8");
+  const fixed = which === "go" ? goConfigObjects(text) : renameCollidingConfig(text, which);
   if (fixed.notes.length === 0) return;
   writeFileSync(file, fixed.text);
   for (const note of fixed.notes) log(`convert: ${basename(file)}: ${note}`);
 }
 
 /** How each checked language's program names Pulumi's `std` package (where Terraform's functions went), and its package. */
-const STD: Record<"typescript" | "python" | "go", { file: string; imports: RegExp; name: string }> = {
-  typescript: { file: "index.ts", imports: /^import \* as \w+ from "@pulumi\/std";$/m, name: "@pulumi/std" },
-  python: { file: "__main__.py", imports: /^import pulumi_std\b/m, name: "pulumi_std" },
-  go: { file: "main.go", imports: /^\s*(?:\w+\s+)?"github\.com\/pulumi\/pulumi-std\/sdk(?:\/v\d+)?\/go\/std"$/m, name: "github.com/pulumi/pulumi-std/sdk" },
+const STD: Record<"typescript" | "python" | "go", { imports: RegExp; name: string }> = {
+  typescript: { imports: /^import \* as \w+ from "@pulumi\/std";$/m, name: "@pulumi/std" },
+  python: { imports: /^import pulumi_std\b/m, name: "pulumi_std" },
+  go: { imports: /^\s*(?:\w+\s+)?"github\.com\/pulumi\/pulumi-std\/sdk(?:\/v\d+)?\/go\/std"$/m, name: "github.com/pulumi/pulumi-std/sdk" },
 };
 
 /** The `std` package the generated program imports, which Pulumi's generators leave out of its dependencies. */
 export function stdImport(language: string, outDir: string): string | undefined {
   const which = checkedLanguage(language);
   if (which === undefined) return undefined;
-  const file = join(outDir, STD[which].file);
+  const file = join(outDir, MAIN_FILE[which]);
   return existsSync(file) && STD[which].imports.test(readFileSync(file, "utf8")) ? STD[which].name : undefined;
 }
 

@@ -2,6 +2,21 @@
 // the generated program before `convert` checks it; each says what it changed.
 
 /**
+ * Go's generator reads a list, map or object variable as `if param := cfg.GetObject("key"); param != nil { v = param }`,
+ * which does not compile: the SDK's `GetObject(key, output) error` decodes into `output` and leaves it alone when the
+ * key is not set. It is read into the variable, emptied first only when the key is set: decoding into a map merges
+ * into what is there, and the default would survive beside the setting.
+ */
+export function goConfigObjects(text: string): Fixed {
+  const notes: string[] = [];
+  const fixed = text.replace(/^([ \t]*)if param := cfg\.GetObject\(("[^"\n]*")\); param != nil \{\n[ \t]*(\w+) = param\n[ \t]*\}$/gm, (_all, i: string, key: string, name: string) => {
+    notes.push(`${name}: read from configuration with cfg.GetObject(${key}, &${name}) (the generated call does not compile)`);
+    return [`${i}if cfg.Get(${key}) != "" {`, `${i}\t${name} = nil`, `${i}\tif err := cfg.GetObject(${key}, &${name}); err != nil {`, `${i}\t\treturn err`, `${i}\t}`, `${i}}`].join("\n");
+  });
+  return { text: fixed, notes };
+}
+
+/**
  * The generators name the program's configuration object `config` (TypeScript `const config = new pulumi.Config();`,
  * Python `config = pulumi.Config()`) without reserving the name, so a Terraform resource or local named `config` gets
  * it too: TypeScript then fails with "Cannot redeclare block-scoped variable 'config'", and Python rebinds it, so every
