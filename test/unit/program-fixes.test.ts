@@ -1,6 +1,7 @@
-// The repairs `convert` makes to a generated program: the configuration object renamed when a resource takes its name.
+// The repairs `convert` makes to a generated program: the configuration object renamed when a resource takes its name,
+// Go's reads of list, map and object variables.
 import { describe, expect, it } from "vitest";
-import { renameCollidingConfig } from "../../src/commands/program-fixes.js";
+import { goConfigObjects, renameCollidingConfig } from "../../src/commands/program-fixes.js";
 
 describe("renameCollidingConfig", () => {
   it("TypeScript: renames the Config object and its reads, leaves the resource named config as it is", () => {
@@ -49,5 +50,19 @@ describe("renameCollidingConfig", () => {
     expect(renameCollidingConfig(noConfig, "typescript")).toEqual({ text: noConfig, notes: [] });
     const py = 'config = pulumi.Config()\nx = config.get("x")\n';
     expect(renameCollidingConfig(py, "python")).toEqual({ text: py, notes: [] });
+  });
+});
+
+describe("goConfigObjects", () => {
+  it("reads a list or map variable into its default's variable, emptied first only when the key is set", () => {
+    // As Pulumi's Go generator writes a `config "colors" "list(string)"` with a default (gofmt'd, in pulumi.Run's func).
+    const generated = ["\t\tcolors := []string{", '\t\t\t"red",', "\t\t}", '\t\tif param := cfg.GetObject("colors"); param != nil {', "\t\t\tcolors = param", "\t\t}", ""].join("\n");
+    const fixed = goConfigObjects(generated);
+    expect(fixed.text).toBe(
+      ["\t\tcolors := []string{", '\t\t\t"red",', "\t\t}", '\t\tif cfg.Get("colors") != "" {', "\t\t\tcolors = nil", '\t\t\tif err := cfg.GetObject("colors", &colors); err != nil {', "\t\t\t\treturn err", "\t\t\t}", "\t\t}", ""].join("\n"),
+    );
+    expect(fixed.notes).toEqual(['colors: read from configuration with cfg.GetObject("colors", &colors) (the generated call does not compile)']);
+    const plain = '\t\tname := cfg.Get("name")\n';
+    expect(goConfigObjects(plain)).toEqual({ text: plain, notes: [] });
   });
 });
