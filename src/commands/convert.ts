@@ -178,6 +178,36 @@ function converterPresent(env: NodeJS.ProcessEnv): boolean {
   }
 }
 
+/** Whether Pulumi's `std` resource plugin is installed (or on PATH), whose schema code generation needs for std calls. */
+function stdPluginPresent(env: NodeJS.ProcessEnv): boolean {
+  const onPath = (env["PATH"] ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, "pulumi-resource-std")));
+  if (onPath) return true;
+  try {
+    return readdirSync(join(pulumiHome(env), "plugins")).some((n) => /^resource-std-v\d/.test(n) && !n.endsWith(".partial") && !n.endsWith(".lock"));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * When the PCL calls Pulumi's `std` package (Terraform's functions), its plugin must be installed before code is
+ * generated: without its schema the generators still write the calls, but wrongly (TypeScript reads `.result` off a
+ * promise), and `pulumi install` of a Python program fetches it anyway. Installs it (`pulumi plugin install resource
+ * std`) unless present or downloads are off; false, with what is missing and how to install it, when it is not there.
+ */
+export async function ensureStdPlugin(pcl: readonly string[], cwd: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<boolean> {
+  if (!pcl.some((text) => text.includes('invoke("std:index:'))) return true;
+  if (stdPluginPresent(env)) return true;
+  const install = "pulumi plugin install resource std";
+  if (!downloadsOff(env)) {
+    const code = (await runPulumi(["plugin", "install", "resource", "std"], { cwd, env, inherit: true })).code;
+    if (code === 0 && stdPluginPresent(env)) return true;
+    log(`convert: \`${install}\` failed (exit ${code})`);
+  }
+  log(`convert: the Terraform project calls functions that become Pulumi's std package, whose plugin is not installed: run \`${install}\` (on a machine without access to its download server: \`${install} <version> --file <pulumi-resource-std tarball>\`), then convert again`);
+  return false;
+}
+
 /** The user's own PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION, as Pulumi reads a boolean variable. */
 const downloadsOff = (env: NodeJS.ProcessEnv): boolean => /^(1|true)$/i.test(env["PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION"] ?? "");
 
@@ -232,11 +262,11 @@ export function repairProgram(language: string, outDir: string, log: (line: stri
   for (const note of fixed.notes) log(`convert: ${basename(file)}: ${note}`);
 }
 
-/** How each checked language's program names Pulumi's `std` package (where Terraform's functions went), and its package. */
+/** How each checked language's program imports Pulumi's `std` package (where Terraform's functions went), and its package. */
 const STD: Record<"typescript" | "python" | "go", { imports: RegExp; name: string }> = {
   typescript: { imports: /^import \* as \w+ from "@pulumi\/std";$/m, name: "@pulumi/std" },
   python: { imports: /^import pulumi_std\b/m, name: "pulumi_std" },
-  go: { imports: /^\s*(?:\w+\s+)?"github\.com\/pulumi\/pulumi-std\/sdk(?:\/v\d+)?\/go\/std"$/m, name: "github.com/pulumi/pulumi-std/sdk" },
+  go: { imports: /^\s*(?:\w+\s+)?"(github\.com\/pulumi\/pulumi-std\/sdk(?:\/v\d+)?\/go\/std)"$/m, name: "" },
 };
 
 /** The `std` package the generated program imports, which Pulumi's generators leave out of its dependencies. */
@@ -244,7 +274,9 @@ export function stdImport(language: string, outDir: string): string | undefined 
   const which = checkedLanguage(language);
   if (which === undefined) return undefined;
   const file = join(outDir, MAIN_FILE[which]);
-  return existsSync(file) && STD[which].imports.test(readFileSync(file, "utf8")) ? STD[which].name : undefined;
+  const m = existsSync(file) ? STD[which].imports.exec(readFileSync(file, "utf8")) : null;
+  // Go names the package by its import path, which `go get` takes as it is.
+  return m === null ? undefined : (m[1] ?? STD[which].name);
 }
 
 /**
@@ -252,7 +284,7 @@ export function stdImport(language: string, outDir: string): string | undefined 
  * by `pulumi install`), TypeScript's package.json gets `@pulumi/std` through `npm install` (unless --generate-only), Go
  * is told the module to `go get`. Returns false when it is not installed; each case is said.
  */
-async function addStd(language: string, outDir: string, generateOnly: boolean, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<boolean> {
+export async function addStd(language: string, outDir: string, generateOnly: boolean, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<boolean> {
   const name = stdImport(language, outDir);
   if (name === undefined) return true;
   const which = checkedLanguage(language)!;
@@ -272,7 +304,7 @@ async function addStd(language: string, outDir: string, generateOnly: boolean, e
     log(`convert: \`npm install ${name}\` in ${outDir} failed: ${why}; install it there when the npm registry is reachable\n${r.output.trim()}`);
     return false;
   }
-  const how = which === "go" ? `go get ${name}@latest` : `npm install ${name}`;
+  const how = which === "go" ? `go get ${name}` : `npm install ${name}`;
   log(`convert: ${why}; it is not installed: run \`${how}\` in ${outDir}`);
   return false;
 }
@@ -373,6 +405,7 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
     log(`convert: the program would not do what the Terraform project does, so the conversion is not done (the PCL is in ${pclDir}):\n${refusals.map((r) => `  ${r}`).join("\n")}`);
     return 1;
   }
+  if (!(await ensureStdPlugin(pclFiles(pclDir).map((f) => readFileSync(f, "utf8")), cwd, env, log))) return 1;
   log(`convert: ${changed} Terraform provider package${changed === 1 ? "" : "s"} set to run on terraform-provider ${VERSION}`);
   // `pulumi convert` generates each parameterized package's SDK from the plugin named by base name alone (the highest
   // installed version); the project's `packages` entry for that name pins it to this plugin.

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expectedWarning, parseConvertArgs, programProblem, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks, stdImport } from "../../src/commands/convert.js";
+import { addStd, ensureStdPlugin, expectedWarning, parseConvertArgs, programProblem, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks, stdImport } from "../../src/commands/convert.js";
 import { pinnedProject, projectPackages, pythonVirtualenvRuntime, unpinProject } from "../../src/commands/pulumi-yaml.js";
 import { UsageError } from "../../src/commands/usage.js";
 import { VERSION } from "../../src/version.js";
@@ -214,11 +214,47 @@ describe("stdImport", () => {
     writeFileSync(join(dir, "main.go"), 'import (\n\t"fmt"\n\n\t"github.com/pulumi/pulumi-std/sdk/go/std"\n)\n');
     expect(stdImport("typescript", dir)).toBe("@pulumi/std");
     expect(stdImport("python", dir)).toBe("pulumi_std");
-    expect(stdImport("go", dir)).toBe("github.com/pulumi/pulumi-std/sdk");
+    expect(stdImport("go", dir)).toBe("github.com/pulumi/pulumi-std/sdk/go/std");
     expect(stdImport("yaml", dir)).toBeUndefined();
     writeFileSync(join(dir, "index.ts"), 'import * as pulumi from "@pulumi/pulumi";\nimport * as local from "@pulumi/local";\n');
     writeFileSync(join(dir, "__main__.py"), "import pulumi\nimport pulumi_local as local\n");
     writeFileSync(join(dir, "main.go"), 'import (\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n)\n');
     expect([stdImport("typescript", dir), stdImport("python", dir), stdImport("go", dir)]).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe("the std package of a program calling Terraform's functions", () => {
+  const calling = 'resource "r" "local:index/file:File" {\n  content = invoke("std:index:upper", {\n    input = "x"\n  }).result\n}\n';
+
+  it("needs the std plugin before code generation: offline, says what is missing and how to install it", async () => {
+    const home = tempDir("tfbridge-convert-std-home-");
+    const env = { PATH: "", PULUMI_HOME: home, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" };
+    const lines: string[] = [];
+    expect(await ensureStdPlugin(['resource "r" "local:index/file:File" {\n  content = "x"\n}\n'], home, env, (l) => lines.push(l))).toBe(true);
+    expect(lines).toEqual([]);
+    expect(await ensureStdPlugin([calling], home, env, (l) => lines.push(l))).toBe(false);
+    expect(lines).toEqual(["convert: the Terraform project calls functions that become Pulumi's std package, whose plugin is not installed: run `pulumi plugin install resource std` (on a machine without access to its download server: `pulumi plugin install resource std <version> --file <pulumi-resource-std tarball>`), then convert again"]);
+    mkdirSync(join(home, "plugins", "resource-std-v2.3.2"), { recursive: true });
+    expect(await ensureStdPlugin([calling], home, env, (l) => lines.push(l))).toBe(true);
+    expect(lines).toHaveLength(1);
+  });
+
+  it("Python: pulumi_std joins requirements.txt; Go and a TypeScript --generate-only are told how to install it", async () => {
+    const dir = tempDir("tfbridge-convert-std-add-");
+    writeFileSync(join(dir, "__main__.py"), "import pulumi\nimport pulumi_std as std\n");
+    writeFileSync(join(dir, "requirements.txt"), "pulumi<=3.272.0\nsdks/local");
+    const lines: string[] = [];
+    expect(await addStd("python", dir, false, process.env, (l) => lines.push(l))).toBe(true);
+    expect(readFileSync(join(dir, "requirements.txt"), "utf8")).toBe("pulumi<=3.272.0\nsdks/local\npulumi_std\n");
+    writeFileSync(join(dir, "index.ts"), 'import * as std from "@pulumi/std";\n');
+    expect(await addStd("typescript", dir, true, process.env, (l) => lines.push(l))).toBe(false);
+    writeFileSync(join(dir, "main.go"), 'import (\n\t"github.com/pulumi/pulumi-std/sdk/go/std"\n)\n');
+    expect(await addStd("go", dir, false, process.env, (l) => lines.push(l))).toBe(false);
+    const why = "the program calls Pulumi's std package";
+    expect(lines).toEqual([
+      `convert: pulumi_std added to requirements.txt: ${why} (pulumi_std) for Terraform's functions`,
+      `convert: ${why} (@pulumi/std) for Terraform's functions; it is not installed: run \`npm install @pulumi/std\` in ${dir}`,
+      `convert: ${why} (github.com/pulumi/pulumi-std/sdk/go/std) for Terraform's functions; it is not installed: run \`go get github.com/pulumi/pulumi-std/sdk/go/std\` in ${dir}`,
+    ]);
   });
 });
