@@ -107,7 +107,7 @@ function rangeKind(expr: string, defs: Definitions): { kind: "set"; over: string
 function ranges(text: string): { start: number; end: number; expr: string; resource: string }[] {
   const out: { start: number; end: number; expr: string; resource: string }[] = [];
   for (const m of text.matchAll(/^(resource|component)[ \t]+"([^"]+)"[^\n]*\{\n/gm)) {
-    const bodyEnd = expressionEnd(text, m.index) ;
+    const bodyEnd = expressionEnd(text, m.index);
     const body = text.slice(m.index, bodyEnd);
     const options = /^[ \t]*options[ \t]*\{\n/m.exec(body);
     if (!options) continue;
