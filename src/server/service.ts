@@ -1,6 +1,7 @@
 // The pulumirpc.ResourceProvider service: Parameterize, GetSchema, plugin housekeeping, and dispatch of resource RPCs to ResourceOps.
 import { describe, HelpRequested, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
 import { openPackage, packageOptions } from "../parameterize/open.js";
+import { LazyProvider } from "../terraform/lazy-provider.js";
 import { cacheRoot } from "../acquire/cache.js";
 import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
 import { pluginDownloadURL } from "../release.js";
@@ -151,6 +152,8 @@ export class ProviderService {
       // when the schema is asked for.
       const p = active.parameterized;
       if (input.kind === "args" && p.docs === undefined && p.indexDoc === undefined) setImmediate(() => void this.schemaOf(active).catch(() => undefined));
+      // A program's run configures the provider next: one known from the schema cache starts now, beside the engine.
+      if (input.kind === "value" && p.provider instanceof LazyProvider) setImmediate(() => (p.provider as LazyProvider).start());
       return { name: active.parameterized.name, version: active.parameterized.version };
     } catch (e) {
       // Delivered before the error, which ends `pulumi package add`.
