@@ -135,10 +135,12 @@ export function readCachedSchema(options: SchemaCacheOptions, key: string): Cach
     return undefined;
   }
   try {
-    const entry = JSON.parse(text) as Entry;
-    if (entry.key !== key || (entry.protocolVersion !== 5 && entry.protocolVersion !== 6) || typeof entry.schema !== "string") return undefined;
+    // Read as unknown: the file may be anything a crash or another program left.
+    const entry = JSON.parse(text) as Partial<Record<keyof Entry, unknown>>;
+    const protocolVersion = entry.protocolVersion;
+    if (entry.key !== key || (protocolVersion !== 5 && protocolVersion !== 6) || typeof entry.schema !== "string") return undefined;
     const schema = JSON.parse(entry.schema, reviver) as ProviderSchema;
-    return { protocolVersion: entry.protocolVersion, schema, fingerprint: schemaFingerprint(entry.schema) };
+    return { protocolVersion, schema, fingerprint: schemaFingerprint(entry.schema) };
   } catch {
     return undefined;
   }
