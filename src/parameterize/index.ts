@@ -61,6 +61,8 @@ export interface Parameterized {
   docs?: DocsSource;
   /** `--indexDocOutDir`: where `_index.md` goes, and the repository its overview comes from. */
   indexDoc?: { dir: string; source?: DocsSource; addArgs: string };
+  /** Where the provider's schema is cached (schema-cache.ts), when the cache is on; what is rendered from it goes beside. */
+  schemaCache?: { options: SchemaCacheOptions; key: string };
 }
 
 interface Resolved {
@@ -229,6 +231,7 @@ export async function parameterize(input: ParameterizeInput, options: Parameteri
       schema,
     };
     if (docs !== undefined) parameterized.docs = docs;
+    if (cache !== undefined) parameterized.schemaCache = cache;
     if (resolved.indexDocOutDir !== undefined) {
       // The overview of _index.md comes from the repository even without --fullDocs, as the reference does it.
       const source = docs ?? docsSource({ fullDocs: true }, resolved.source, resolved.version);

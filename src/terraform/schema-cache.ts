@@ -18,7 +18,7 @@
 // What it does not do: decide when the provider starts (lazy-provider.ts), or trust an entry it cannot read whole (an
 // entry that does not parse, or whose stated key differs, is a miss and is written anew).
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BUNDLED, VERSION } from "../version.js";
 import type { ProviderSchema } from "./types.js";
@@ -28,8 +28,11 @@ export const SCHEMA_CACHE_ENV = "TF_BRIDGE_SCHEMA_CACHE";
 /** Bumped when the cached form changes in a way a build's identity would not show (it always shows in a bundle). */
 const FORMAT = 1;
 
-/** Entries kept: the oldest beyond this are removed when one is written (a giant provider's entry is tens of MB). */
-const MAX_ENTRIES = 24;
+/**
+ * Files kept (schemas, and the package schemas rendered from them: server/rendered-schema.ts): the oldest beyond this
+ * are removed when one is written (a giant provider's are tens of MB).
+ */
+const MAX_ENTRIES = 32;
 
 export interface CachedSchema {
   /** The protocol the provider's handshake chose: the bridge speaks it before the provider has started. */
@@ -91,86 +94,112 @@ export function schemaCacheKey(binary: string, type: string, env: NodeJS.Process
     .digest("hex");
 }
 
-// Maps are written as tagged entry lists: the schema's tables are Maps, and JSON has none.
-const MAP_TAG = "$map";
-
-function replacer(_key: string, value: unknown): unknown {
-  return value instanceof Map ? { [MAP_TAG]: [...(value as Map<unknown, unknown>).entries()] } : value;
-}
-
-function reviver(_key: string, value: unknown): unknown {
-  if (value !== null && typeof value === "object" && MAP_TAG in value) {
-    const entries = (value as Record<string, unknown>)[MAP_TAG];
-    if (Array.isArray(entries)) return new Map(entries as [unknown, unknown][]);
-  }
-  return value;
-}
+/** The schema's tables (Maps, which JSON lacks), written as entry lists; they are all at its top level. */
+const TABLES = ["resources", "dataSources", "ephemeralResources", "actions", "listResources", "functions"] as const;
 
 /** The schema as the cache writes it; its digest is the fingerprint. */
 export function serializeSchema(schema: ProviderSchema): string {
   // Diagnostics are not kept: a schema with errors is never cached, and its warnings are read nowhere.
-  return JSON.stringify({ ...schema, diagnostics: [] }, replacer);
+  const plain: Record<string, unknown> = { ...schema, diagnostics: [] };
+  for (const t of TABLES) {
+    const table = schema[t];
+    if (table !== undefined) plain[t] = [...table.entries()];
+  }
+  return JSON.stringify(plain);
+}
+
+function parseSchema(text: string): ProviderSchema {
+  // No reviver: called for every value, it would cost more than the parse itself on a giant provider's schema.
+  const plain = JSON.parse(text) as Record<string, unknown>;
+  for (const t of TABLES) {
+    const entries = plain[t];
+    if (entries === undefined) continue;
+    if (!Array.isArray(entries)) throw new Error(`${t} is not a table`);
+    plain[t] = new Map(entries as [string, unknown][]);
+  }
+  return plain as unknown as ProviderSchema;
 }
 
 export function schemaFingerprint(serialized: string): string {
   return createHash("sha256").update(serialized).digest("hex");
 }
 
-interface Entry {
+/** An entry's first line: what it is for. The schema follows on the second, as serializeSchema wrote it. */
+interface Header {
   key: string;
   protocolVersion: 5 | 6;
-  schema: string;
-}
-
-function entryFile(dir: string, key: string): string {
-  return join(dir, `${key}.json`);
 }
 
 /** The cached schema for the key, or undefined on a miss (no entry, or one that cannot be read whole). */
 export function readCachedSchema(options: SchemaCacheOptions, key: string): CachedSchema | undefined {
-  let text: string;
+  const text = readCacheFile(options, `${key}.json`);
+  if (text === undefined) return undefined;
   try {
-    text = readFileSync(entryFile(options.dir, key), "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
+    const newline = text.indexOf("\n");
+    if (newline < 0) return undefined;
     // Read as unknown: the file may be anything a crash or another program left.
-    const entry = JSON.parse(text) as Partial<Record<keyof Entry, unknown>>;
-    const protocolVersion = entry.protocolVersion;
-    if (entry.key !== key || (protocolVersion !== 5 && protocolVersion !== 6) || typeof entry.schema !== "string") return undefined;
-    const schema = JSON.parse(entry.schema, reviver) as ProviderSchema;
-    return { protocolVersion, schema, fingerprint: schemaFingerprint(entry.schema) };
+    const header = JSON.parse(text.slice(0, newline)) as Partial<Record<keyof Header, unknown>>;
+    const protocolVersion = header.protocolVersion;
+    if (header.key !== key || (protocolVersion !== 5 && protocolVersion !== 6)) return undefined;
+    const serialized = text.slice(newline + 1);
+    return { protocolVersion, schema: parseSchema(serialized), fingerprint: schemaFingerprint(serialized) };
   } catch {
     return undefined;
   }
 }
 
 /**
- * Writes the entry (to a temporary file renamed into place, so a reader never sees half of one) and trims the cache
- * to its newest entries. A failure to write is not an error: the next start asks the provider again.
+ * Writes a file of the cache (to a temporary file renamed into place, so a reader never sees half of one) and trims
+ * the cache to its newest files. A failure to write is not an error: the next start does the work again.
  */
-export function writeCachedSchema(options: SchemaCacheOptions, key: string, protocolVersion: 5 | 6, schema: ProviderSchema): string | undefined {
-  const serialized = serializeSchema(schema);
+export function writeCacheFile(options: SchemaCacheOptions, name: string, text: string): boolean {
   try {
     mkdirSync(options.dir, { recursive: true });
-    const target = entryFile(options.dir, key);
+    const target = join(options.dir, name);
     const temp = `${target}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify({ key, protocolVersion, schema: serialized } satisfies Entry));
+    writeFileSync(temp, text);
     renameSync(temp, target);
     trim(options.dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function cacheFileExists(options: SchemaCacheOptions, name: string): boolean {
+  return existsSync(join(options.dir, name));
+}
+
+/** A file of the cache, or undefined when it is not there. */
+export function readCacheFile(options: SchemaCacheOptions, name: string): string | undefined {
+  try {
+    return readFileSync(join(options.dir, name), "utf8");
   } catch {
     return undefined;
   }
-  return schemaFingerprint(serialized);
 }
 
-/** Removes an entry found wrong (the provider answered otherwise once started). */
+/** Writes the schema's entry; its fingerprint, or undefined when it could not be written. */
+export function writeCachedSchema(options: SchemaCacheOptions, key: string, protocolVersion: 5 | 6, schema: ProviderSchema): string | undefined {
+  const serialized = serializeSchema(schema);
+  const written = writeCacheFile(options, `${key}.json`, `${JSON.stringify({ key, protocolVersion } satisfies Header)}\n${serialized}`);
+  return written ? schemaFingerprint(serialized) : undefined;
+}
+
+/** Removes an entry found wrong (the provider answered otherwise once started), and what was made from it. */
 export function dropCachedSchema(options: SchemaCacheOptions, key: string): void {
+  let names: string[] = [];
   try {
-    unlinkSync(entryFile(options.dir, key));
+    names = readdirSync(options.dir).filter((f) => f.startsWith(key));
   } catch {
-    // Already gone.
+    // No cache left.
+  }
+  for (const f of names) {
+    try {
+      unlinkSync(join(options.dir, f));
+    } catch {
+      // Already gone.
+    }
   }
 }
 

@@ -90,10 +90,11 @@ describe("schema cache", () => {
     await Promise.all(processesMatching(binary).map((pid) => waitGone(pid, 10_000)));
     const [file] = entries();
     const path = join(cacheDir, ".schemas", file!);
-    const entry = JSON.parse(readFileSync(path, "utf8")) as { schema: string };
     // Another schema under the same key, from a provider that makes Terraform ask for the schema at every start.
-    entry.schema = entry.schema.replace('"getProviderSchemaOptional":true', '"getProviderSchemaOptional":false').replace('"random_id"', '"random_idx"');
-    writeFileSync(path, JSON.stringify(entry));
+    const entry = readFileSync(path, "utf8");
+    const tampered = entry.replace('"getProviderSchemaOptional":true', '"getProviderSchemaOptional":false').replace('"random_id"', '"random_idx"');
+    expect(tampered).not.toBe(entry);
+    writeFileSync(path, tampered);
     const stale = await param();
     expect(stale.provider).toBeInstanceOf(LazyProvider);
     expect(stale.schema.resources.has("random_idx")).toBe(true);
