@@ -11,6 +11,7 @@ import { rootCertificates } from "node:tls";
 import { join } from "node:path";
 import { DEFAULT_REGISTRY_HOST, formatAddress, normalizeRegistryHost, type ProviderAddress } from "../acquire/address.js";
 import { makeCertificate } from "../x509.js";
+import { USER_PROXY_ENV, userProxyValue } from "./user-proxy.js";
 
 /** The hosts Pulumi's converter asks without being told: the default host of its provider addresses, and Terraform's. */
 export const PUBLIC_REGISTRY_HOSTS = [DEFAULT_REGISTRY_HOST, "registry.terraform.io"];
@@ -39,7 +40,10 @@ export interface RegistryProxyOptions {
 }
 
 export interface RegistryProxy {
-  /** HTTPS_PROXY, HTTP_PROXY (lower case too), an empty NO_PROXY, and SSL_CERT_FILE: the system's roots and this run's CA. */
+  /**
+   * HTTPS_PROXY, HTTP_PROXY (lower case too), an empty NO_PROXY, and SSL_CERT_FILE: the system's roots and this run's
+   * CA; and the user's own values, which this plugin, started by the CLI under the converter, puts back (user-proxy.ts).
+   */
   env: Record<string, string>;
   /** The folder holding the CA bundle; removed by stop(). */
   dir: string;
@@ -158,7 +162,7 @@ export async function startRegistryProxy(tmp: string, options: RegistryProxyOpti
   const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   let stopped = false;
   return {
-    env: { HTTPS_PROXY: url, https_proxy: url, HTTP_PROXY: url, http_proxy: url, NO_PROXY: "", no_proxy: "", SSL_CERT_FILE: bundle },
+    env: { HTTPS_PROXY: url, https_proxy: url, HTTP_PROXY: url, http_proxy: url, NO_PROXY: "", no_proxy: "", SSL_CERT_FILE: bundle, [USER_PROXY_ENV]: userProxyValue(options.env) },
     dir,
     stop: () => {
       if (stopped) return;
