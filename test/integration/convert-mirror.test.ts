@@ -64,7 +64,7 @@ async function through(port: number, host: string, path: string, ca: string): Pr
   const { status, socket } = await tunnel(port, `${host}:443`);
   if (status !== 200) throw new Error(`CONNECT ${host}:443 answered ${status}`);
   return new Promise((ok, fail) => {
-    const req = get({ host, path, agent: false, createConnection: () => connect({ socket, servername: host, ca }) }, (res) => {
+    const req = get({ host, port: 443, path, createConnection: () => connect({ socket, servername: host, ca }) }, (res) => {
       let body = "";
       res.setEncoding("utf8").on("data", (d: string) => (body += d));
       res.once("end", () => ok({ status: res.statusCode ?? 0, body }));
@@ -166,8 +166,10 @@ describe.skipIf(skip)("convert with no route to any registry", () => {
     expect(r.output).toContain("convert: the converter asked for the versions of registry.opentofu.org/hashicorp/local: answered from what the plugin can install, 2.5.3");
     expect(readFileSync(join(r.out, "index.ts"), "utf8")).toContain('new local.File("motd"');
     expect(existsSync(join(r.out, "sdks", "local", "package.json")), "the provider's SDK, generated from the plugin with the provider from the mirror").toBe(true);
-    // The stand-in's CA and bundle are gone with the step.
-    expect(readdirSync(r.root).filter((n) => n.startsWith("pulumi-tf-convert-"))).toEqual([]);
+    // The stand-in's CA and bundle are gone with the step; the step's log, kept, shows what it answered.
+    const left = readdirSync(r.root).filter((n) => n.startsWith("pulumi-tf-convert-"));
+    expect(left).toEqual([expect.stringMatching(/^pulumi-tf-convert-shop-\d+\.log$/)]);
+    expect(readFileSync(join(r.root, left[0]!), "utf8")).toContain("convert: registry stand-in: GET https://registry.opentofu.org/v1/providers/hashicorp/local/versions → 200 (1 versions)");
   }
 
   it("only a filesystem mirror: the converter's versions come from it", async () => {
@@ -185,6 +187,7 @@ describe.skipIf(skip)("convert with no route to any registry", () => {
     expectConverted(await convertWith(`  network_mirror {\n    url = "https://${reg.host}/mirror/"\n  }\n`));
     const hits = reg.hits.slice(before);
     expect(hits.filter((h) => /^\/mirror\/registry\.opentofu\.org\/hashicorp\/local\/index\.json$/.test(h)).length).toBeGreaterThan(0);
-    expect(hits.filter((h) => !h.startsWith("/mirror/")), "only the mirror was asked").toEqual([]);
+    // Its archive is under /files/, as the mirror's index says; the registry protocol's paths were never asked.
+    expect(hits.filter((h) => !/^\/(mirror|files)\//.test(h)), "only the mirror was asked").toEqual([]);
   }, 600_000);
 });
