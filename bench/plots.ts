@@ -54,7 +54,11 @@ const dayOf = (d: BenchData): string => d.date.slice(0, 10);
  */
 export function refusals(data: Map<string, BenchData>, dir = DATA_DIR): string[] {
   const out: string[] = [];
-  const fileOf = (name: Bench): string => relative(process.cwd(), join(dir, `${name}.json`)) || `${name}.json`;
+  // Relative to the checkout where it is in it (docs/bench-data/giants.json), else as given.
+  const fileOf = (name: Bench): string => {
+    const file = join(dir, `${name}.json`);
+    return relative(ROOT, file).startsWith("..") ? file : relative(ROOT, file);
+  };
   const rerun = (name: Bench): string => `rerun \`${COMMANDS[name]}\` on a quiet machine (nothing else running), then \`npm run bench:plots\``;
   // The day and machine most of the runs share (the newest run's, on a tie) is the one the others must match.
   const place = (d: BenchData): string => `${dayOf(d)} on ${machineOf(d)}`;
@@ -110,12 +114,36 @@ const BASE = { background: "white", config: { font: "sans-serif", view: { stroke
 /** The min–max drawn over each median: a rule from `low` to `high` (nothing where the figure was not repeated). */
 const SPREAD = { type: "rule", color: "black", strokeWidth: 1.5 } as const;
 
+/**
+ * vega-lite's warnings but one: a faceted plot with a min–max layer gets "Detected faceted independent scales that union
+ * domain of the same fields from different source", as it should, since the median and its low and high share the y scale.
+ */
+const LOGGER = {
+  level(): number {
+    return vega.Warn;
+  },
+  error(...args: unknown[]) {
+    console.error(...args);
+    return this;
+  },
+  warn(...args: unknown[]) {
+    if (!String(args[0]).startsWith("Detected faceted independent scales")) console.warn(...args);
+    return this;
+  },
+  info() {
+    return this;
+  },
+  debug() {
+    return this;
+  },
+};
+
 /** One SVG from a vega-lite spec, with nothing in it that differs between two renderings of the same spec. */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   // Text widths estimated from the characters and font size, never measured with the optional `canvas` package where
   // one happens to be installed: a measured width depends on the machine's fonts, and so would the bytes.
   (vega as unknown as { textMetrics: { canvas(use: boolean): void } }).textMetrics.canvas(false);
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
+  const view = new vega.View(vega.parse(compile(spec, { logger: LOGGER }).spec), { renderer: "none" });
   try {
     return (await view.toSVG()) + "\n";
   } finally {
