@@ -221,7 +221,7 @@ function bars(d: BenchData, title: string, group: string, field: string, order: 
     width: 420,
     height: 220,
     encoding: {
-      x: { field: group, type: "nominal", title: null, axis: { labelAngle: 0 } },
+      x: { field: group, type: "nominal", title: null, sort: null, axis: { labelAngle: 0 } },
       xOffset: { field: "who", type: "nominal", sort: order },
     },
     layer: [
