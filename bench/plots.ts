@@ -59,7 +59,7 @@ export function refusals(data: Map<string, BenchData>, dir = DATA_DIR): string[]
     const file = join(dir, `${name}.json`);
     return relative(ROOT, file).startsWith("..") ? file : relative(ROOT, file);
   };
-  const rerun = (name: Bench): string => `rerun \`${COMMANDS[name]}\` on a quiet machine (nothing else running), then \`npm run bench:plots\``;
+  const rerun = (name: Bench, how = ""): string => `rerun \`${COMMANDS[name]}\`${how} on a quiet machine (nothing else running), then \`npm run bench:plots\``;
   // The day and machine most of the runs share (the newest run's, on a tie) is the one the others must match.
   const place = (d: BenchData): string => `${dayOf(d)} on ${machineOf(d)}`;
   const counts = new Map<string, number>();
@@ -77,7 +77,7 @@ export function refusals(data: Map<string, BenchData>, dir = DATA_DIR): string[]
     if (!(d.load.start[0]! < QUIET_LOAD)) out.push(`${what}: a loaded run, the load at the start must be under ${QUIET_LOAD}; ${rerun(name)}`);
     const rounds = roundsOf(d);
     if (rounds === undefined) out.push(`${what}: its settings record no rounds or runs; ${rerun(name)}`);
-    else if (rounds < MIN_ROUNDS) out.push(`${what}: ${rounds} rounds, at least ${MIN_ROUNDS} are needed; ${rerun(name)} with the default rounds`);
+    else if (rounds < MIN_ROUNDS) out.push(`${what}: ${rounds} ${"rounds" in d.settings ? "rounds" : "runs"}, at least ${MIN_ROUNDS} are needed; ${rerun(name, " with its default rounds")}`);
     const at = place(d);
     if (common !== undefined && at !== common) out.push(`${what}: run ${at}, the others ${common}; every plotted run must come from the same day and machine: ${rerun(name)} there`);
   }

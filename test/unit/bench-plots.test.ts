@@ -137,7 +137,7 @@ describe("npm run bench:plots", () => {
   it("refuses medians of fewer than 5 rounds or runs, and settings that record none", () => {
     const four = refusals(withChanged("giants", (d) => (d.settings["runs"] = 4)), "/data");
     expect(four).toHaveLength(1);
-    expect(four[0]).toMatch(/giants\.json .*: 4 rounds, at least 5 are needed/);
+    expect(four[0]).toMatch(/giants\.json .*: 4 runs, at least 5 are needed; rerun `BENCHES=giants npm run bench` with its default rounds on a quiet machine/);
     const none = refusals(withChanged("scale-random_id", (d) => delete d.settings["rounds"]), "/data");
     expect(none).toHaveLength(1);
     expect(none[0]).toMatch(/scale-random_id\.json .*: its settings record no rounds or runs; rerun `SCALE_SIZES=100,500,2000 SCALE_SKIP_CHECKPOINTS=1 BENCHES=scale npm run bench`/);
