@@ -207,7 +207,7 @@ function scale(d: BenchData): { svgs: Record<string, TopLevelSpec>; tables: stri
   for (const r of d.results) {
     const step = String(r.key?.["step"]);
     const unit = r.unit === "s" ? " s" : " MiB";
-    rows.push(`| ${fmt(Number(r.key?.["resources"]))} | ${step === "peak RSS" ? "plugin peak RSS" : step} | ${cell(r.bridge, r.bridgeRange, unit)} | ${cell(r.reference, r.referenceRange, unit)} | ${ratio(r.bridge, r.reference)} |`);
+    rows.push(`| ${Number(r.key?.["resources"]).toLocaleString("en-US")} | ${step === "peak RSS" ? "plugin peak RSS" : step} | ${cell(r.bridge, r.bridgeRange, unit)} | ${cell(r.reference, r.referenceRange, unit)} | ${ratio(r.bridge, r.reference)} |`);
   }
   return { svgs: { "bench-scale-time": timeSpec, "bench-scale-rss": rssSpec }, tables: rows.join("\n") };
 }
