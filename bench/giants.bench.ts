@@ -1,7 +1,7 @@
 // The largest real providers at full size (schema dumps served by test/peers/replay): start-up (spawn → Parameterize →
-// GetSchema answered) and peak RSS, ours (the packaged plugin) beside the reference's and the replay peer's own start
-// (handshake → schema), medians of BENCH_RUNS (default 3). `BENCHES=giants npm run bench`; BENCH_GIANTS=aws,google
-// runs a subset.
+// GetSchema answered) and peak RSS, ours (the packaged plugin; its first start-up too, the schema not cached) beside the
+// reference's and the replay peer's own start (handshake → schema), medians of BENCH_RUNS (default 5) with their
+// min–max. `BENCHES=giants npm run bench`; BENCH_GIANTS=aws,google runs a subset.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
@@ -12,7 +12,7 @@ import { referenceBin } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess } from "../test/support/pulumi.js";
 import { median, range, report, saveBenchData } from "./report.js";
 
-const RUNS = Number(process.env["BENCH_RUNS"] ?? 3);
+const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
 const wanted = process.env["BENCH_GIANTS"]?.split(",");
 
 /** A process's peak resident set (VmHWM), in MiB; 0 once it is gone. */

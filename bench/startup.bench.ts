@@ -1,5 +1,6 @@
 // Plugin startup as the engine sees it: spawn → port printed → Parameterize answered → GetSchema answered (medians of
-// BENCH_RUNS, default 10), ours beside the reference's and the Terraform provider's own start.
+// BENCH_RUNS, default 10, with their min–max), ours beside the reference's and the Terraform provider's own start; the
+// summary rows go to docs/bench-data/startup.json for bench/plots.ts.
 // BENCH_PROVIDERS=random,tls,local,big and BENCH_VARIANTS=packaged,reference,… (prefixes of the names below) run a subset.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -7,7 +8,7 @@ import { extractPlugin, packagedNode } from "../test/support/e2e.js";
 import { peerPath, referenceBin, repoRoot } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, PLUGIN_BIN } from "../test/support/pulumi.js";
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
-import { median, range, report } from "./report.js";
+import { median, range, report, saveBenchData } from "./report.js";
 
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 10);
 
@@ -123,11 +124,11 @@ for (const p of providers) {
     referenceRange: span(ref, k),
     directRange: range(directs),
   });
-  report({ scenario: `start → Parameterize answered (${p.label}, packaged)`, ...figures("parameterize"), unit: "ms", target: "< direct + 300 ms" });
-  report({ scenario: `start → GetSchema answered (${p.label}, packaged)`, ...figures("schema"), unit: "ms" });
+  report({ scenario: `start → Parameterize answered (${p.label}, packaged)`, ...figures("parameterize"), unit: "ms", target: "< direct + 300 ms", key: { provider: p.key, measure: "Parameterize" } });
+  report({ scenario: `start → GetSchema answered (${p.label}, packaged)`, ...figures("schema"), unit: "ms", key: { provider: p.key, measure: "start-up" } });
   const first = timed["packaged, schema cache off"];
   if (first !== undefined) {
-    report({ scenario: `start → GetSchema answered (${p.label}, packaged, schema not cached)`, ...figures("schema"), bridge: at(first, "schema"), bridgeRange: span(first, "schema"), unit: "ms" });
+    report({ scenario: `start → GetSchema answered (${p.label}, packaged, schema not cached)`, ...figures("schema"), bridge: at(first, "schema"), bridgeRange: span(first, "schema"), unit: "ms", key: { provider: p.key, measure: "first start-up" } });
   }
 }
 
@@ -139,3 +140,4 @@ console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const r of rows) console.log(line(r));
 rmSync(installed, { recursive: true, force: true });
+saveBenchData("startup", { runs: RUNS, providers: providers.map((p) => p.key).join(","), variants: variants.map((v) => v.name).join("; ") });
