@@ -39,6 +39,30 @@ export interface BenchData {
 
 export const REPORT_PREFIX = "BENCH-RESULT ";
 
+/** The 1-minute load average a published run must start under (bench/plots.ts refuses others). */
+export const QUIET_LOAD = 1.5;
+/** The fewest rounds (or runs) a published median may be taken over; each bench records its count in its settings. */
+export const MIN_ROUNDS = 5;
+
+/**
+ * Waits until the 1-minute load average is under QUIET_LOAD, at most `maxSeconds`, so a bench started right after
+ * another does not record (and publish) the load the previous one left; true when the machine got quiet.
+ */
+export async function settle(maxSeconds: number, log: (line: string) => void = console.log): Promise<boolean> {
+  const until = Date.now() + maxSeconds * 1000;
+  let said = false;
+  while (loadavg()[0]! >= QUIET_LOAD) {
+    if (Date.now() >= until) {
+      log(`load ${loadavg()[0]!.toFixed(2)} after ${maxSeconds} s: starting anyway (bench:plots will refuse this run's figures)`);
+      return false;
+    }
+    if (!said) log(`waiting for the 1-minute load (${loadavg()[0]!.toFixed(2)}) to fall under ${QUIET_LOAD} (at most ${maxSeconds} s)`);
+    said = true;
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+  }
+  return true;
+}
+
 const started = { date: new Date().toISOString(), load: loadavg() };
 const reported: BenchResult[] = [];
 

@@ -1,17 +1,23 @@
 // Runs every benchmark in turn (their own tables print as they go), then one table: the bridge's figure, the reference
 // bridge's (Pulumi's Go implementation) where measured, the same work done straight against the Terraform provider,
-// and the ratios. `npm run bench`; no assertions anywhere.
+// and the ratios. `npm run bench`; no assertions anywhere. Writing to docs/bench-data (BENCH_DATA_DIR unset), it waits
+// before each bench whose JSON bench/plots.ts draws (up to BENCH_SETTLE_SECONDS, default 600; 0 does not wait) for the
+// machine to be quiet: the previous bench's load would otherwise be the next one's start, and plots refuse loaded runs.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { repoRoot } from "../test/support/peers.js";
-import { REPORT_PREFIX, type BenchResult } from "./report.js";
+import { REPORT_PREFIX, settle, type BenchResult } from "./report.js";
 
 const benches = (process.env["BENCHES"] ?? "codec,launch,startup,overhead,schema,docs,load").split(",");
 const results: BenchResult[] = [];
+/** The benches whose JSON is plotted in docs/performance.md (bench/plots.ts BENCHES). */
+const PLOTTED = new Set(["scale", "giants", "overhead", "startup"]);
+const settleSeconds = Number(process.env["BENCH_SETTLE_SECONDS"] ?? 600);
 
 for (const name of benches) {
   console.log(`\n== bench/${name}.bench.ts`);
+  if (PLOTTED.has(name) && process.env["BENCH_DATA_DIR"] === undefined && settleSeconds > 0) await settle(settleSeconds);
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "bench", `${name}.bench.ts`)], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
     createInterface({ input: child.stdout! }).on("line", (line) => {

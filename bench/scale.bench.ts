@@ -3,25 +3,28 @@
 // and the plugin's peak RSS with ours ÷ reference, time per resource at each size, and the CPU each class of process
 // (engine, plugin, Terraform provider) spent per step and per resource, with its growth from the first size to the
 // last, so a step of the plugin that grows faster than the engine's own shows.
-// SCALE_KIND: `random_id` (random_id only; default sizes 500,2000) or `aws` (resources spread over aws resource types
-// served by the replay peer from the aws schema dump; default 200,500). SCALE_SIZES, LOAD_PARALLEL (default 32) and
-// LOAD_PLUGINS (default ours,reference) as in bench/load.bench.ts. SCALE_SKIP_CHECKPOINTS=1 runs every pulumi command
-// with PULUMI_SKIP_CHECKPOINTS=true (the engine saves the snapshot once at the end instead of after every step, which
-// is quadratic in stack size on the local backend). No assertions.
+// Each size runs SCALE_ROUNDS rounds (default 5), ours and the reference in turn within a round (the first of them
+// alternating), and reports the medians over the rounds with their min–max.
+// SCALE_KIND: `random_id` (random_id only; default sizes 100,500,2000, the published plot's) or `aws` (resources spread
+// over aws resource types served by the replay peer from the aws schema dump; default 200,500). SCALE_SIZES,
+// LOAD_PARALLEL (default 32) and LOAD_PLUGINS (default ours,reference) as in bench/load.bench.ts.
+// SCALE_SKIP_CHECKPOINTS=1 runs every pulumi command with PULUMI_SKIP_CHECKPOINTS=true (the engine saves the snapshot
+// once at the end instead of after every step, which is quadratic in stack size on the local backend). No assertions.
 import { awsLoad } from "../test/support/scale-scenario.js";
 import type { PluginKind } from "../test/support/interchange.js";
 import { describeLoad, runLoadScenario, type LoadResult, type LoadStep, type ProcessClass } from "../test/support/load-scenario.js";
-import { report, saveBenchData } from "./report.js";
+import { median, range, report, saveBenchData } from "./report.js";
 
 const kind = process.env["SCALE_KIND"] ?? "random_id";
 if (kind !== "random_id" && kind !== "aws") throw new Error(`SCALE_KIND is ${kind}: set it to random_id or aws`);
-const sizes = (process.env["SCALE_SIZES"] ?? (kind === "aws" ? "200,500" : "500,2000")).split(",").map(Number);
+const sizes = (process.env["SCALE_SIZES"] ?? (kind === "aws" ? "200,500" : "100,500,2000")).split(",").map(Number);
 const parallel = Number(process.env["LOAD_PARALLEL"] ?? 32);
 const plugins = (process.env["LOAD_PLUGINS"] ?? "ours,reference").split(",") as PluginKind[];
+const rounds = Number(process.env["SCALE_ROUNDS"] ?? 5);
 const skipCheckpoints = process.env["SCALE_SKIP_CHECKPOINTS"] === "1";
 const env = skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : undefined;
 console.log(
-  `scale: ${kind}, sizes ${sizes.join(",")}, --parallel ${parallel}, plugins ${plugins.join(",")}, ` +
+  `scale: ${kind}, sizes ${sizes.join(",")}, ${rounds} rounds, --parallel ${parallel}, plugins ${plugins.join(",")}, ` +
     `checkpoints ${skipCheckpoints ? "skipped (PULUMI_SKIP_CHECKPOINTS=true)" : "saved after every step (the engine's default)"}`,
 );
 
@@ -59,29 +62,60 @@ function describeStepCpu(r: LoadResult): string[] {
   ];
 }
 
-const results = new Map<number, Partial<Record<PluginKind, LoadResult>>>();
+/** Every round's result, by size and plugin. */
+const results = new Map<number, Partial<Record<PluginKind, LoadResult[]>>>();
+/** The median over a plugin's rounds at a size of what `f` takes from each; NaN where it did not run. */
+const med = (n: number, plugin: PluginKind, f: (r: LoadResult) => number | undefined): number => {
+  const xs = (results.get(n)?.[plugin] ?? []).map(f).filter((x): x is number => x !== undefined);
+  return xs.length === 0 ? NaN : median(xs);
+};
+const spread = (n: number, plugin: PluginKind, f: (r: LoadResult) => number | undefined): [number, number] | undefined =>
+  range((results.get(n)?.[plugin] ?? []).map(f).filter((x): x is number => x !== undefined));
+const label = kind === "aws" ? `aws-shaped resources (replay peer)` : "random_ids";
 for (const n of sizes) {
-  const runs: Partial<Record<PluginKind, LoadResult>> = {};
-  for (const plugin of plugins) {
-    const r = await run(n, plugin);
-    for (const line of describeLoad(r)) console.log(line);
-    for (const line of describeStepCpu(r)) console.log(line);
-    runs[plugin] = r;
-  }
+  const runs: Partial<Record<PluginKind, LoadResult[]>> = {};
   results.set(n, runs);
-  const label = kind === "aws" ? `aws-shaped resources (replay peer)` : "random_ids";
-  for (const [step, k] of STEPS) {
-    report({ scenario: `${step} of ${n} ${label} --parallel ${parallel}`, bridge: (runs.ours?.[k] ?? NaN) / 1000, reference: runs.reference && runs.reference[k] / 1000, unit: "s", key: { step, resources: n } });
+  for (let round = 0; round < rounds; round++) {
+    // Interleaved, and the first of them alternating, so drift in the machine's load and anything one run leaves warm
+    // for the next fall on both.
+    for (const plugin of round % 2 === 0 ? plugins : [...plugins].reverse()) {
+      console.log(`\n${n} ${label}, round ${round + 1} of ${rounds}: ${plugin}`);
+      const r = await run(n, plugin);
+      for (const line of describeLoad(r)) console.log(line);
+      for (const line of describeStepCpu(r)) console.log(line);
+      (runs[plugin] ??= []).push(r);
+    }
   }
-  report({ scenario: `plugin peak RSS (VmHWM), ${n} ${label}`, bridge: (runs.ours && peakMiB(runs.ours)) ?? NaN, reference: runs.reference && peakMiB(runs.reference), unit: "MiB", key: { step: "peak RSS", resources: n } });
+  const has = (plugin: PluginKind): boolean => (runs[plugin]?.length ?? 0) > 0;
+  for (const [step, k] of STEPS) {
+    const s = (r: LoadResult): number => r[k] / 1000;
+    report({
+      scenario: `${step} of ${n} ${label} --parallel ${parallel}, median of ${rounds}`,
+      bridge: med(n, "ours", s),
+      reference: has("reference") ? med(n, "reference", s) : undefined,
+      bridgeRange: spread(n, "ours", s),
+      referenceRange: has("reference") ? spread(n, "reference", s) : undefined,
+      unit: "s",
+      key: { step, resources: n },
+    });
+  }
+  report({
+    scenario: `plugin peak RSS (VmHWM), ${n} ${label}, median of ${rounds}`,
+    bridge: med(n, "ours", peakMiB),
+    reference: has("reference") ? med(n, "reference", peakMiB) : undefined,
+    bridgeRange: spread(n, "ours", peakMiB),
+    referenceRange: has("reference") ? spread(n, "reference", peakMiB) : undefined,
+    unit: "MiB",
+    key: { step: "peak RSS", resources: n },
+  });
 }
 
 // Growth: time per resource at each size, and how much it grew from the smallest size to the largest, per plugin. A
 // step that grows faster for ours than for the reference (which runs the same engine) is the bridge's own growth.
-console.log(`\ngrowth (${kind}, ms per resource at ${sizes.join(" / ")}; last ÷ first):`);
+console.log(`\ngrowth (${kind}, medians over the rounds of ms per resource at ${sizes.join(" / ")}; last ÷ first):`);
 for (const plugin of plugins) {
   for (const [step, k] of STEPS) {
-    const per = sizes.map((n) => { const r = results.get(n)?.[plugin]; return r ? r[k] / r.resources : NaN; });
+    const per = sizes.map((n) => med(n, plugin, (r) => r[k] / r.resources));
     console.log(`  ${plugin} ${step}: ${per.map((x) => x.toFixed(1)).join(" / ")}; growth ${(per[per.length - 1]! / per[0]!).toFixed(2)}×`);
   }
 }
@@ -92,11 +126,11 @@ console.log(`\nCPU growth (${kind}, ms of CPU per resource at ${sizes[0]} → ${
 for (const plugin of plugins) {
   for (const step of CPU_STEPS.slice(1)) {
     const cells = CPU_CLASSES.slice(0, 3).map((c) => {
-      const per = sizes.map((n) => { const r = results.get(n)?.[plugin]; return r ? (r.stepCpuSeconds[step][c] * 1000) / r.resources : NaN; });
+      const per = sizes.map((n) => med(n, plugin, (r) => (r.stepCpuSeconds[step][c] * 1000) / r.resources));
       return `${c} ${per[0]!.toFixed(2)} → ${per[per.length - 1]!.toFixed(2)} (${(per[per.length - 1]! / per[0]!).toFixed(2)}×)`;
     });
     console.log(`  ${plugin} ${step}: ${cells.join(", ")}`);
   }
 }
 
-saveBenchData(`scale-${kind}`, { kind, sizes: sizes.join(","), parallel, plugins: plugins.join(","), checkpoints: skipCheckpoints ? "skipped" : "saved" });
+saveBenchData(`scale-${kind}`, { kind, sizes: sizes.join(","), rounds, parallel, plugins: plugins.join(","), checkpoints: skipCheckpoints ? "skipped" : "saved" });

@@ -1,13 +1,14 @@
 // Plugin startup as the engine sees it: spawn → port printed → Parameterize answered → GetSchema answered (medians of
-// BENCH_RUNS, default 10), ours beside the reference's and the Terraform provider's own start.
-// BENCH_PROVIDERS=random,tls,big and BENCH_VARIANTS=packaged,reference,… (prefixes of the names below) run a subset.
+// BENCH_RUNS, default 10, with their min–max), ours beside the reference's and the Terraform provider's own start; the
+// summary rows go to docs/bench-data/startup.json for bench/plots.ts.
+// BENCH_PROVIDERS=random,tls,local,big and BENCH_VARIANTS=packaged,reference,… (prefixes of the names below) run a subset.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { extractPlugin, packagedNode } from "../test/support/e2e.js";
 import { peerPath, referenceBin, repoRoot } from "../test/support/peers.js";
 import { argsRequest, startPluginProcess, PLUGIN_BIN } from "../test/support/pulumi.js";
 import { GrpcTerraformProvider } from "../src/terraform/client.js";
-import { median, range, report } from "./report.js";
+import { median, range, report, saveBenchData } from "./report.js";
 
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 10);
 
@@ -56,6 +57,8 @@ const node = packagedNode();
 const boot = [...node.flags, join(repoRoot, "dist", "boot.cjs")];
 const allVariants: { name: string; bin: string; args?: string[]; env?: NodeJS.ProcessEnv }[] = [
   { name: "packaged (snapshot)", bin: packaged },
+  // The first start of a binary, or a provider run with the schema cache off: the provider started and asked its schema.
+  { name: "packaged, schema cache off", bin: packaged, env: { TF_BRIDGE_SCHEMA_CACHE: "0" } },
   { name: "packaged Node, dist/boot.cjs (code cache)", bin: node.bin, args: boot },
   { name: "packaged Node, dist/boot.cjs, no code cache", bin: node.bin, args: boot, env: { TF_BRIDGE_COMPILE_CACHE: "0" } },
   // The same bundle on the `node` on PATH (the machine's Node 20), as the plugin ran before it was a single executable.
@@ -64,7 +67,8 @@ const allVariants: { name: string; bin: string; args?: string[]; env?: NodeJS.Pr
   { name: "reference (Go)", bin: referenceBin() },
 ];
 const wantedVariants = process.env["BENCH_VARIANTS"]?.split(",");
-// The packaged plugin and the reference always run: the summary rows compare those two.
+// The packaged plugin and the reference always run: the summary rows compare those two (the plugin with the schema cache
+// filled by the warm-up run, and without it where that variant runs).
 const variants = allVariants.filter(
   (v) => wantedVariants === undefined || v.name === "packaged (snapshot)" || v.name === "reference (Go)" || wantedVariants.some((w) => v.name.startsWith(w)),
 );
@@ -75,6 +79,7 @@ const variants = allVariants.filter(
 const allProviders: { key: string; label: string; peer: string; env?: Record<string, string>; onlyPackaged?: boolean }[] = [
   { key: "random", label: "random", peer: "random" },
   { key: "tls", label: "tls", peer: "tls" },
+  { key: "local", label: "local", peer: "local" },
   {
     key: "big",
     label: "1,600-resource provider",
@@ -119,8 +124,12 @@ for (const p of providers) {
     referenceRange: span(ref, k),
     directRange: range(directs),
   });
-  report({ scenario: `start → Parameterize answered (${p.label}, packaged)`, ...figures("parameterize"), unit: "ms", target: "< direct + 300 ms" });
-  report({ scenario: `start → GetSchema answered (${p.label}, packaged)`, ...figures("schema"), unit: "ms" });
+  report({ scenario: `start → Parameterize answered (${p.label}, packaged)`, ...figures("parameterize"), unit: "ms", target: "< direct + 300 ms", key: { provider: p.key, measure: "Parameterize" } });
+  report({ scenario: `start → GetSchema answered (${p.label}, packaged)`, ...figures("schema"), unit: "ms", key: { provider: p.key, measure: "start-up" } });
+  const first = timed["packaged, schema cache off"];
+  if (first !== undefined) {
+    report({ scenario: `start → GetSchema answered (${p.label}, packaged, schema not cached)`, ...figures("schema"), bridge: at(first, "schema"), bridgeRange: span(first, "schema"), unit: "ms", key: { provider: p.key, measure: "first start-up" } });
+  }
 }
 
 const header = ["provider", "plugin", "port printed ms", "Parameterize answered ms", "GetSchema answered ms", "schema KiB"];
@@ -131,3 +140,4 @@ console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const r of rows) console.log(line(r));
 rmSync(installed, { recursive: true, force: true });
+saveBenchData("startup", { runs: RUNS, providers: providers.map((p) => p.key).join(","), variants: variants.map((v) => v.name).join("; ") });

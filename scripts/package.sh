@@ -147,18 +147,22 @@ wheel_node() {
 }
 
 # The preparation blob for a given Node (run here, so it must be a Node for this machine). execArgv caps V8's young
-# generation at 2 MB per semi-space: Node 24's default lets it grow far past that under load (the plugin's peak over
+# generation at 1 MB per semi-space: Node 24's default lets it grow far past that under load (the plugin's peak over
 # `pulumi up`/preview/destroy of 1,000 resources was 178 MiB without a cap, 126–144 MiB with 8 MB), and most of what
 # a busy plugin holds above its resting size is young garbage in flight. At 500 random_ids, --parallel 32, the peak was
 # 112 MiB with 2 MB against 118 MiB with 8 MB (medians of 4 and 6 interleaved runs at load average 3–9; the reference
-# 106–107 MiB), with no more plugin CPU per step. NODE_OPTIONS still extends these flags.
+# 106–107 MiB), with no more plugin CPU per step. A 1 MB cap and V8's --optimize-for-size (less inlining, smaller
+# code) took it further: 500 random_ids with checkpoints skipped peaked at 110.4–113.8 MiB with 2 MB alone, 109.3–110.3
+# with 1 MB, 107.7–109.3 with 2 MB and --optimize-for-size, 106.8–108.6 with both and --heap-growing-percent=20
+# (three runs each, load average 4–6, wall times within the noise); the slower heap growth alone gave nothing
+# (110.5–116.2), so it is left out. NODE_OPTIONS still extends these flags.
 # With a third argument "snapshot", the blob is a startup snapshot of snapshot.cjs made by running it with that Node.
 prepare_blob() {
   local node="$1" blob="$2" main="$out/sea.cjs" snapshot=false
   [ "${3:-}" = snapshot ] && main="$out/snapshot.cjs" snapshot=true
   cat > "$sea/sea-config.json" <<JSON
 { "main": "$main", "output": "$blob", "disableExperimentalSEAWarning": true, "useSnapshot": $snapshot, "useCodeCache": false,
-  "execArgv": ["--max-semi-space-size=2"],
+  "execArgv": ["--max-semi-space-size=1", "--optimize-for-size"],
   "assets": { "manifest.json": "$sea/manifest.json", "payload.bin": "$sea/payload.bin" } }
 JSON
   "$node" --experimental-sea-config "$sea/sea-config.json" >"$sea/prepare.log" 2>&1 ||

@@ -33,3 +33,6 @@ function versionFromPackageJson(): string {
 /** Semver without a leading `v`, as the engine expects in PluginInfo and schemas. */
 export const VERSION: string =
   typeof __TF_BRIDGE_VERSION__ === "string" ? __TF_BRIDGE_VERSION__ : versionFromPackageJson();
+
+/** Whether this is the packaged plugin (a bundle or its single executable), whose code changes only with its file. */
+export const BUNDLED: boolean = typeof __TF_BRIDGE_VERSION__ === "string";

@@ -18,7 +18,7 @@ import { Http } from "./http.js";
 import { describeWanted, MultiSource, type Resolution, type Selector } from "./multi-source.js";
 import { currentPlatform, formatPlatform } from "./platform.js";
 import { acquireSettings, enforceSignature } from "./settings.js";
-import type { InstallContext } from "./source.js";
+import { protocolsSupported, type InstallContext } from "./source.js";
 import { proxySettings, type ProxySettings } from "./proxy.js";
 
 export interface RemoteBinary {
@@ -161,4 +161,34 @@ function writeBeside(packageDir: string, suffix: string, value: string): void {
   const tmp = `${packageDir}.${suffix}.${process.pid}`;
   writeFileSync(tmp, `${value}\n`);
   renameSync(tmp, `${packageDir}.${suffix}`);
+}
+
+/**
+ * Every version of `address` that acquireRemote could use here, newest first: what the installation methods of the
+ * Terraform CLI configuration offer (mirrors, `TF_CLI_CONFIG_FILE`, the registry when no configuration names other
+ * methods) for this platform and a protocol we speak, and what the caches hold. A source that cannot be reached is
+ * passed over as acquireRemote passes over it (the caches may still answer); one that answers wrongly throws.
+ */
+export async function installableVersions(address: ProviderAddress, options: Pick<AcquireOptions, "env" | "events"> = {}): Promise<string[]> {
+  const events = eventSink(options.events);
+  const env = options.env ?? process.env;
+  const home = env["HOME"] || homedir();
+  const platform = formatPlatform(currentPlatform());
+  const config = await loadCliConfig(env, home, DEFAULT_REGISTRY_HOST);
+  for (const w of config.warnings) events.warn(w);
+  const cache = new CacheSource(config.pluginCacheDir !== undefined ? [cacheRoot(env), config.pluginCacheDir] : [cacheRoot(env)], platform);
+  const settings = acquireSettings(env);
+  let proxy: ProxySettings | undefined;
+  try {
+    proxy = proxySettings(env);
+  } catch (e) {
+    throw invalidArgument((e as Error).message);
+  }
+  const http = new Http({ ...settings, proxy, tokenFor: (host) => tokenForHost(host, { env, configured: config.credentials }), onRetry: events.status });
+  const ctx: InstallContext = { http, platform, events, maxUnpackedBytes: settings.maxUnpackedBytes, maxArchiveEntries: settings.maxArchiveEntries };
+  const sources = MultiSource.forProvider(config, address, env, home, http);
+  const resolution = await sources.resolve(address, { raw: "", clauses: [] }, ctx);
+  const usable = [...resolution.offered].filter(([, offers]) => offers.some((o) => (o.info.platforms === undefined || o.info.platforms.includes(platform)) && protocolsSupported(o.info.protocols))).map(([v]) => v);
+  const cached = (await cache.versions(address))?.map((v) => v.version) ?? [];
+  return [...new Set([...usable, ...cached])].sort(semver.rcompare);
 }

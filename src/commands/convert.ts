@@ -4,15 +4,21 @@
 // base provider of every provider it bridges, and code generation then asks for that version, not this plugin's.
 // Neither step may pick Pulumi's Go implementation, which has the same plugin name: the first runs with automatic
 // plugin downloads off (it would fetch the Go v0.8.1 the converter names), and the second generates each SDK from this
-// plugin by name and version (a `packages` remap in the project it converts from, removed from the result).
+// plugin by name and version (a `packages` remap in the project it converts from, removed from the result). The
+// first step's converter reaches no registry: its version questions are answered on loopback (registry-proxy.ts) from
+// what this plugin's installer sees, so a conversion works wherever `pulumi up` could install the providers.
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
+import { formatAddress, type ProviderAddress } from "../acquire/address.js";
 import { pulumiHome } from "../acquire/cache.js";
+import { redactText } from "../acquire/redact.js";
+import { installableVersions } from "../acquire/remote.js";
 import { VERSION } from "../version.js";
 import { onInterrupt, stopWithChildren } from "./interrupt.js";
 import { fixPcl } from "./pcl-fixes.js";
 import { goConfigObjects, renameCollidingConfig } from "./program-fixes.js";
+import { registryHosts, startRegistryProxy } from "./registry-proxy.js";
 import { runPulumi, runTracked } from "./pulumi-cli.js";
 import { pinnedProject, pythonVirtualenvRuntime, unpinProject } from "./pulumi-yaml.js";
 import { UsageError } from "./usage.js";
@@ -309,6 +315,22 @@ export async function addStd(language: string, outDir: string, generateOnly: boo
   return false;
 }
 
+/**
+ * The converter's version question answered from the plugin's installer, as `pulumi up` would install the provider
+ * (with the user's environment, not the converter's); what was answered goes into `asked`, for the user.
+ */
+async function answerVersions(address: ProviderAddress, env: NodeJS.ProcessEnv, asked: Map<string, string>): Promise<string[]> {
+  const label = formatAddress(address);
+  try {
+    const versions = await installableVersions(address, { env });
+    asked.set(label, versions.length > 0 ? `answered from what the plugin can install, ${versions.slice(0, 5).join(", ")}${versions.length > 5 ? `, … (${versions.length})` : ""}` : "the plugin can install none, so the converter cannot resolve its version");
+    return versions;
+  } catch (e) {
+    asked.set(label, `the plugin can install none (${redactText((e as Error).message)}), so the converter cannot resolve its version`);
+    throw e;
+  }
+}
+
 /** Runs a checker like every child of the command; its exit code and its output, both streams together. */
 async function check(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
   try {
@@ -385,7 +407,24 @@ export async function runConvert(args: ConvertArgs, cwd: string = process.cwd(),
   const logFile = join(tmpdir(), `pulumi-tf-convert-${name.replace(/[^\w.-]/g, "_")}-${Date.now()}.log`);
   // Stopped, the conversion leaves nothing: its log names no result.
   const forgetLog = onInterrupt(() => rmSync(logFile, { force: true }));
-  const first = await firstStep([...toPcl, ...(args.converterArgs.length > 0 ? ["--", ...args.converterArgs] : [])], cwd, noDownloads, logFile);
+  // Pulumi's converter asks the public registry for provider versions itself, ignoring Terraform's CLI configuration:
+  // it asks a loopback stand-in instead, which answers from what this plugin can install (mirrors, caches, registry).
+  const asked = new Map<string, string>();
+  const registry = await startRegistryProxy(work, {
+    hosts: registryHosts(cwd),
+    versions: (address) => answerVersions(address, env, asked),
+    env,
+    onEvent: (e) => appendFileSync(logFile, `convert: registry stand-in: ${e.kind === "answered" ? `GET https://${e.host}${e.path} → ${e.status}${e.versions !== undefined ? ` (${e.versions} versions)` : ""}` : `refused ${e.target}: ${e.why}`}\n`),
+  });
+  const forgetRegistry = onInterrupt(registry.stop);
+  let first: { code: number; hidden: number };
+  try {
+    first = await firstStep([...toPcl, ...(args.converterArgs.length > 0 ? ["--", ...args.converterArgs] : [])], cwd, { ...noDownloads, ...registry.env }, logFile);
+  } finally {
+    registry.stop();
+    forgetRegistry();
+  }
+  for (const [address, answer] of asked) log(`convert: the converter asked for the versions of ${address}: ${answer}`);
   let code = first.code;
   if (code !== 0) {
     log(`convert: \`pulumi convert --from terraform --language pcl\` failed (exit ${code}); what it wrote is in ${pclDir}, all it printed in ${logFile}`);

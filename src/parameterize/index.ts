@@ -1,6 +1,6 @@
 // Parameterize end to end: args or value → provider binary (local or registry) → launched provider and its schema.
 import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { formatAddress, type ProviderAddress } from "../acquire/address.js";
 import { parseArgs, type Selection } from "./args.js";
 import { checkPackageName } from "./project-packages.js";
@@ -13,6 +13,9 @@ import { acquireRemote, type RemoteBinary } from "../acquire/remote.js";
 import { encodeValue, parseValue, type ValueDocs, type ValueSource } from "./value.js";
 import type { DocsSource } from "../docs/index.js";
 import { GrpcTerraformProvider } from "../terraform/client.js";
+import { LazyProvider } from "../terraform/lazy-provider.js";
+import { dropCachedSchema, readCachedSchema, schemaCacheKey, writeCachedSchema, type SchemaCacheOptions } from "../terraform/schema-cache.js";
+import { cacheRoot } from "../acquire/cache.js";
 import type { ProviderLogEntry } from "../terraform/launch.js";
 import { RecordingProvider, recorderFromEnv, type CallRecorder } from "../terraform/recording.js";
 import type { ProviderSchema, TerraformProvider } from "../terraform/types.js";
@@ -58,6 +61,8 @@ export interface Parameterized {
   docs?: DocsSource;
   /** `--indexDocOutDir`: where `_index.md` goes, and the repository its overview comes from. */
   indexDoc?: { dir: string; source?: DocsSource; addArgs: string };
+  /** Where the provider's schema is cached (schema-cache.ts), when the cache is on; what is rendered from it goes beside. */
+  schemaCache?: { options: SchemaCacheOptions; key: string };
 }
 
 interface Resolved {
@@ -145,9 +150,15 @@ async function resolveSource(input: ParameterizeInput, options: ParameterizeOpti
   return { source: value.source, selection: value.selection, binary: remote.path, type: address.type, version, attach: remote.attach, ...docs };
 }
 
+/** Where the resolved binary's schema is cached, or undefined when the cache is off (see schema-cache.ts). */
+function schemaCache(resolved: Resolved): { options: SchemaCacheOptions; key: string } | undefined {
+  const key = schemaCacheKey(resolved.binary, resolved.type);
+  return key === undefined ? undefined : { options: { dir: join(cacheRoot(), ".schemas") }, key };
+}
+
 /**
- * Parses the request, acquires and launches the provider, and fetches its schema. The caller owns the returned
- * provider process and must close it.
+ * Parses the request, acquires and launches the provider, and fetches its schema; a binary whose schema is cached
+ * (schema-cache.ts) is not launched here but when first needed. The caller owns the returned provider and must close it.
  */
 export async function parameterize(input: ParameterizeInput, options: ParameterizeOptions = {}): Promise<Parameterized> {
   const resolved = await resolveSource(input, options);
@@ -167,6 +178,8 @@ export async function parameterize(input: ParameterizeInput, options: Parameteri
   } catch (e) {
     throw new ParameterizeError("failed-precondition", (e as Error).message, { cause: e });
   }
+  const cache = resolved.attach === undefined && recorder === undefined ? schemaCache(resolved) : undefined;
+  const cached = cache === undefined ? undefined : readCachedSchema(cache.options, cache.key);
   let provider: TerraformProvider;
   try {
     if (resolved.attach !== undefined) {
@@ -174,6 +187,15 @@ export async function parameterize(input: ParameterizeInput, options: Parameteri
       options.status?.(line);
       options.info?.(line);
       provider = await GrpcTerraformProvider.attach(resolved.attach.key, resolved.attach);
+    } else if (cached !== undefined && cache !== undefined) {
+      options.debug?.(`the schema of ${resolved.binary} is cached (${cache.options.dir}): the provider starts when first needed`);
+      const onLog = options.onProviderLog?.(name);
+      provider = new LazyProvider({
+        binary: resolved.binary,
+        cached,
+        launch: (secrets) => GrpcTerraformProvider.launch({ path: resolved.binary, secrets, ...(onLog !== undefined ? { onLog } : {}) }),
+        stale: () => dropCachedSchema(cache.options, cache.key),
+      });
     } else {
       options.status?.(`Launching terraform-provider-${resolved.type}…`);
       provider = await GrpcTerraformProvider.launch({ path: resolved.binary, onLog: options.onProviderLog?.(name) });
@@ -193,6 +215,7 @@ export async function parameterize(input: ParameterizeInput, options: Parameteri
         `terraform-provider-${resolved.type} returned errors with its schema: ${errors.map((d) => d.summary + (d.detail ? `: ${d.detail}` : "")).join("; ")}`,
       );
     }
+    if (cache !== undefined && cached === undefined) writeCachedSchema(cache.options, cache.key, provider.protocolVersion, schema);
     const origin: ProviderOrigin =
       resolved.source.kind === "local"
         ? { kind: "local", path: resolved.source.path, type: resolved.type }
@@ -208,6 +231,7 @@ export async function parameterize(input: ParameterizeInput, options: Parameteri
       schema,
     };
     if (docs !== undefined) parameterized.docs = docs;
+    if (cache !== undefined) parameterized.schemaCache = cache;
     if (resolved.indexDocOutDir !== undefined) {
       // The overview of _index.md comes from the repository even without --fullDocs, as the reference does it.
       const source = docs ?? docsSource({ fullDocs: true }, resolved.source, resolved.version);

@@ -13,8 +13,11 @@ export interface OpenedPackage {
 }
 
 export interface OpenOptions extends ParameterizeOptions {
-  /** Build each resource's properties when first used (a program's run, which never renders the schema). */
-  lazy?: boolean;
+  /**
+   * Build each resource's properties when first used: for a program's run, which never renders the schema, or (a
+   * function of the parameterized package) when the rendered schema is already at hand.
+   */
+  lazy?: boolean | ((p: Parameterized) => boolean);
 }
 
 /** The model options of a parameterized package: its name, version and the entities its selection keeps. */
@@ -34,7 +37,8 @@ export function bridgeHints(p: Pick<Parameterized, "name" | "version" | "origin"
 export async function openPackage(input: ParameterizeInput, options: OpenOptions = {}): Promise<OpenedPackage> {
   const parameterized = await parameterize(input, options);
   try {
-    const model = buildProviderModel(parameterized.schema, { ...packageOptions(parameterized), ...(options.warn !== undefined ? { warn: options.warn } : {}), ...(options.lazy === true ? { lazy: true } : {}) });
+    const lazy = typeof options.lazy === "function" ? options.lazy(parameterized) : options.lazy === true;
+    const model = buildProviderModel(parameterized.schema, { ...packageOptions(parameterized), ...(options.warn !== undefined ? { warn: options.warn } : {}), ...(lazy ? { lazy: true } : {}) });
     return { parameterized, model, hints: bridgeHints(parameterized) };
   } catch (e) {
     await parameterized.provider.close().catch(() => undefined);

@@ -1,6 +1,8 @@
 // The pulumirpc.ResourceProvider service: Parameterize, GetSchema, plugin housekeeping, and dispatch of resource RPCs to ResourceOps.
 import { describe, HelpRequested, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
 import { openPackage, packageOptions } from "../parameterize/open.js";
+import { LazyProvider } from "../terraform/lazy-provider.js";
+import { hasRenderedSchema, readRenderedSchema, writeRenderedSchema } from "./rendered-schema.js";
 import { cacheRoot } from "../acquire/cache.js";
 import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
 import { pluginDownloadURL } from "../release.js";
@@ -126,7 +128,8 @@ export class ProviderService {
         debug: (m) => log.log("debug", m),
         onProviderLog: (name) => forwardProviderLog(this.log, name, verbosity),
         // A program's run (the SDK's value) uses a few resources of the provider and never renders its schema.
-        lazy: input.kind === "value",
+        // `package add` builds the whole model only to render the schema, unless that is kept from an earlier start.
+        lazy: input.kind === "value" ? true : (p) => hasRenderedSchema(p, keptLocation()),
       }).finally(() => status.done());
       try {
         const ops = (this.options.opsFactory ?? noResourceOps)({ provider: parameterized.provider, schema: parameterized.schema, model, log: this.log, hints });
@@ -151,6 +154,8 @@ export class ProviderService {
       // when the schema is asked for.
       const p = active.parameterized;
       if (input.kind === "args" && p.docs === undefined && p.indexDoc === undefined) setImmediate(() => void this.schemaOf(active).catch(() => undefined));
+      // A program's run configures the provider next: one known from the schema cache starts now, beside the engine.
+      if (input.kind === "value" && p.provider instanceof LazyProvider) setImmediate(() => (p.provider as LazyProvider).start());
       return { name: active.parameterized.name, version: active.parameterized.version };
     } catch (e) {
       // Delivered before the error, which ends `pulumi package add`.
@@ -193,6 +198,9 @@ export class ProviderService {
    */
   private async renderSchema(active: Active): Promise<pb.GetSchemaResponseIn> {
     const p = active.parameterized;
+    const location = releaseLocation();
+    const kept = readRenderedSchema(p, location);
+    if (kept !== undefined) return { schema: kept };
     // A program's run may still be asked (`pulumi package get-schema` of an SDK's value): the package's own type names.
     let model = active.model.lazy === true ? buildProviderModel(p.schema, packageOptions(p)) : active.model;
     if (p.docs !== undefined || p.indexDoc !== undefined) {
@@ -215,8 +223,9 @@ export class ProviderService {
         log.log("info", `wrote ${file}`);
       }
     }
-    const location = releaseLocation();
-    return { schema: JSON.stringify(renderPackageSchema(model, { bridgeVersion: VERSION, parameter: p.value, source: p.origin, ...(location !== undefined && { pluginDownloadURL: location }) })) };
+    const schema = JSON.stringify(renderPackageSchema(model, { bridgeVersion: VERSION, parameter: p.value, source: p.origin, ...(location !== undefined && { pluginDownloadURL: location }) }));
+    writeRenderedSchema(p, location, schema);
+    return { schema };
   }
 
   /**
@@ -375,6 +384,15 @@ function releaseLocation(): string | undefined {
     return pluginDownloadURL(process.env);
   } catch (e) {
     throw new RpcError(Status.INVALID_ARGUMENT, (e as Error).message);
+  }
+}
+
+/** The download location, or undefined when it is not one: then GetSchema says why (releaseLocation), not Parameterize. */
+function keptLocation(): string | undefined {
+  try {
+    return pluginDownloadURL(process.env);
+  } catch {
+    return undefined;
   }
 }
 

@@ -18,6 +18,7 @@ import { buildProviderModel } from "../schema-translate/index.js";
 import { preloadProtocols } from "../terraform/client.js";
 import { preloadServerProtocols } from "./plugin.js";
 import { isCommand, runCommand } from "../commands/index.js";
+import { restoreUserProxy } from "../commands/user-proxy.js";
 import { runPlugin } from "./run.js";
 import { unpackedTree } from "./unpack.js";
 
@@ -45,5 +46,8 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
   }
   const argv = process.argv.slice(2);
   if (isCommand(argv)) void runCommand(argv).then((code) => process.exit(code));
-  else void runPlugin();
+  else {
+    restoreUserProxy(process.env);
+    void runPlugin();
+  }
 });

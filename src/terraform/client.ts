@@ -203,7 +203,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
    * provider and many framework ones speak it), then the others only if the handshake has not arrived by then.
    * `schemaTimeoutMs` defaults to TF_BRIDGE_SCHEMA_TIMEOUT, read before anything starts so a bad value fails first.
    */
-  static async launch(options: LaunchOptions & { schemaTimeoutMs?: number }): Promise<GrpcTerraformProvider> {
+  static async launch(options: LaunchOptions & { schemaTimeoutMs?: number; secrets?: KnownSecrets }): Promise<GrpcTerraformProvider> {
     const timeoutMs = options.schemaTimeoutMs ?? schemaTimeoutMs();
     let handshakeDone = false;
     const [first, ...rest] = [...(options.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS)].sort((a, b) => a - b);
@@ -214,7 +214,7 @@ export class GrpcTerraformProvider implements TerraformProvider {
         if (!handshakeDone) for (const version of rest) tfpluginProtos(version);
       });
     };
-    const secrets = new KnownSecrets();
+    const secrets = options.secrets ?? new KnownSecrets();
     const onLog = options.onLog;
     const scrubbed = onLog && ((e: ProviderLogEntry): void => onLog(scrubbedLogEntry(e, secrets)));
     try {
@@ -323,6 +323,14 @@ export class GrpcTerraformProvider implements TerraformProvider {
       exit.signal,
       panicText,
     );
+  }
+
+  /**
+   * Takes a schema known from an earlier start of the same binary (schema-cache.ts) as this provider's, so that the
+   * conversions need no GetProviderSchema: what Terraform does for a provider that declares get_provider_schema_optional.
+   */
+  useSchema(schema: ProviderSchema): void {
+    this.schema = Promise.resolve(schema);
   }
 
   getProviderSchema(): Promise<ProviderSchema> {

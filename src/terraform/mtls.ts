@@ -1,7 +1,7 @@
 // AutoMTLS material for one provider launch: a fresh self-signed client certificate, and the server certificate from the handshake as PEM.
-// Only node:crypto and a tiny DER writer: an X.509 library costs tens of milliseconds to load and to run at every
-// start, and go-plugin needs just one fixed certificate shape.
-import { X509Certificate, generateKeyPairSync, randomBytes, sign } from "node:crypto";
+// The certificate is written by src/x509.ts (node:crypto and a tiny DER writer): go-plugin needs one fixed shape.
+import { X509Certificate } from "node:crypto";
+import { makeCertificate, toPem } from "../x509.js";
 
 export interface ClientCertificate {
   certPem: string;
@@ -35,39 +35,8 @@ export function takeClientCertificate(): ClientCertificate {
 }
 
 function makeClientCertificate(): ClientCertificate {
-  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const serial = randomBytes(16);
-  serial[0] = serial[0]! & 0x7f; // serial numbers must be positive
-  if (serial[0] === 0) serial[0] = 1; // and DER integers minimal: no leading zero byte
-  const now = Date.now();
-  const name = seq(
-    set(seq(oid(OID.commonName), utf8("localhost"))),
-    set(seq(oid(OID.organization), utf8("pulumi-terraform-bridge"))),
-  );
-  const signatureAlgorithm = seq(oid(OID.ecdsaWithSha256));
-  const tbs = seq(
-    tlv(0xa0, integer(Buffer.from([2]))), // [0] EXPLICIT version: v3, for extensions
-    integer(serial),
-    signatureAlgorithm,
-    name, // issuer: self-signed, so the subject
-    seq(time(new Date(now - 30_000)), time(new Date(now + 30 * 24 * 3600_000))),
-    name,
-    publicKey.export({ type: "spki", format: "der" }),
-    tlv(
-      0xa3, // [3] EXPLICIT extensions
-      seq(
-        extension(OID.basicConstraints, true, seq(boolean(true))),
-        // digitalSignature(0), keyEncipherment(2), keyAgreement(4), keyCertSign(5): 1010 1100, the last two bits unused.
-        extension(OID.keyUsage, true, bitString(Buffer.from([0b1010_1100]), 2)),
-        extension(OID.extKeyUsage, false, seq(oid(OID.clientAuth), oid(OID.serverAuth))),
-        extension(OID.subjectAltName, false, seq(tlv(0x82, Buffer.from("localhost", "ascii")))), // [2] dNSName
-      ),
-    ),
-  );
-  // ECDSA signatures from node:crypto are DER (SEQUENCE of r and s) by default, as X.509 wants them.
-  const signature = sign("sha256", tbs, privateKey);
-  const cert = seq(tbs, signatureAlgorithm, bitString(signature, 0));
-  return { certPem: toPem("CERTIFICATE", cert), keyPem: privateKey.export({ type: "pkcs8", format: "pem" }) as string };
+  const { certPem, keyPem } = makeCertificate({ commonName: "localhost", dnsNames: ["localhost"], ca: true, usage: ["clientAuth", "serverAuth"], validMs: 30 * 24 * 3600_000 });
+  return { certPem, keyPem };
 }
 
 /** The handshake carries the server's DER certificate in unpadded standard base64. */
@@ -77,71 +46,4 @@ export function serverCertificatePem(handshakeCert: string): string {
   // Parsing proves it is a certificate before gRPC gets a chance to fail obscurely.
   new X509Certificate(der);
   return toPem("CERTIFICATE", der);
-}
-
-function toPem(label: string, der: Buffer): string {
-  const body = der.toString("base64").replace(/(.{64})/g, "$1\n").replace(/\n$/, "");
-  return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
-}
-
-const OID = {
-  commonName: "2.5.4.3",
-  organization: "2.5.4.10",
-  ecdsaWithSha256: "1.2.840.10045.4.3.2",
-  basicConstraints: "2.5.29.19",
-  keyUsage: "2.5.29.15",
-  extKeyUsage: "2.5.29.37",
-  subjectAltName: "2.5.29.17",
-  serverAuth: "1.3.6.1.5.5.7.3.1",
-  clientAuth: "1.3.6.1.5.5.7.3.2",
-} as const;
-
-// DER: tag, definite length (short form below 128, else long form), content.
-function tlv(tag: number, content: Buffer): Buffer {
-  const n = content.length;
-  let len: Buffer;
-  if (n < 0x80) len = Buffer.from([n]);
-  else {
-    const bytes: number[] = [];
-    for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.unshift(v & 0xff);
-    len = Buffer.from([0x80 | bytes.length, ...bytes]);
-  }
-  return Buffer.concat([Buffer.from([tag]), len, content]);
-}
-
-const seq = (...items: Buffer[]): Buffer => tlv(0x30, Buffer.concat(items));
-const set = (...items: Buffer[]): Buffer => tlv(0x31, Buffer.concat(items));
-const boolean = (v: boolean): Buffer => tlv(0x01, Buffer.from([v ? 0xff : 0x00]));
-const utf8 = (s: string): Buffer => tlv(0x0c, Buffer.from(s, "utf8"));
-const bitString = (bytes: Buffer, unusedBits: number): Buffer => tlv(0x03, Buffer.concat([Buffer.from([unusedBits]), bytes]));
-
-/** A non-negative integer from its big-endian bytes: a leading 0 keeps a set high bit from reading as negative. */
-function integer(bytes: Buffer): Buffer {
-  return tlv(0x02, bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
-}
-
-/** An object identifier: the first two arcs share a byte, the rest are base-128 with continuation bits. */
-function oid(dotted: string): Buffer {
-  const arcs = dotted.split(".").map(Number);
-  const out: number[] = [40 * arcs[0]! + arcs[1]!];
-  for (const arc of arcs.slice(2)) {
-    const groups: number[] = [];
-    for (let v = arc; ; v = Math.floor(v / 128)) {
-      groups.unshift((v & 0x7f) | (groups.length ? 0x80 : 0));
-      if (v < 128) break;
-    }
-    out.push(...groups);
-  }
-  return tlv(0x06, Buffer.from(out));
-}
-
-/** RFC 5280: UTCTime through 2049, GeneralizedTime from 2050; seconds, always in UTC ("Z"). */
-function time(d: Date): Buffer {
-  const iso = d.toISOString(); // YYYY-MM-DDTHH:MM:SS.sssZ
-  const digits = iso.slice(0, 19).replace(/[-T:]/g, "") + "Z";
-  return d.getUTCFullYear() < 2050 ? tlv(0x17, Buffer.from(digits.slice(2), "ascii")) : tlv(0x18, Buffer.from(digits, "ascii"));
-}
-
-function extension(id: string, critical: boolean, value: Buffer): Buffer {
-  return seq(oid(id), ...(critical ? [boolean(true)] : []), tlv(0x04, value));
 }

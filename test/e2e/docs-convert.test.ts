@@ -5,8 +5,8 @@
 // for these very projects (test/peers/pulumi/converter, ../shared/converter-recordings; scripts/build-converter.sh
 // chooses, and the test prints and checks which ran). With the stand-in the test covers everything after the converter
 // (retargeting, code generation, the programs running), not the converter. No public network here: registry.terraform.io
-// and registry.opentofu.org, which Pulumi's converter asks for provider versions by name and the plugin downloads from,
-// are the loopback registry (test/support/registry-server.ts) reached through test/support/host-tunnel.ts (HTTPS_PROXY),
+// and registry.opentofu.org, which the plugin downloads from (and answers the converter's version questions from, through
+// the registry stand-in `convert` gives the converter), are the loopback registry (test/support/registry-server.ts) reached through test/support/host-tunnel.ts (HTTPS_PROXY),
 // its CA trusted by Go (SSL_CERT_FILE) and Node (NODE_EXTRA_CA_CERTS). Beside the plugin a stand-in for Pulumi's Go
 // implementation is installed as terraform-provider 0.8.1 (the reference build, behind a script that logs each start):
 // no `up` or `preview` may start it. After `pulumi up` the files are those the Terraform code describes, and the outputs are theirs;

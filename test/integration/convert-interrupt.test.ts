@@ -2,14 +2,27 @@
 // `pulumi plugin run`, which forwards no signal, is killed with its process group). The Pulumi CLI here is a fake
 // (PULUMI_CLI, a shell script) because the moment to stop at must be certain: during the second step, with a process
 // tree running under the CLI (a child and a grandchild, as a language host and its npm install) and the temporary
-// `packages:` pin already written into the output's Pulumi.yaml. The real CLI's own handling of SIGINT is Pulumi's.
+// `packages:` pin already written into the output's Pulumi.yaml; or during the first step, with the registry stand-in
+// it gives the converter running. The real CLI's own handling of SIGINT is Pulumi's.
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PLUGIN_BIN } from "../support/pulumi.js";
 import { childPids, processAlive } from "../support/processes.js";
 import { tempDir } from "../support/temp.js";
+
+/** Whether something accepts connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((ok) => {
+    const socket = connect(port, "127.0.0.1", () => {
+      socket.destroy();
+      ok(true);
+    });
+    socket.once("error", () => ok(false));
+  });
+}
 
 const FAKE_PULUMI = `#!/usr/bin/env bash
 # A fake Pulumi CLI for convert's two steps: the first writes PCL, the second writes a program and the pin, starts a
@@ -22,6 +35,12 @@ while [ $# -gt 0 ]; do
     *) shift ;;
   esac
 done
+if [ "$from" = terraform ] && [ -n "\${HOLD_FIRST:-}" ]; then
+  # The first step's converter would be here: what it was given, then a wait to be stopped in.
+  printf '%s\n%s\n' "$HTTPS_PROXY" "$SSL_CERT_FILE" > "$PIDS.proxy"
+  echo $$ >> "$PIDS"
+  exec sleep 300
+fi
 if [ "$from" = terraform ]; then
   mkdir -p "$out"
   printf 'package "local" {\\n  baseProviderName = "terraform-provider"\\n  baseProviderVersion = "0.8.1"\\n}\\n' > "$out/main.pp"
@@ -110,4 +129,37 @@ describe("convert, stopped half-way", () => {
       expect(readdirSync(join(run.dir, "..")).filter((n) => n.startsWith("pulumi-tf-convert-"))).toEqual([]);
     }, 90_000);
   }
+});
+
+describe("convert, stopped in its first step", () => {
+  it("SIGINT while the converter runs: the registry stand-in stops, its CA bundle is removed, and nothing is left", async () => {
+    const root = tempDir("tfbridge-convert-stop-first-");
+    const dir = join(root, "shop");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "main.tf"), 'resource "local_file" "f" {\n  filename = "x"\n  content = "y"\n}\n');
+    const cli = join(root, "pulumi");
+    writeFileSync(cli, FAKE_PULUMI);
+    chmodSync(cli, 0o755);
+    const pids = join(root, "pids");
+    writeFileSync(pids, "");
+    const env = { ...process.env, PULUMI_CLI: cli, PIDS: pids, HOLD_FIRST: "1", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", TMPDIR: root };
+    const target = spawn(PLUGIN_BIN, ["convert", "--language", "typescript", "--out", "../out"], { cwd: dir, env, stdio: "ignore" });
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(`${pids}.proxy`)) {
+      if (Date.now() > deadline) throw new Error("the fake CLI's first step never started");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const [proxyUrl, bundle] = readFileSync(`${pids}.proxy`, "utf8").split("\n");
+    const port = Number(new URL(proxyUrl!).port);
+    expect(new URL(proxyUrl!).hostname).toBe("127.0.0.1");
+    expect(readFileSync(bundle!, "utf8")).toContain("BEGIN CERTIFICATE");
+    expect(await listening(port), "the stand-in listens while the step runs").toBe(true);
+
+    target.kill("SIGINT");
+    expect(await gone([...treePids({ dir, pids, target }), target.pid!]), "still running after SIGINT").toEqual([]);
+    expect(existsSync(bundle!), "the CA bundle is removed").toBe(false);
+    expect(await listening(port), "the stand-in no longer listens").toBe(false);
+    expect(readdirSync(root).filter((n) => n.startsWith("pulumi-tf-convert-"))).toEqual([]);
+    expect(readdirSync(dir)).toEqual(["main.tf"]);
+  }, 90_000);
 });

@@ -3,15 +3,28 @@
 // difference. It is Go, so unlike the rest of this tier it is built first (scripts/build-converter.sh, cached: seconds).
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startHostTunnel } from "../support/host-tunnel.js";
 import { inCi } from "../support/tool-missing.js";
-import { repoRoot } from "../support/peers.js";
+import { peerPath, repoRoot } from "../support/peers.js";
+import { FakeRegistry } from "../support/registry-server.js";
 import { tempDir } from "../support/temp.js";
 
 const RECORDINGS = process.env["PULUMI_CONVERTER_RECORDINGS"] ?? join(repoRoot, "..", "shared", "converter-recordings");
+const REGISTRIES = ["registry.opentofu.org", "registry.terraform.io"];
+
+/** A loopback port nothing listens on: a proxy there is no route to anywhere. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((ok) => server.close(() => ok()));
+  return port;
+}
 
 /** The stand-in's folder, or why it cannot be had (no Go, no recordings): skipped saying so, except in CI. */
 function standIn(): { dir: string } | { missing: string } {
@@ -65,9 +78,10 @@ type Diagnostic = { severity: number; summary: string; detail: string; subject?:
 class Running {
   private constructor(private readonly child: ChildProcessWithoutNullStreams, private readonly client: grpc.Client, readonly stderr: () => string) {}
 
-  static async start(recordings: string): Promise<Running> {
+  /** `env`: the proxy and CAs through which it asks the registry for provider versions, as the real converter does. */
+  static async start(recordings: string, env: NodeJS.ProcessEnv): Promise<Running> {
     if ("missing" in built) throw new Error(built.missing);
-    const child = spawn(join(built.dir, "pulumi-converter-terraform"), ["--recordings", recordings], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(join(built.dir, "pulumi-converter-terraform"), ["--recordings", recordings], { stdio: ["pipe", "pipe", "pipe"], env });
     let err = "";
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     const port = await new Promise<number>((done, fail) => {
@@ -131,12 +145,31 @@ function inputCopy(recording: string): string {
 
 const recordingNames = (): string[] => (existsSync(RECORDINGS) ? readdirSync(RECORDINGS).filter((n) => existsSync(join(RECORDINGS, n, "input"))).sort() : []);
 
+/** The public registries by name, through a tunnel to the loopback registry, which lists `versions` of hashicorp/local. */
+async function registryAt(versions: string[]): Promise<{ env: NodeJS.ProcessEnv; stop: () => Promise<void> }> {
+  const reg = await FakeRegistry.start({ providers: { "hashicorp/local": versions.map((version) => ({ version })) }, binaries: { local: peerPath("local") }, hostnames: REGISTRIES });
+  const tunnel = await startHostTunnel(Object.fromEntries(REGISTRIES.map((h) => [h, Number(reg.host.split(":")[1])])));
+  return {
+    env: { ...process.env, HTTPS_PROXY: tunnel.url, NO_PROXY: "", no_proxy: "", SSL_CERT_FILE: reg.caFile },
+    stop: async () => {
+      await tunnel.stop();
+      await reg.stop();
+    },
+  };
+}
+
 describe.skipIf("missing" in built)("the stand-in for Pulumi's Terraform converter", () => {
   let conv: Running;
+  let registry: Awaited<ReturnType<typeof registryAt>>;
   beforeAll(async () => {
-    conv = await Running.start(RECORDINGS);
+    // The versions the recordings were made with: local 2.5.3 is the newest meeting `~> 2.5`.
+    registry = await registryAt(["2.4.1", "2.5.3"]);
+    conv = await Running.start(RECORDINGS, registry.env);
   });
-  afterAll(() => conv?.stop());
+  afterAll(async () => {
+    conv?.stop();
+    await registry?.stop();
+  });
 
   it("has recordings to replay", () => {
     expect(recordingNames().length).toBeGreaterThan(0);
@@ -213,7 +246,8 @@ describe.skipIf("missing" in built)("the stand-in's diagnostics", () => {
         "",
       ].join("\n"),
     );
-    const conv = await Running.start(recordings);
+    // The input requires no provider, so no registry is asked: a proxy that refuses everything shows it.
+    const conv = await Running.start(recordings, { ...process.env, HTTPS_PROXY: `http://127.0.0.1:${await closedPort()}` });
     try {
       const src = join(tempDir("converter-src-"), "p");
       cpSync(join(rec, "input"), src, { recursive: true });
@@ -225,6 +259,39 @@ describe.skipIf("missing" in built)("the stand-in's diagnostics", () => {
       ]);
     } finally {
       conv.stop();
+    }
+  });
+});
+
+describe.skipIf("missing" in built)("the stand-in asks the registry for provider versions, as Pulumi's converter does", () => {
+  it("with no route to any registry, fails as the real converter fails: could not connect, could not resolve provider version", async () => {
+    const conv = await Running.start(RECORDINGS, { ...process.env, HTTPS_PROXY: `http://127.0.0.1:${await closedPort()}`, NO_PROXY: "", no_proxy: "" });
+    try {
+      const { target, diagnostics } = await conv.convert(inputCopy("terraform-shop"));
+      expect(readdirSync(target)).toEqual([]);
+      expect(diagnostics.map((d) => [d.severity, d.summary])).toEqual([
+        [1, "provider version error"],
+        [1, "could not resolve provider version"],
+      ]);
+      expect(diagnostics[0]!.detail).toMatch(/^could not connect to registry\.opentofu\.org: failed to request discovery document: .*proxyconnect/);
+      expect(diagnostics[1]!.detail).toBe("Could not resolve a version from registry.opentofu.org/hashicorp/local: ~> 2.5");
+      // Where the real converter points: the `local` entry of required_providers.
+      expect(diagnostics[1]!.subject).toMatchObject({ filename: "main.tf", start: { line: 3 } });
+    } finally {
+      conv.stop();
+    }
+  });
+
+  it("refuses to replay when the registry's newest match is not the version the recording was made with", async () => {
+    const registry = await registryAt(["2.5.3", "2.6.0"]);
+    const conv = await Running.start(RECORDINGS, registry.env);
+    try {
+      const e = await conv.refusal(inputCopy("terraform-shop"));
+      expect(e.code).toBe(grpc.status.FAILED_PRECONDITION);
+      expect(e.details).toMatch(/the registry's answer differs from recording terraform-shop(-py)?'s \(local resolved to "2\.6\.0", recorded with "2\.5\.3"\)/);
+    } finally {
+      conv.stop();
+      await registry.stop();
     }
   });
 });

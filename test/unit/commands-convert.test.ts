@@ -1,9 +1,12 @@
 // The commands' pure parts: `convert`'s arguments, the package blocks it retargets, the `pulumi` requirement it pins
-// for Python; the Pulumi.yaml reader and writer (the pin `convert` removes, the packages `adopt` reads).
+// for Python; the Pulumi.yaml reader and writer (the pin `convert` removes, the packages `adopt` reads); the registry
+// hosts its stand-in serves, and the user's proxy settings it carries to the plugins it starts.
 import { describe, expect, it } from "vitest";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { addStd, ensureStdPlugin, expectedWarning, parseConvertArgs, programProblem, pinPulumiRequirement, pythonHostVersion, retargetPackageBlocks, stdImport } from "../../src/commands/convert.js";
+import { registryHosts } from "../../src/commands/registry-proxy.js";
+import { restoreUserProxy, USER_PROXY_ENV, userProxyValue } from "../../src/commands/user-proxy.js";
 import { pinnedProject, projectPackages, pythonVirtualenvRuntime, unpinProject } from "../../src/commands/pulumi-yaml.js";
 import { UsageError } from "../../src/commands/usage.js";
 import { VERSION } from "../../src/version.js";
@@ -256,5 +259,30 @@ describe("the std package of a program calling Terraform's functions", () => {
       `convert: ${why} (@pulumi/std) for Terraform's functions; it is not installed: run \`npm install @pulumi/std\` in ${dir}`,
       `convert: ${why} (github.com/pulumi/pulumi-std/sdk/go/std) for Terraform's functions; it is not installed: run \`go get github.com/pulumi/pulumi-std/sdk/go/std\` in ${dir}`,
     ]);
+  });
+});
+
+describe("registryHosts", () => {
+  it("adds the hosts of provider sources that name one to the public registries, and not a module's namespace", () => {
+    const dir = tempDir("convert-hosts-");
+    mkdirSync(join(dir, "modules", "m"), { recursive: true });
+    mkdirSync(join(dir, ".terraform", "providers"), { recursive: true });
+    writeFileSync(join(dir, "main.tf"), 'terraform {\n  required_providers {\n    a = { source = "hashicorp/local" }\n    b = { source = "Tf.Example.COM/acme/thing" }\n  }\n}\nmodule "vpc" {\n  source = "terraform-aws-modules/vpc/aws"\n}\n');
+    writeFileSync(join(dir, "modules", "m", "versions.tf"), 'terraform {\n  required_providers {\n    c = {\n      source = "registry.internal:8443/x/y"\n    }\n    d = { source = "mirror.internal/x/z" }\n  }\n}\n');
+    writeFileSync(join(dir, ".terraform", "providers", "x.tf"), 'x = { source = "never.example/x/y" }\n');
+    // A host with a port other than 443 is one the converter reaches at that port, which the stand-in does not serve.
+    expect(registryHosts(dir)).toEqual(["mirror.internal", "registry.opentofu.org", "registry.terraform.io", "tf.example.com"]);
+  });
+});
+
+describe("the user's proxy settings, carried past the registry stand-in", () => {
+  it("are put back, unset ones unset, and the carrier removed; an environment without the carrier is left alone", () => {
+    const user = { HTTPS_PROXY: "http://corp:3128", NO_PROXY: ".corp", SSL_CERT_FILE: "/etc/corp.pem" };
+    const env: NodeJS.ProcessEnv = { HTTPS_PROXY: "http://127.0.0.1:1", https_proxy: "http://127.0.0.1:1", NO_PROXY: "", SSL_CERT_FILE: "/tmp/x/ca-bundle.pem", OTHER: "kept", [USER_PROXY_ENV]: userProxyValue(user) };
+    restoreUserProxy(env);
+    expect(env).toEqual({ ...user, OTHER: "kept" });
+    const plain: NodeJS.ProcessEnv = { HTTPS_PROXY: "http://127.0.0.1:1" };
+    restoreUserProxy(plain);
+    expect(plain).toEqual({ HTTPS_PROXY: "http://127.0.0.1:1" });
   });
 });

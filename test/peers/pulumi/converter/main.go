@@ -7,7 +7,10 @@
 // pulumi-converter-terraform where Pulumi's own is absent, it serves Pulumi's Converter service: ConvertProgram compares
 // the source directory with each recording's input/ byte for byte and, on a match, writes that recording's pcl/ into
 // the target directory with the diagnostics its log shows; any other input is refused, naming the first difference from
-// the closest recording, because a replay may not guess.
+// the closest recording, because a replay may not guess. Before replaying it imitates the real converter's requests,
+// learnt from its source: each required provider's version asked of its registry (registry.go), failing as the real
+// one fails when no answer comes ("could not resolve provider version"), and refusing an answer other than the
+// recording's.
 //
 // What a replay may claim: the PCL is the real converter's (version in RECORDING.json) for exactly these inputs, and
 // nothing about the converter itself. A test that runs it tests what comes after the converter (retargeting the
@@ -103,7 +106,7 @@ func (s *server) ConvertSnippet(context.Context, *pulumirpc.ConvertSnippetReques
 	return nil, unsupported("ConvertSnippet")
 }
 
-func (s *server) ConvertProgram(_ context.Context, req *pulumirpc.ConvertProgramRequest) (*pulumirpc.ConvertProgramResponse, error) {
+func (s *server) ConvertProgram(ctx context.Context, req *pulumirpc.ConvertProgramRequest) (*pulumirpc.ConvertProgramResponse, error) {
 	// The recordings were made without converter arguments; with any, the real converter may write something else.
 	if len(req.GetArgs()) > 0 {
 		return nil, status.Errorf(codes.InvalidArgument,
@@ -113,6 +116,24 @@ func (s *server) ConvertProgram(_ context.Context, req *pulumirpc.ConvertProgram
 	rec, err := s.match(req.GetSourceDirectory())
 	if err != nil {
 		return nil, err
+	}
+	// Before it writes anything the real converter asks the registry for each provider's version (registry.go); a
+	// replay asks the same, fails as it fails, and cannot stand for an answer other than the recording's.
+	src, err := readTree(req.GetSourceDirectory())
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "reading the Terraform project %s: %v", req.GetSourceDirectory(), err)
+	}
+	resolved, diags, err := resolveVersions(ctx, src)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "reading the required providers of %s: %v", req.GetSourceDirectory(), err)
+	}
+	if len(diags) > 0 {
+		return &pulumirpc.ConvertProgramResponse{Diagnostics: diags}, nil
+	}
+	if mismatch := rec.versionMismatch(resolved); mismatch != "" {
+		return nil, status.Errorf(codes.FailedPrecondition,
+			"the registry's answer differs from recording %s's (%s): the real converter would write that version, which this stand-in cannot replay",
+			rec.name, mismatch)
 	}
 	if err := rec.writePCL(req.GetTargetDirectory()); err != nil {
 		return nil, status.Errorf(codes.Internal, "writing the PCL of recording %s: %v", rec.name, err)
