@@ -22,6 +22,7 @@ import { PULUMI_GO_SDK } from "../support/pulumi-tools.js";
 import { PULUMI_PYTHON_SDK } from "../support/python.js";
 import { devOverridesEnv } from "../support/terraform-cli.js";
 import { Timings } from "../support/timings.js";
+import { oneAtATime } from "../support/processes.js";
 
 const CORPUS = join(repoRoot, "test/e2e/convert-corpus");
 const timingReport = new Timings("convert-pcl-fixes");
@@ -64,7 +65,8 @@ async function generate(language: "typescript" | "python" | "go", folder: string
   const pulumi = (args: string[], cwd: string) => timed(`${folder}: pulumi ${args.join(" ")}`, () => runPulumi(args, { cwd, env }));
   const python = language === "python";
   const go = language === "go";
-  expectSuccess(await pulumi(["convert", "--from", "pcl", "--language", language, "--out", outDir, ...(python || go ? ["--generate-only"] : [])], pclDir), `convert --from pcl --language ${language}`);
+  const converted = await oneAtATime("convert", () => pulumi(["convert", "--from", "pcl", "--language", language, "--out", outDir, ...(python || go ? ["--generate-only"] : [])], pclDir));
+  expectSuccess(converted, `convert --from pcl --language ${language}`);
   if (go) {
     const mod = join(outDir, "go.mod");
     writeFileSync(mod, readFileSync(mod, "utf8").replace(/^require github\.com\/pulumi\/pulumi\/sdk\/v3 v\S+$/m, `require github.com/pulumi/pulumi/sdk/v3 ${PULUMI_GO_SDK}`));

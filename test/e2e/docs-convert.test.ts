@@ -21,7 +21,7 @@ import { startHostTunnel, type HostTunnel } from "../support/host-tunnel.js";
 import { hostsMissing, languageSandbox } from "../support/languages.js";
 import { removeScratch, scratch } from "../support/lifecycle.js";
 import { peerPath, referenceBin, repoRoot } from "../support/peers.js";
-import { spawnAsync } from "../support/processes.js";
+import { oneAtATime, spawnAsync } from "../support/processes.js";
 import { expectSuccess, runPulumi, type PulumiSandbox, type RunResult } from "../support/pulumi.js";
 import { FakeRegistry } from "../support/registry-server.js";
 import { Timings } from "../support/timings.js";
@@ -88,10 +88,12 @@ async function walk(project: DocProject, check: (line: string, cwd: string, r: R
           continue;
         }
         const started = goBridgeStarts();
-        const r = await timed(`${project.name}: ${line}`, async () => {
+        const run = async (): Promise<RunResult> => {
           const ran = await spawnAsync("sh", ["-c", line], { cwd, env });
           return { code: ran.status ?? -1, stdout: ran.stdout, stderr: ran.stderr };
-        });
+        };
+        // A conversion installs its program's packages; two at once across test files hung under load.
+        const r = await timed(`${project.name}: ${line}`, () => (/ convert /.test(line) ? oneAtATime("convert", run) : run()));
         expectSuccess(r, `${PAGE} (${project.name}): \`${line}\` in ${cwd}`);
         if (/^pulumi plugin run .* convert /.test(line)) expectConverter(r);
         // The program runs on this plugin: the Go implementation never starts for it. (Converting may start it: Pulumi's

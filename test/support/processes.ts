@@ -2,6 +2,8 @@
 // blocking the test worker.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 export interface Ran {
   status: number | null;
@@ -91,4 +93,20 @@ export function childPids(pid: number): number[] {
     if (/^\d+$/.test(entry) && parentPid(Number(entry)) === pid && processAlive(Number(entry))) out.push(Number(entry));
   }
   return out;
+}
+
+/**
+ * Runs `fn` while holding a lock shared by every test file of the run (a file in the run's temp dir): for steps that
+ * must not overlap across workers, such as two conversions whose generated programs `npm install` at the same time
+ * (seen hanging until the step's deadline under load, while each alone took 17 s).
+ */
+export async function oneAtATime<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const lockfile = (await import("proper-lockfile")).default;
+  const file = join(tmpdir(), `tfbridge-${name}.lock`);
+  const release = await lockfile.lock(file, { realpath: false, stale: 600_000, retries: { retries: 1_200, minTimeout: 250, maxTimeout: 1_000 } });
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
 }
