@@ -152,7 +152,7 @@ async function resolveSource(input: ParameterizeInput, options: ParameterizeOpti
 
 /** Where the resolved binary's schema is cached, or undefined when the cache is off (see schema-cache.ts). */
 function schemaCache(resolved: Resolved): { options: SchemaCacheOptions; key: string } | undefined {
-  const key = schemaCacheKey(resolved.binary, resolved.type);
+  const key = schemaCacheKey(resolved.binary);
   return key === undefined ? undefined : { options: { dir: join(cacheRoot(), ".schemas") }, key };
 }
 

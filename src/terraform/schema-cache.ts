@@ -10,10 +10,11 @@
 //
 // What the key holds, and why: the binary's path as given and its file identity (device, inode, size, modification
 // and change times: any reinstall or rebuild changes them), this plugin's build (its version and its own file, so a
-// new build never reads an older build's decoding), and the environment variables named after the provider
-// (`RANDOM_*` for `random`): the one convention by which a provider's schema may depend on its environment. A
-// provider whose schema depends on anything else must run with TF_BRIDGE_SCHEMA_CACHE=0. A checkout run from sources
-// (not the packaged plugin) has no build file to key on, so it uses the cache only when TF_BRIDGE_SCHEMA_CACHE=1.
+// new build never reads an older build's decoding), and the environment the provider would inherit, but for what a
+// shell or the engine changes from one command to the next (PWD, SHLVL, PULUMI_*…): a provider may read anything
+// there (test providers serve the schema a variable names), so an entry serves only the environment it was made in, the
+// same session's next commands. A checkout run from sources (not the packaged plugin) has no build file to key on, so
+// it uses the cache only when TF_BRIDGE_SCHEMA_CACHE=1; TF_BRIDGE_SCHEMA_CACHE=0 turns it off.
 //
 // What it does not do: decide when the provider starts (lazy-provider.ts), or trust an entry it cannot read whole (an
 // entry that does not parse, or whose stated key differs, is a miss and is written anew).
@@ -72,25 +73,31 @@ export function schemaCacheEnabled(env: NodeJS.ProcessEnv = process.env): boolea
   return buildIdentity(env) !== undefined;
 }
 
-/** The environment variables named after the provider type, sorted, as `NAME=value` lines (hashed, never written). */
-function providerEnvironment(type: string, env: NodeJS.ProcessEnv): string {
-  const prefix = `${type.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_`;
+/**
+ * Variables that change from one command to the next in the same session and that no provider's schema reads: the
+ * shell's own, and the engine's (PULUMI_*, which it sets per command).
+ */
+const VOLATILE = new Set(["PWD", "OLDPWD", "SHLVL", "_", "TERM", "COLUMNS", "LINES", "SSH_TTY", "TTY", "WINDOWID"]);
+const volatile = (name: string): boolean => VOLATILE.has(name) || name.startsWith("PULUMI_");
+
+/** The environment the provider inherits, sorted `NAME=value` lines (hashed into the key, never written). */
+function environment(env: NodeJS.ProcessEnv): string {
   return Object.keys(env)
-    .filter((k) => k.startsWith(prefix))
+    .filter((k) => !volatile(k))
     .sort()
     .map((k) => `${k}=${env[k] ?? ""}`)
     .join("\n");
 }
 
 /** The entry's key for a binary, or undefined when the cache is off or the binary cannot be identified. */
-export function schemaCacheKey(binary: string, type: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function schemaCacheKey(binary: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (!schemaCacheEnabled(env)) return undefined;
   const path = resolve(binary);
   const id = fileIdentity(path);
   if (id === undefined) return undefined;
   return createHash("sha256")
     .update(`format ${FORMAT}\n${buildIdentity(env)}\n${path}\n${id}\n`)
-    .update(providerEnvironment(type, env))
+    .update(environment(env))
     .digest("hex");
 }
 

@@ -1,7 +1,6 @@
 // The schema cache against a real provider (random, a private copy of its binary): the second Parameterize starts no
 // process and answers the same schema; the provider starts on the first call and stops with close; a cache entry the
-// provider contradicts is dropped with a message; the key follows the binary, the provider's own variables and the
-// off switch.
+// provider contradicts is dropped with a message; the key follows the binary, the environment and the off switch.
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -108,19 +107,20 @@ describe("schema cache", () => {
     expect(again.schema.resources.has("random_id")).toBe(true);
   });
 
-  it("keys on the binary, the provider's own variables and the build; off when told", async () => {
+  it("keys on the binary, the environment and the build; off when told", async () => {
     await param();
     expect((await param()).provider).toBeInstanceOf(LazyProvider);
     // Rebuilt or reinstalled: another file time.
     utimesSync(binary, new Date(), new Date(Date.now() - 60_000));
     expect((await param()).provider).toBeInstanceOf(GrpcTerraformProvider);
     expect((await param()).provider).toBeInstanceOf(LazyProvider);
-    // A variable named after the provider may change its schema.
-    process.env["RANDOM_FLAVOUR"] = "b";
+    // A provider may read any variable (the test peers serve the schema one names): another environment, another entry.
+    process.env["SHAPES_SCHEMA"] = "/elsewhere/schema.json";
     expect((await param()).provider).toBeInstanceOf(GrpcTerraformProvider);
     expect((await param()).provider).toBeInstanceOf(LazyProvider);
-    // Any other variable does not.
-    process.env["OTHER_FLAVOUR"] = "c";
+    // What a shell or the engine changes between two commands of one session does not count.
+    process.env["PWD"] = "/somewhere/else";
+    process.env["PULUMI_NODEJS_STACK"] = "other";
     expect((await param()).provider).toBeInstanceOf(LazyProvider);
     process.env[SCHEMA_CACHE_ENV] = "0";
     expect((await param()).provider).toBeInstanceOf(GrpcTerraformProvider);
