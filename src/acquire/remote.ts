@@ -67,15 +67,7 @@ export async function acquireRemote(address: ProviderAddress, constraint: Versio
     const cache = new CacheSource(config.pluginCacheDir !== undefined ? [root, config.pluginCacheDir] : [root], platform);
     const shared = exact === undefined ? undefined : cache.locate(address, exact);
     if (shared !== undefined) return { path: shared, version: exact! };
-    const settings = acquireSettings(env);
-    let proxy: ProxySettings | undefined;
-    try {
-      proxy = proxySettings(env);
-    } catch (e) {
-      throw invalidArgument((e as Error).message);
-    }
-    const http = new Http({ ...settings, proxy, tokenFor: (host) => tokenForHost(host, { env, configured: config.credentials }), onRetry: events.status });
-    const ctx: InstallContext = { http, platform, events, maxUnpackedBytes: settings.maxUnpackedBytes, maxArchiveEntries: settings.maxArchiveEntries, enforceSignature: enforce };
+    const { http, ctx } = installContext(env, config, events, platform, enforce);
     const sources = MultiSource.forProvider(config, address, env, home, http);
     const resolution = await sources.resolve(address, constraint, ctx);
     const chosen = offlineFallback(address, constraint, resolution, cache, events) ?? resolution.chosen;
@@ -163,6 +155,26 @@ function writeBeside(packageDir: string, suffix: string, value: string): void {
   renameSync(tmp, `${packageDir}.${suffix}`);
 }
 
+/** The HTTP client (settings, proxy, tokens) and install context every source uses, from the environment and CLI config. */
+function installContext(
+  env: NodeJS.ProcessEnv,
+  config: Awaited<ReturnType<typeof loadCliConfig>>,
+  events: InstallContext["events"],
+  platform: string,
+  enforceSignature?: boolean,
+): { http: Http; ctx: InstallContext } {
+  const settings = acquireSettings(env);
+  let proxy: ProxySettings | undefined;
+  try {
+    proxy = proxySettings(env);
+  } catch (e) {
+    throw invalidArgument((e as Error).message);
+  }
+  const http = new Http({ ...settings, proxy, tokenFor: (host) => tokenForHost(host, { env, configured: config.credentials }), onRetry: events.status });
+  const ctx: InstallContext = { http, platform, events, maxUnpackedBytes: settings.maxUnpackedBytes, maxArchiveEntries: settings.maxArchiveEntries, ...(enforceSignature !== undefined ? { enforceSignature } : {}) };
+  return { http, ctx };
+}
+
 /**
  * Every version of `address` that acquireRemote could use here, newest first: what the installation methods of the
  * Terraform CLI configuration offer (mirrors, `TF_CLI_CONFIG_FILE`, the registry when no configuration names other
@@ -177,15 +189,7 @@ export async function installableVersions(address: ProviderAddress, options: Pic
   const config = await loadCliConfig(env, home, DEFAULT_REGISTRY_HOST);
   for (const w of config.warnings) events.warn(w);
   const cache = new CacheSource(config.pluginCacheDir !== undefined ? [cacheRoot(env), config.pluginCacheDir] : [cacheRoot(env)], platform);
-  const settings = acquireSettings(env);
-  let proxy: ProxySettings | undefined;
-  try {
-    proxy = proxySettings(env);
-  } catch (e) {
-    throw invalidArgument((e as Error).message);
-  }
-  const http = new Http({ ...settings, proxy, tokenFor: (host) => tokenForHost(host, { env, configured: config.credentials }), onRetry: events.status });
-  const ctx: InstallContext = { http, platform, events, maxUnpackedBytes: settings.maxUnpackedBytes, maxArchiveEntries: settings.maxArchiveEntries };
+  const { http, ctx } = installContext(env, config, events, platform);
   const sources = MultiSource.forProvider(config, address, env, home, http);
   const resolution = await sources.resolve(address, { raw: "", clauses: [] }, ctx);
   const usable = [...resolution.offered].filter(([, offers]) => offers.some((o) => (o.info.platforms === undefined || o.info.platforms.includes(platform)) && protocolsSupported(o.info.protocols))).map(([v]) => v);
