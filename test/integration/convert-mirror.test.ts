@@ -7,45 +7,26 @@
 // conversion only when the answer resolves to the version it was recorded with (hashicorp/local 2.5.3); the second
 // step generates the TypeScript program and the provider's SDK from the installed plugin, which installs the provider
 // from the same mirror.
-import { spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request, type IncomingMessage } from "node:http";
 import { get } from "node:https";
-import { createServer, type AddressInfo, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { connect } from "node:tls";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closedPort, RECORDINGS, standInConverter } from "../support/converter-standin.js";
 import { startRegistryProxy, type ProxyEvent } from "../../src/commands/registry-proxy.js";
 import { hostsMissing, languageSandbox } from "../support/languages.js";
-import { peerPath, repoRoot } from "../support/peers.js";
+import { peerPath } from "../support/peers.js";
 import { spawnAsync } from "../support/processes.js";
 import { PLUGIN_BIN, type PulumiSandbox } from "../support/pulumi.js";
 import { CURRENT_PLATFORM, FakeRegistry } from "../support/registry-server.js";
 import { tempDir } from "../support/temp.js";
 import { inCi } from "../support/tool-missing.js";
 
-const RECORDINGS = process.env["PULUMI_CONVERTER_RECORDINGS"] ?? join(repoRoot, "..", "shared", "converter-recordings");
 const REPLAYED = /stand-in for Pulumi's Terraform converter: replayed recording terraform-shop/;
 
-/** A loopback port nothing listens on: a proxy there is no route to anywhere. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((ok) => server.close(() => ok()));
-  return port;
-}
-
-/** The stand-in converter's folder (forced: this tests the stand-in's questions), or why there is none. */
-function converter(): { dir: string } | { missing: string } {
-  if (!existsSync(RECORDINGS)) return { missing: `no converter recordings at ${RECORDINGS} (set PULUMI_CONVERTER_RECORDINGS)` };
-  const r = spawnSync("bash", [join(repoRoot, "scripts/build-converter.sh")], { encoding: "utf8", env: { ...process.env, TF_BRIDGE_OWN_CONVERTER: "1" } });
-  if (r.status === 3) return { missing: r.stderr.trim() };
-  if (r.status !== 0) throw new Error(`scripts/build-converter.sh failed (${r.status}):\n${r.stderr}`);
-  return { dir: r.stdout.trim().split("\n").pop()! };
-}
-
-const built = converter();
+const built = standInConverter();
 if ("missing" in built && inCi(process.env)) throw new Error(`convert behind a mirror cannot be tested in CI: ${built.missing}`);
 const skip = "missing" in built || hostsMissing();
 

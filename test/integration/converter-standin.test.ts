@@ -1,42 +1,22 @@
 // The stand-in for Pulumi's Terraform converter (test/peers/pulumi/converter), called over its gRPC service as the
 // CLI calls it: a recording's input converts to the recording's PCL, and any other input is refused, naming the first
 // difference. It is Go, so unlike the rest of this tier it is built first (scripts/build-converter.sh, cached: seconds).
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { closedPort, RECORDINGS, standInConverter } from "../support/converter-standin.js";
 import { startHostTunnel } from "../support/host-tunnel.js";
 import { inCi } from "../support/tool-missing.js";
-import { peerPath, repoRoot } from "../support/peers.js";
+import { peerPath } from "../support/peers.js";
 import { FakeRegistry } from "../support/registry-server.js";
 import { tempDir } from "../support/temp.js";
 
-const RECORDINGS = process.env["PULUMI_CONVERTER_RECORDINGS"] ?? join(repoRoot, "..", "shared", "converter-recordings");
 const REGISTRIES = ["registry.opentofu.org", "registry.terraform.io"];
 
-/** A loopback port nothing listens on: a proxy there is no route to anywhere. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((ok) => server.close(() => ok()));
-  return port;
-}
-
-/** The stand-in's folder, or why it cannot be had (no Go, no recordings): skipped saying so, except in CI. */
-function standIn(): { dir: string } | { missing: string } {
-  if (!existsSync(RECORDINGS)) return { missing: `no converter recordings at ${RECORDINGS} (set PULUMI_CONVERTER_RECORDINGS)` };
-  // Forced: where Pulumi's converter is installed the script would name it, and this tests ours.
-  const r = spawnSync("bash", [join(repoRoot, "scripts/build-converter.sh")], { encoding: "utf8", env: { ...process.env, TF_BRIDGE_OWN_CONVERTER: "1" } });
-  if (r.status === 3) return { missing: r.stderr.trim() };
-  if (r.status !== 0) throw new Error(`scripts/build-converter.sh failed (${r.status}):\n${r.stderr}`);
-  return { dir: r.stdout.trim().split("\n").pop()! };
-}
-
-const built = standIn();
+const built = standInConverter();
 if ("missing" in built) {
   if (inCi(process.env)) throw new Error(`the converter stand-in cannot be tested in CI: ${built.missing}`);
   console.warn(`skipping: ${built.missing}`);
