@@ -51,13 +51,16 @@ describe("the schema cache in the packaged plugin", () => {
     const second = await addPackage();
     expect(second.providersAfterParameterize).toEqual([]);
     expect(second.schema).toBe(first.schema);
-    // Another download location is another package schema, rendered and kept beside the first.
-    const elsewhere = await addPackage({ TF_BRIDGE_PLUGIN_DOWNLOAD_URL: "https://releases.example.test/terraform-provider" });
-    expect(elsewhere.providersAfterParameterize).toEqual([]);
+    // Another download location (set in the environment, itself part of the key) is another package schema, rendered
+    // and kept beside the first; its next start is answered from the cache too.
+    const location = { TF_BRIDGE_PLUGIN_DOWNLOAD_URL: "https://releases.example.test/terraform-provider" };
+    const elsewhere = await addPackage(location);
     expect(JSON.parse(elsewhere.schema)).toMatchObject({ pluginDownloadURL: "https://releases.example.test/terraform-provider" });
     expect(JSON.parse(second.schema)).not.toHaveProperty("pluginDownloadURL");
     expect(cached().filter((f) => f.endsWith(".pulumi.json"))).toHaveLength(2);
-    expect((await addPackage({ TF_BRIDGE_PLUGIN_DOWNLOAD_URL: "https://releases.example.test/terraform-provider" })).schema).toBe(elsewhere.schema);
+    const again = await addPackage(location);
+    expect(again.providersAfterParameterize).toEqual([]);
+    expect(again.schema).toBe(elsewhere.schema);
   });
 
   it("starts the provider of a program's run right after Parameterize, and stops it with the plugin", async () => {
