@@ -274,9 +274,16 @@ function headersToMetadata(headers: http2.IncomingHttpHeaders): Metadata {
   return out;
 }
 
+/**
+ * The status of every call that succeeds, made once: an Error captures a stack trace when it is made, and making one
+ * per answered call was the plugin's largest cost after garbage collection under a Docker stack (a CPU profile).
+ */
+const OK_STATUS = new CallError(Status.OK, "");
+
 function statusFrom(headers: http2.IncomingHttpHeaders): CallError | undefined {
   const raw = headers["grpc-status"];
   if (raw === undefined) return undefined;
+  if (raw === "0") return OK_STATUS;
   const code = Number(raw);
   // A peer's message travels on in ours (a provider's error in the one we send the engine): it is cut here already.
   const message = boundText(decodeStatusMessage(String(headers["grpc-message"] ?? "")), MAX_STATUS_MESSAGE_BYTES);
