@@ -173,27 +173,26 @@ async function pinPythonSdk(outDir: string, env: NodeJS.ProcessEnv, log: (line: 
   log(`convert: pulumi<=${version} in requirements.txt, the release of the Python language host that generated the SDK`);
 }
 
-/** Whether Pulumi's Terraform converter is installed, or on PATH (where `pulumi convert` also looks). */
-function converterPresent(env: NodeJS.ProcessEnv): boolean {
-  const onPath = (env["PATH"] ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, "pulumi-converter-terraform")));
+/**
+ * Whether a Pulumi plugin is installed (its `<kind>-<name>-v…` folder in the plugin directory, not one still being
+ * written) or its executable is on PATH, where Pulumi also looks.
+ */
+function pluginPresent(env: NodeJS.ProcessEnv, kind: "converter" | "resource", name: string): boolean {
+  const onPath = (env["PATH"] ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, `pulumi-${kind}-${name}`)));
   if (onPath) return true;
+  const installed = new RegExp(`^${kind}-${name}-v\\d`);
   try {
-    return readdirSync(join(pulumiHome(env), "plugins")).some((n) => /^converter-terraform-v\d/.test(n) && !n.endsWith(".partial") && !n.endsWith(".lock"));
+    return readdirSync(join(pulumiHome(env), "plugins")).some((n) => installed.test(n) && !n.endsWith(".partial") && !n.endsWith(".lock"));
   } catch {
     return false;
   }
 }
 
+/** Whether Pulumi's Terraform converter is installed, or on PATH (where `pulumi convert` also looks). */
+const converterPresent = (env: NodeJS.ProcessEnv): boolean => pluginPresent(env, "converter", "terraform");
+
 /** Whether Pulumi's `std` resource plugin is installed (or on PATH), whose schema code generation needs for std calls. */
-function stdPluginPresent(env: NodeJS.ProcessEnv): boolean {
-  const onPath = (env["PATH"] ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, "pulumi-resource-std")));
-  if (onPath) return true;
-  try {
-    return readdirSync(join(pulumiHome(env), "plugins")).some((n) => /^resource-std-v\d/.test(n) && !n.endsWith(".partial") && !n.endsWith(".lock"));
-  } catch {
-    return false;
-  }
-}
+const stdPluginPresent = (env: NodeJS.ProcessEnv): boolean => pluginPresent(env, "resource", "std");
 
 /**
  * When the PCL calls Pulumi's `std` package (Terraform's functions), its plugin must be installed before code is
