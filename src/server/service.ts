@@ -390,7 +390,7 @@ function releaseLocation(): string | undefined {
 /** The download location, or undefined when it is not one: then GetSchema says why (releaseLocation), not Parameterize. */
 function keptLocation(): string | undefined {
   try {
-    return pluginDownloadURL(process.env);
+    return releaseLocation();
   } catch {
     return undefined;
   }

@@ -62,11 +62,6 @@ export class LazyProvider implements TerraformProvider {
     return this.how.cached.protocolVersion;
   }
 
-  /** Whether the provider process has been asked to start. */
-  get launched(): boolean {
-    return this.started !== undefined;
-  }
-
   /** Starts the provider now, when the caller knows it will be needed; a failure is reported by the call that needs it. */
   start(): void {
     this.provider().catch(() => undefined);
