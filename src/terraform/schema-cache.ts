@@ -19,7 +19,7 @@
 // What it does not do: decide when the provider starts (lazy-provider.ts), or trust an entry it cannot read whole (an
 // entry that does not parse, or whose stated key differs, is a miss and is written anew).
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BUNDLED, VERSION } from "../version.js";
 import type { ProviderSchema } from "./types.js";
@@ -67,7 +67,7 @@ function buildIdentity(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** Whether the cache is on: TF_BRIDGE_SCHEMA_CACHE=0 turns it off; a checkout needs =1 (see the header). */
-export function schemaCacheEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+function schemaCacheEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   const v = env[SCHEMA_CACHE_ENV]?.trim();
   if (v === "0" || v === "false" || v === "off") return false;
   return buildIdentity(env) !== undefined;
@@ -159,17 +159,21 @@ export function readCachedSchema(options: SchemaCacheOptions, key: string): Cach
  * Writes a file of the cache (to a temporary file renamed into place, so a reader never sees half of one) and trims
  * the cache to its newest files. A failure to write is not an error: the next start does the work again.
  */
-export function writeCacheFile(options: SchemaCacheOptions, name: string, text: string): boolean {
+export function writeCacheFile(options: SchemaCacheOptions, name: string, text: string): void {
+  const target = join(options.dir, name);
+  const temp = `${target}.${process.pid}.tmp`;
   try {
     mkdirSync(options.dir, { recursive: true });
-    const target = join(options.dir, name);
-    const temp = `${target}.${process.pid}.tmp`;
     writeFileSync(temp, text);
     renameSync(temp, target);
     trim(options.dir);
-    return true;
   } catch {
-    return false;
+    // Not an error (see above), but nothing half-written stays behind (a full disk stops writeFileSync part way).
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // No folder to hold it: nothing was written.
+    }
   }
 }
 
@@ -186,11 +190,9 @@ export function readCacheFile(options: SchemaCacheOptions, name: string): string
   }
 }
 
-/** Writes the schema's entry; its fingerprint, or undefined when it could not be written. */
-export function writeCachedSchema(options: SchemaCacheOptions, key: string, protocolVersion: 5 | 6, schema: ProviderSchema): string | undefined {
-  const serialized = serializeSchema(schema);
-  const written = writeCacheFile(options, `${key}.json`, `${JSON.stringify({ key, protocolVersion } satisfies Header)}\n${serialized}`);
-  return written ? schemaFingerprint(serialized) : undefined;
+/** Writes the schema's entry (see writeCacheFile: a failure leaves the next start to ask the provider again). */
+export function writeCachedSchema(options: SchemaCacheOptions, key: string, protocolVersion: 5 | 6, schema: ProviderSchema): void {
+  writeCacheFile(options, `${key}.json`, `${JSON.stringify({ key, protocolVersion } satisfies Header)}\n${serializeSchema(schema)}`);
 }
 
 /** Removes an entry found wrong (the provider answered otherwise once started), and what was made from it. */

@@ -130,6 +130,16 @@ describe("schema cache", () => {
     expect(entries()).toHaveLength(3);
   });
 
+  it("works on without a cache it cannot write, leaving nothing behind", async () => {
+    // `.schemas` taken by a file: no entry can be made in it.
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(join(cacheDir, ".schemas"), "not a folder");
+    expect((await param()).provider).toBeInstanceOf(GrpcTerraformProvider);
+    expect((await param()).provider).toBeInstanceOf(GrpcTerraformProvider);
+    expect(readdirSync(cacheDir)).toEqual([".schemas"]);
+    expect(readFileSync(join(cacheDir, ".schemas"), "utf8")).toBe("not a folder");
+  });
+
   it("takes an entry it cannot read whole as a miss and writes it anew", async () => {
     await param();
     const [file] = entries();
