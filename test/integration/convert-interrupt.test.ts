@@ -65,9 +65,9 @@ interface Run {
   target: ChildProcess;
 }
 
-/** Starts `convert` into the Terraform project's own folder (`--out .`), and waits for the second step's tree. */
-async function start(viaShell: boolean): Promise<Run> {
-  const root = tempDir("tfbridge-convert-stop-");
+/** A Terraform project `shop` in a folder of its own, with the fake CLI beside it and the file its processes write pids to. */
+function project(prefix: string, extraEnv: Record<string, string> = {}): { dir: string; pids: string; env: NodeJS.ProcessEnv } {
+  const root = tempDir(prefix);
   const dir = join(root, "shop");
   mkdirSync(dir);
   writeFileSync(join(dir, "main.tf"), 'resource "local_file" "f" {\n  filename = "x"\n  content = "y"\n}\n');
@@ -76,7 +76,12 @@ async function start(viaShell: boolean): Promise<Run> {
   chmodSync(cli, 0o755);
   const pids = join(root, "pids");
   writeFileSync(pids, "");
-  const env = { ...process.env, PULUMI_CLI: cli, PIDS: pids, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", TMPDIR: root };
+  return { dir, pids, env: { ...process.env, PULUMI_CLI: cli, PIDS: pids, ...extraEnv, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", TMPDIR: root } };
+}
+
+/** Starts `convert` into the Terraform project's own folder (`--out .`), and waits for the second step's tree. */
+async function start(viaShell: boolean): Promise<Run> {
+  const { dir, pids, env } = project("tfbridge-convert-stop-");
   const command = [PLUGIN_BIN, "convert", "--language", "typescript", "--out", "."];
   const target = viaShell
     ? spawn("bash", ["-c", `"${command.join('" "')}"; echo the shell outlived its command`], { cwd: dir, env, stdio: "ignore" })
@@ -133,16 +138,7 @@ describe("convert, stopped half-way", () => {
 
 describe("convert, stopped in its first step", () => {
   it("SIGINT while the converter runs: the registry stand-in stops, its CA bundle is removed, and nothing is left", async () => {
-    const root = tempDir("tfbridge-convert-stop-first-");
-    const dir = join(root, "shop");
-    mkdirSync(dir);
-    writeFileSync(join(dir, "main.tf"), 'resource "local_file" "f" {\n  filename = "x"\n  content = "y"\n}\n');
-    const cli = join(root, "pulumi");
-    writeFileSync(cli, FAKE_PULUMI);
-    chmodSync(cli, 0o755);
-    const pids = join(root, "pids");
-    writeFileSync(pids, "");
-    const env = { ...process.env, PULUMI_CLI: cli, PIDS: pids, HOLD_FIRST: "1", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", TMPDIR: root };
+    const { dir, pids, env } = project("tfbridge-convert-stop-first-", { HOLD_FIRST: "1" });
     const target = spawn(PLUGIN_BIN, ["convert", "--language", "typescript", "--out", "../out"], { cwd: dir, env, stdio: "ignore" });
     const deadline = Date.now() + 60_000;
     while (!existsSync(`${pids}.proxy`)) {
@@ -159,7 +155,7 @@ describe("convert, stopped in its first step", () => {
     expect(await gone([...treePids({ dir, pids, target }), target.pid!]), "still running after SIGINT").toEqual([]);
     expect(existsSync(bundle!), "the CA bundle is removed").toBe(false);
     expect(await listening(port), "the stand-in no longer listens").toBe(false);
-    expect(readdirSync(root).filter((n) => n.startsWith("pulumi-tf-convert-"))).toEqual([]);
+    expect(readdirSync(join(dir, "..")).filter((n) => n.startsWith("pulumi-tf-convert-"))).toEqual([]);
     expect(readdirSync(dir)).toEqual(["main.tf"]);
   }, 90_000);
 });
