@@ -9,14 +9,26 @@ import { containsSecret } from "./secrets.js";
 import { formatPath, parsePath, type Path } from "../terraform/path.js";
 import { BridgeError, type CheckFailure, type LogFn } from "./types.js";
 
+const namesByProperties = new WeakMap<readonly PropertyModel[], DiagnosticNames>();
+
+function namesOf(props: readonly PropertyModel[]): DiagnosticNames {
+  let names = namesByProperties.get(props);
+  if (names === undefined) namesByProperties.set(props, (names = diagnosticNames(props)));
+  return names;
+}
+
 /**
  * Error diagnostics as check failures on the Pulumi property they point at, the Terraform names their text quotes
  * followed by the Pulumi ones.
  */
-export function failuresFromDiagnostics(diags: readonly Diagnostic[], props: readonly PropertyModel[], names: DiagnosticNames = diagnosticNames(props)): CheckFailure[] {
-  return errorDiagnostics(diags).map((d) => ({
+export function failuresFromDiagnostics(diags: readonly Diagnostic[], props: readonly PropertyModel[], names?: DiagnosticNames): CheckFailure[] {
+  const errors = errorDiagnostics(diags);
+  // Most checks pass: the name table (a walk of the whole schema and a regular expression) is built for a failure only.
+  if (errors.length === 0) return [];
+  const shown = names ?? namesOf(props);
+  return errors.map((d) => ({
     property: d.attribute ? formatPath(toPropertyPath(d.attribute, props)) : "",
-    reason: names.text(d.detail ? `${d.summary}: ${d.detail}` : d.summary),
+    reason: shown.text(d.detail ? `${d.summary}: ${d.detail}` : d.summary),
   }));
 }
 

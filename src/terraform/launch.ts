@@ -75,6 +75,25 @@ export function providerLogEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
+const LEVEL_ORDER: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error"];
+
+/**
+ * The lowest level of a provider's log lines its user asked for, as Terraform reads TF_LOG_PROVIDER and TF_LOG
+ * (`JSON` is trace; `OFF` or a name Terraform does not know, nothing); undefined when neither is set. Providers built
+ * on Go's log package write `[DEBUG]` lines whatever these say, and the client is what filters them.
+ */
+export function requestedLogLevel(env: NodeJS.ProcessEnv): LogLevel | "off" | undefined {
+  const asked = (env["TF_LOG_PROVIDER"] || env["TF_LOG"])?.trim().toLowerCase();
+  if (asked === undefined || asked === "") return undefined;
+  if (asked === "json") return "trace";
+  return Object.hasOwn(levels, asked) ? levels[asked]! : "off";
+}
+
+/** Whether a line at `level` passes a `minimum` (none passes "off"). */
+export function logLevelPasses(level: LogLevel, minimum: LogLevel | "off"): boolean {
+  return minimum !== "off" && LEVEL_ORDER.indexOf(level) >= LEVEL_ORDER.indexOf(minimum);
+}
+
 const SHUTDOWN_GRACE_MS = 2_000;
 const TERM_GRACE_MS = 1_000;
 

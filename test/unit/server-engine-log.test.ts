@@ -1,6 +1,7 @@
 // src/server/log.ts's EngineLogger against a loopback engine that is slow on purpose: what a flood of provider log
 // lines may queue is bounded, errors are never dropped, the drop is reported, and each message is cut to its bound.
-// And where a Terraform provider's log lines go: to the engine's debug stream, whatever level the provider gave them.
+// And where a Terraform provider's log lines go: to the engine's debug stream, whatever level the provider gave them,
+// from the level Terraform's TF_LOG rule lets through.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_PROTO, EngineLogger, forwardProviderLog, MAX_PENDING_LOG_CHARS, StderrLogger, type LogOptions, type Logger, type Severity } from "../../src/server/log.js";
 import { parseLogLine } from "../../src/terraform/launch.js";
@@ -68,14 +69,14 @@ describe("EngineLogger", () => {
 
 describe("a Terraform provider's log lines", () => {
   /** What the provider's lines became, as the engine logger was asked to send them. */
-  function forwarded(lines: string[], verbosity = 0): { severity: Severity; message: string; options?: LogOptions }[] {
+  function forwarded(lines: string[], verbosity = 0, env: NodeJS.ProcessEnv = {}): { severity: Severity; message: string; options?: LogOptions }[] {
     const sent: { severity: Severity; message: string; options?: LogOptions }[] = [];
     const logger: Logger = {
       log: (severity, message, options) => sent.push({ severity, message, ...(options !== undefined ? { options } : {}) }),
       status: () => undefined,
       flush: async () => undefined,
     };
-    const forward = forwardProviderLog(logger, "random", verbosity);
+    const forward = forwardProviderLog(logger, "random", verbosity, env);
     for (const line of lines) forward(parseLogLine(line, "stderr"));
     return sent;
   }
@@ -87,19 +88,44 @@ describe("a Terraform provider's log lines", () => {
   const TFE_WARN = "2026/11/28 00:00:00 [WARN] Unable to read CLI config or credentials file /root/.terraformrc: no such file";
   const ERROR_DIAGNOSTIC = '{"@level":"error","@message":"Response contains error diagnostic","@module":"sdk.proto","tf_rpc":"ApplyResourceChange"}';
 
+  const INFO = "[INFO] configuring server automatic mTLS";
+  const DEBUG = "2026/11/28 00:00:00 [DEBUG] Docker container create request";
+  const TRACE = '{"@level":"trace","@message":"Received request","tf_rpc":"GetProviderSchema"}';
+
   it("are debug messages at every level, never warnings or errors, and about no resource", () => {
-    const sent = forwarded([WARN_DIAGNOSTIC, TFE_WARN, ERROR_DIAGNOSTIC, "[INFO] configuring server automatic mTLS", "plain text"]);
+    const sent = forwarded([WARN_DIAGNOSTIC, TFE_WARN, ERROR_DIAGNOSTIC, INFO, "plain text"], 0, { TF_LOG: "INFO" });
     expect(sent.map((s) => s.severity)).toEqual(["debug", "debug", "debug", "debug", "debug"]);
     expect(sent.every((s) => s.options === undefined)).toBe(true);
     expect(sent[0]!.message).toBe(
       "random: Response contains warning diagnostic (diagnostic_severity=WARNING diagnostic_summary=Attribute Deprecated tf_proto_version=5.10 tf_req_id=0c1d tf_resource_type=random_string tf_rpc=ValidateResourceTypeConfig)",
     );
     expect(sent[1]!.message).toBe("random: Unable to read CLI config or credentials file /root/.terraformrc: no such file");
+    expect(sent[3]!.message).toBe("random: configuring server automatic mTLS");
   });
 
-  it("at trace level pass only at -v=9", () => {
-    const trace = '{"@level":"trace","@message":"Received request","tf_rpc":"GetProviderSchema"}';
-    expect(forwarded([trace])).toEqual([]);
-    expect(forwarded([trace], 9)).toEqual([{ severity: "debug", message: "random: Received request (tf_rpc=GetProviderSchema)" }]);
+  it("pass from warnings up when nothing asks for more, as Terraform keeps a provider's debug lines to itself", () => {
+    const sent = forwarded([TRACE, DEBUG, INFO, "plain text", TFE_WARN, ERROR_DIAGNOSTIC]);
+    expect(sent.map((s) => s.message)).toEqual([
+      "random: Unable to read CLI config or credentials file /root/.terraformrc: no such file",
+      "random: Response contains error diagnostic (tf_rpc=ApplyResourceChange)",
+    ]);
+  });
+
+  it("pass from the level TF_LOG_PROVIDER or TF_LOG names (JSON is trace, OFF and unknown names nothing)", () => {
+    const all = [TRACE, DEBUG, INFO, TFE_WARN];
+    expect(forwarded(all, 0, { TF_LOG: "debug" })).toHaveLength(3);
+    expect(forwarded(all, 0, { TF_LOG: "TRACE" })).toHaveLength(4);
+    expect(forwarded(all, 0, { TF_LOG: "JSON" })).toHaveLength(4);
+    expect(forwarded(all, 0, { TF_LOG: "TRACE", TF_LOG_PROVIDER: "ERROR" })).toEqual([]);
+    expect(forwarded(all, 9, { TF_LOG: "OFF" })).toEqual([]);
+    expect(forwarded(all, 0, { TF_LOG: "constructor" })).toEqual([]);
+    // Set but empty is unset, as Terraform reads it.
+    expect(forwarded(all, 0, { TF_LOG_PROVIDER: "", TF_LOG: "INFO" })).toHaveLength(2);
+  });
+
+  it("without TF_LOG follow the verbosity the engine passes: debug from -v=1, trace from -v=9", () => {
+    expect(forwarded([TRACE, DEBUG], 1)).toEqual([{ severity: "debug", message: "random: Docker container create request" }]);
+    expect(forwarded([TRACE], 8)).toEqual([]);
+    expect(forwarded([TRACE], 9)).toEqual([{ severity: "debug", message: "random: Received request (tf_rpc=GetProviderSchema)" }]);
   });
 });
