@@ -4,9 +4,9 @@
 // as the same plugin (both through the load scenario's steps), and `tofu apply`. Then a no-change look (`pulumi preview
 // --expect-no-changes`, `tofu plan -detailed-exitcode`) and the destroy. Prints wall times and peak memory (the plugin
 // process's VmHWM; for tofu, the tofu process's own, which does the engine's and the bridge's work in one), the Docker
-// provider's peak beside each, and ours ÷ reference and ours ÷ tofu. DOCKER_SIZES (default 40,100), DOCKER_ROUNDS
-// (default 1; medians over rounds), LOAD_PARALLEL (default 32; tofu gets the same -parallelism), DOCKER_RUNNERS (default
-// ours,reference,tofu). No assertions on figures; a run that leaves a container, volume or process behind stops.
+// provider's peak beside each, and ours ÷ reference and ours ÷ tofu. DOCKER_SIZES (default 40), DOCKER_ROUNDS
+// (default 5, as docs/performance.md's plots need; medians over rounds), LOAD_PARALLEL (default 32; tofu gets the same
+// -parallelism), DOCKER_RUNNERS (default ours,reference,tofu). No assertions on figures; a run that leaves a container, volume or process behind stops.
 import { spawn } from "node:child_process";
 import { readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -22,8 +22,8 @@ import { tempDir } from "../test/support/temp.js";
 import { median, range, report, saveBenchData } from "./report.js";
 
 type Runner = PluginKind | "tofu";
-const sizes = (process.env["DOCKER_SIZES"] ?? "40,100").split(",").map(Number);
-const rounds = Number(process.env["DOCKER_ROUNDS"] ?? 1);
+const sizes = (process.env["DOCKER_SIZES"] ?? "40").split(",").map(Number);
+const rounds = Number(process.env["DOCKER_ROUNDS"] ?? 5);
 const parallel = Number(process.env["LOAD_PARALLEL"] ?? 32);
 const runners = (process.env["DOCKER_RUNNERS"] ?? "ours,reference,tofu").split(",") as Runner[];
 
@@ -174,7 +174,8 @@ try {
     const provider = (who: Runner): number | undefined => { const m = med(who, (f) => f.providerPeakKiB); return m === undefined ? undefined : m / 1024; };
     table.push([String(n), "peak RSS: plugin (tofu: tofu)", fmt(peak("ours"), "MiB"), fmt(peak("reference"), "MiB"), fmt(peak("tofu"), "MiB"), ratio(peak("ours"), peak("reference")), ratio(peak("ours"), peak("tofu"))]);
     table.push([String(n), "peak RSS: Docker provider", fmt(provider("ours"), "MiB"), fmt(provider("reference"), "MiB"), fmt(provider("tofu"), "MiB"), ratio(provider("ours"), provider("reference")), ratio(provider("ours"), provider("tofu"))]);
-    report({ scenario: `plugin peak RSS (VmHWM), ${n} Docker containers + volumes (direct: the tofu process)`, bridge: peak("ours") ?? NaN, reference: peak("reference"), direct: peak("tofu"), unit: "MiB", key: { step: "peak RSS", containers: n } });
+    const peakRange = (who: Runner): [number, number] | undefined => { const r = rng(who, (f) => f.peakKiB); return r && [r[0] / 1024, r[1] / 1024]; };
+    report({ scenario: `plugin peak RSS (VmHWM), ${n} Docker containers + volumes (direct: the tofu process)`, bridge: peak("ours") ?? NaN, reference: peak("reference"), direct: peak("tofu"), bridgeRange: peakRange("ours"), referenceRange: peakRange("reference"), directRange: peakRange("tofu"), unit: "MiB", key: { step: "peak RSS", containers: n } });
   }
 } finally {
   await engine.stop();

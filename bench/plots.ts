@@ -18,7 +18,7 @@ export const BEGIN = "<!-- bench-plots: written by `npm run bench:plots` from do
 export const END = "<!-- /bench-plots -->";
 
 /** The benchmarks plotted, by the name their JSON has in docs/bench-data. */
-export const BENCHES = ["scale-random_id", "giants", "overhead", "startup"] as const;
+export const BENCHES = ["scale-random_id", "giants", "overhead", "startup", "docker"] as const;
 export type Bench = (typeof BENCHES)[number];
 
 /** The command that makes each plotted JSON, as docs/performance.md gives it; bench/run.ts waits for a quiet machine first. */
@@ -27,6 +27,7 @@ export const COMMANDS: Record<Bench, string> = {
   giants: "BENCHES=giants npm run bench",
   overhead: "BENCHES=overhead npm run bench",
   startup: "BENCH_PROVIDERS=random,tls,local BENCH_VARIANTS=packaged BENCHES=startup npm run bench",
+  docker: "BENCHES=docker npm run bench",
 };
 
 export function readBenchData(dir = DATA_DIR): Map<string, BenchData> {
@@ -108,7 +109,7 @@ export function conditions(d: BenchData): string {
 const subtitle = (d: BenchData): string => `${d.date.slice(0, 10)}, ${d.machine.cores} cores, load ${d.load.start[0]} → ${d.load.end[0]}; medians of ${roundsOf(d) ?? "?"}, bars from min to max`;
 
 /** The same colour for the same series in every plot; a plot's legend lists only its own series. */
-const PALETTE: Record<string, string> = { ours: "#1f77b4", "ours, not cached": "#aec7e8", reference: "#ff7f0e", direct: "#7f7f7f", "replay alone": "#7f7f7f" };
+const PALETTE: Record<string, string> = { ours: "#1f77b4", "ours, not cached": "#aec7e8", reference: "#ff7f0e", direct: "#7f7f7f", "replay alone": "#7f7f7f", tofu: "#7f7f7f" };
 const colors = (names: string[]): { domain: string[]; range: string[] } => ({ domain: names, range: names.map((n) => PALETTE[n]!) });
 const BASE = { background: "white", config: { font: "sans-serif", view: { stroke: "#ddd" }, title: { anchor: "start" } } } as const;
 /** The min–max drawn over each median: a rule from `low` to `high` (nothing where the figure was not repeated). */
@@ -323,6 +324,29 @@ function overhead(d: BenchData): { svgs: Record<string, TopLevelSpec>; tables: s
   return { svgs: { "bench-overhead": spec }, tables: rows.join("\n") };
 }
 
+/** The steps of the Docker stack, in the order they run. */
+const DOCKER_STEPS = ["up", "no-change preview", "destroy"];
+
+function docker(d: BenchData): { svgs: Record<string, TopLevelSpec>; tables: string } {
+  const order = ["ours", "reference", "tofu"];
+  const sizes = [...new Set(d.results.map((r) => Number(r.key?.["containers"])))];
+  // One size is the usual run; with several, each group names its size.
+  const group = (r: BenchResult): string => (sizes.length === 1 ? String(r.key?.["step"]) : `${String(r.key?.["step"])}, ${String(r.key?.["containers"])}`);
+  const timed = d.results.filter((r) => DOCKER_STEPS.includes(String(r.key?.["step"])));
+  const values: Point[] = timed.flatMap((r) => series(r, "tofu").filter(([, v]) => known(v)).map(([who, v, span]) => ({ step: group(r), who, ...figure("seconds", v!, span, 1) })));
+  const rows = ["| containers | step | ours | reference | tofu | ours ÷ reference | ours ÷ tofu |", "| --- | --- | --- | --- | --- | --- | --- |"];
+  for (const r of d.results) {
+    const step = String(r.key?.["step"]);
+    const unit = r.unit === "s" ? " s" : ` ${r.unit}`;
+    const label = step === "peak RSS" ? "peak RSS: plugin (tofu: the tofu process)" : step === "no-change preview" ? "no-change preview (tofu plan)" : step;
+    rows.push(`| ${String(r.key?.["containers"])} | ${label} | ${cell(r.bridge, r.bridgeRange, unit)} | ${cell(r.reference, r.referenceRange, unit)} | ${cell(r.direct, r.directRange, unit)} | ${ratio(r.bridge, r.reference)} | ${ratio(r.bridge, r.direct)} |`);
+  }
+  return {
+    svgs: { "bench-docker": bars(d, "Docker containers with a volume each on a real engine: pulumi up, preview and destroy (tofu beside)", "step", "seconds", order, values) },
+    tables: rows.join("\n"),
+  };
+}
+
 export interface Plots {
   /** SVG text by file name (without .svg). */
   svgs: Map<string, string>;
@@ -350,6 +374,7 @@ export async function renderPlots(data: Map<string, BenchData>): Promise<Plots> 
     ["giants", "Giant schemas: start-up and memory", giants(get("giants")), "`bench/giants.bench.ts` (the five largest providers' schema dumps served by the replay peer; ours with the schema cached by an earlier start, and not cached)."],
     ["overhead", "Per-operation overhead against direct calls", overhead(get("overhead")), "`bench/overhead.bench.ts` (medians over the cycles; the reference driven by the same engine client)."],
     ["startup", "Start-up: spawn to GetSchema answered", startup(get("startup")), "`bench/startup.bench.ts` (the packaged plugin with its schema cache filled by an earlier start, and with it off; direct: the Terraform provider started and asked its schema)."],
+    ["docker", "Docker on a real engine: containers and volumes", docker(get("docker")), "`bench/docker.bench.ts` (the Docker provider on a Docker Engine the bench starts; ours, the reference and `tofu` deploy the same stack in turn in each round, `--parallel`/`-parallelism` 32)."],
   ];
   for (const [name, title, built, source] of sections) {
     const d = get(name);

@@ -12,7 +12,7 @@ import { REPORT_PREFIX, settle, type BenchResult } from "./report.js";
 const benches = (process.env["BENCHES"] ?? "codec,launch,startup,overhead,schema,docs,load").split(",");
 const results: BenchResult[] = [];
 /** The benches whose JSON is plotted in docs/performance.md (bench/plots.ts BENCHES). */
-const PLOTTED = new Set(["scale", "giants", "overhead", "startup"]);
+const PLOTTED = new Set(["scale", "giants", "overhead", "startup", "docker"]);
 const settleSeconds = Number(process.env["BENCH_SETTLE_SECONDS"] ?? 600);
 
 for (const name of benches) {

@@ -56,11 +56,16 @@ function quietRun(): Map<Bench, BenchData> {
     { scenario: `${provider} start-up`, ...ranged(70 + i, 120 + i, 40 + i), unit: "ms", key: { provider, measure: "start-up" } },
     { scenario: `${provider} first start-up`, ...ranged(140 + i, 120 + i, 40 + i), unit: "ms", key: { provider, measure: "first start-up" } },
   ]);
+  const docker: BenchResult[] = [
+    ...(["up", "no-change preview", "destroy"] as const).map((step, i): BenchResult => ({ scenario: `${step} of 40 containers`, ...ranged(8 + i, 10 + i, 7 + i), unit: "s", key: { step, containers: 40 } })),
+    { scenario: "peak RSS 40 containers", ...ranged(105, 110, 100), unit: "MiB", key: { step: "peak RSS", containers: 40 } },
+  ];
   return new Map<Bench, BenchData>([
     ["scale-random_id", at(0, "scale-random_id", { kind: "random_id", sizes: "100,500,2000", rounds: 5, parallel: 32, plugins: "ours,reference", checkpoints: "skipped" }, scale)],
     ["giants", at(30, "giants", { runs: 5, giants: "aws,google" }, giants)],
     ["overhead", at(40, "overhead", { cycles: 300, rounds: 5, cases: "random_id" }, overhead)],
     ["startup", at(50, "startup", { runs: 10, providers: "random,tls,local,big", variants: "packaged (snapshot); reference (Go)" }, startup)],
+    ["docker", at(55, "docker", { sizes: "40", rounds: 5, parallel: 32, runners: "ours,reference,tofu" }, docker)],
   ]);
 }
 
@@ -77,7 +82,7 @@ describe("npm run bench:plots", () => {
     const [first, second] = [await renderPlots(data), await renderPlots(data)];
     expect(second.svgs).toEqual(first.svgs);
     expect(second.section).toBe(first.section);
-    expect([...first.svgs.keys()].sort()).toEqual(["bench-giants-rss", "bench-giants-startup", "bench-overhead", "bench-scale-rss", "bench-scale-time", "bench-startup"]);
+    expect([...first.svgs.keys()].sort()).toEqual(["bench-docker", "bench-giants-rss", "bench-giants-startup", "bench-overhead", "bench-scale-rss", "bench-scale-time", "bench-startup"]);
     for (const [name, svg] of first.svgs) {
       expect(svg).toMatch(/^<svg [^>]*width="\d+" height="\d+"/);
       // One rule mark per plotted median, from its min to its max: every point of the synthetic run has a range.
@@ -86,11 +91,13 @@ describe("npm run bench:plots", () => {
       expect(svg.match(/aria-roledescription="rule mark"/g)?.length, name).toBe(first.spreads.get(name));
       expect(points.length, name).toBeGreaterThan(first.spreads.get(name)!);
     }
-    // scale: 3 sizes × 3 steps × 2 plugins; giants: 2 × (ours, not cached, reference, replay alone); startup: random, tls, local × 4.
+    // scale: 3 sizes × 3 steps × 2 plugins; giants: 2 × (ours, not cached, reference, replay alone); startup: random, tls,
+    // local × 4; docker: 3 steps × (ours, reference, tofu).
     expect(first.spreads.get("bench-scale-time")).toBe(18);
     expect(first.spreads.get("bench-giants-startup")).toBe(8);
     expect(first.spreads.get("bench-startup")).toBe(12);
     expect(first.spreads.get("bench-overhead")).toBe(15);
+    expect(first.spreads.get("bench-docker")).toBe(9);
   }, 60_000);
 
   it("prints every median as `median (min–max)` in a table, with the run's date, machine, load and the command that reproduces it", async () => {
@@ -106,6 +113,8 @@ describe("npm run bench:plots", () => {
     expect(section).toContain("| aws | 3.00 (2.70–3.60) s | 12.0 (10.8–14.4) s | 20.0 (18.0–24.0) s | 5.00 (4.50–6.00) s | 0.15 |");
     expect(section).toContain("| random | 70.0 (63.0–84.0) ms | 140 (126–168) ms | 120 (108–144) ms | 40.0 (36.0–48.0) ms | 0.58 | 1.17 |");
     expect(section).toContain("| `random_id` | check | 0.800 (0.720–0.960) ms | 1.50 (1.35–1.80) ms | 1.70 (1.53–2.04) ms | 0.700 ms | 0.88 |");
+    expect(section).toContain("| 40 | up | 8.00 (7.20–9.60) s | 10.0 (9.00–12.0) s | 7.00 (6.30–8.40) s | 0.80 | 1.14 |");
+    expect(section).toContain("| 40 | peak RSS: plugin (tofu: the tofu process) | 105 (94.5–126) MiB | 110 (99.0–132) MiB | 100 (90.0–120) MiB | 0.95 | 1.05 |");
     // The start-up plot and table show random, tls and local, not the 1,600-resource provider.
     expect(section).not.toMatch(/^\| big \|/m);
     // Each number a plot is drawn from (medians and their min and max) is in a table, printed as the plots round it.
