@@ -155,14 +155,20 @@ wheel_node() {
 # code) took it further: 500 random_ids with checkpoints skipped peaked at 110.4–113.8 MiB with 2 MB alone, 109.3–110.3
 # with 1 MB, 107.7–109.3 with 2 MB and --optimize-for-size, 106.8–108.6 with both and --heap-growing-percent=20
 # (three runs each, load average 4–6, wall times within the noise); the slower heap growth alone gave nothing
-# (110.5–116.2), so it is left out. NODE_OPTIONS still extends these flags.
+# (110.5–116.2), so it is left out. --no-maglev keeps Node 24's mid-tier compiler out: warm functions stay in Sparkplug
+# until TurboFan takes the hot ones. With 100 random_ids created 32 at a time the peak fell from 104–105 to 100 MiB
+# (two runs each; half of it the compilers' own code pages), bench/overhead.bench.ts's per-operation times stayed within
+# the spread of two interleaved rounds, start-up with the schema cached did not move, and a first start of a giant
+# (the schema translated) took 8–20% longer (azurerm 1.70–1.97 s against 1.59–1.62). Turning TurboFan off too (--no-opt)
+# took the peak to 89–90 MiB but added 30–60% to what the plugin costs per operation; --lite-mode (87 MiB) is jitless,
+# and a jitless V8 has no WebAssembly, which @cdktf/hcl2json and undici need. NODE_OPTIONS still extends these flags.
 # With a third argument "snapshot", the blob is a startup snapshot of snapshot.cjs made by running it with that Node.
 prepare_blob() {
   local node="$1" blob="$2" main="$out/sea.cjs" snapshot=false
   [ "${3:-}" = snapshot ] && main="$out/snapshot.cjs" snapshot=true
   cat > "$sea/sea-config.json" <<JSON
 { "main": "$main", "output": "$blob", "disableExperimentalSEAWarning": true, "useSnapshot": $snapshot, "useCodeCache": false,
-  "execArgv": ["--max-semi-space-size=1", "--optimize-for-size"],
+  "execArgv": ["--max-semi-space-size=1", "--optimize-for-size", "--no-maglev"],
   "assets": { "manifest.json": "$sea/manifest.json", "payload.bin": "$sea/payload.bin" } }
 JSON
   "$node" --experimental-sea-config "$sea/sea-config.json" >"$sea/prepare.log" 2>&1 ||
