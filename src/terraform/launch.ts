@@ -60,7 +60,6 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
 }
 
-/** How long each shutdown step waits before the next, harsher one. */
 /**
  * Without these, HashiCorp's plugin SDKs log every request at trace level to stderr (dozens of lines per call) and leave
  * the filtering to the client. Terraform users choose provider logging with TF_LOG / TF_LOG_PROVIDER; we honour those and
@@ -68,8 +67,14 @@ export interface ExitInfo {
  */
 const LOG_SUBSYSTEMS = ["TF_LOG_PROVIDER", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_SDK_HELPER_SCHEMA", "TF_LOG_SDK_HELPER_RESOURCE", "TF_LOG_SDK_MUX"];
 
+/** What the user set for the provider's log, TF_LOG_PROVIDER before TF_LOG; set but empty is unset, as Go reads it. */
+function askedLogSetting(env: NodeJS.ProcessEnv): string | undefined {
+  const asked = env["TF_LOG_PROVIDER"] || env["TF_LOG"];
+  return asked === undefined || asked.trim() === "" ? undefined : asked;
+}
+
 export function providerLogEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const level = env["TF_LOG_PROVIDER"] ?? env["TF_LOG"] ?? "WARN";
+  const level = askedLogSetting(env) ?? "WARN";
   const out: Record<string, string> = {};
   for (const key of LOG_SUBSYSTEMS) if (env[key] === undefined) out[key] = level;
   return out;
@@ -83,8 +88,8 @@ const LEVEL_ORDER: readonly LogLevel[] = ["trace", "debug", "info", "warn", "err
  * on Go's log package write `[DEBUG]` lines whatever these say, and the client is what filters them.
  */
 export function requestedLogLevel(env: NodeJS.ProcessEnv): LogLevel | "off" | undefined {
-  const asked = (env["TF_LOG_PROVIDER"] || env["TF_LOG"])?.trim().toLowerCase();
-  if (asked === undefined || asked === "") return undefined;
+  const asked = askedLogSetting(env)?.trim().toLowerCase();
+  if (asked === undefined) return undefined;
   if (asked === "json") return "trace";
   return Object.hasOwn(levels, asked) ? levels[asked]! : "off";
 }
@@ -94,6 +99,7 @@ export function logLevelPasses(level: LogLevel, minimum: LogLevel | "off"): bool
   return minimum !== "off" && LEVEL_ORDER.indexOf(level) >= LEVEL_ORDER.indexOf(minimum);
 }
 
+/** How long each shutdown step waits before the next, harsher one. */
 const SHUTDOWN_GRACE_MS = 2_000;
 const TERM_GRACE_MS = 1_000;
 

@@ -4,7 +4,7 @@
 // from the level Terraform's TF_LOG rule lets through.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_PROTO, EngineLogger, forwardProviderLog, MAX_PENDING_LOG_CHARS, StderrLogger, type LogOptions, type Logger, type Severity } from "../../src/server/log.js";
-import { parseLogLine } from "../../src/terraform/launch.js";
+import { parseLogLine, providerLogEnv } from "../../src/terraform/launch.js";
 import { MAX_LOG_MESSAGE_CHARS } from "../../src/wire/bound.js";
 import { loadProtos, serviceOf } from "../../src/wire/proto.js";
 import { Server, type Handler } from "../../src/wire/rpc.js";
@@ -121,6 +121,17 @@ describe("a Terraform provider's log lines", () => {
     expect(forwarded(all, 0, { TF_LOG: "constructor" })).toEqual([]);
     // Set but empty is unset, as Terraform reads it.
     expect(forwarded(all, 0, { TF_LOG_PROVIDER: "", TF_LOG: "INFO" })).toHaveLength(2);
+    expect(forwarded(all, 0, { TF_LOG: " " })).toEqual(forwarded(all));
+    expect(forwarded(all)).toHaveLength(1);
+  });
+
+  it("are asked of a launched provider by the same rule: what TF_LOG_PROVIDER or TF_LOG says, WARN when neither does", () => {
+    expect(providerLogEnv({})).toMatchObject({ TF_LOG_PROVIDER: "WARN", TF_LOG_SDK: "WARN", TF_LOG_SDK_PROTO: "WARN" });
+    expect(providerLogEnv({ TF_LOG_PROVIDER: "", TF_LOG: "INFO" })).toMatchObject({ TF_LOG_SDK: "INFO", TF_LOG_SDK_FRAMEWORK: "INFO" });
+    // A subsystem the user set keeps its own value (it is inherited, not overridden).
+    const own = providerLogEnv({ TF_LOG: "DEBUG", TF_LOG_SDK_PROTO: "ERROR" });
+    expect(own).not.toHaveProperty("TF_LOG_SDK_PROTO");
+    expect(own["TF_LOG_PROVIDER"]).toBe("DEBUG");
   });
 
   it("without TF_LOG follow the verbosity the engine passes: debug from -v=1, trace from -v=9", () => {
