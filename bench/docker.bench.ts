@@ -6,7 +6,8 @@
 // process's VmHWM; for tofu, the tofu process's own, which does the engine's and the bridge's work in one), the Docker
 // provider's peak beside each, and ours ÷ reference and ours ÷ tofu. DOCKER_SIZES (default 40), DOCKER_ROUNDS
 // (default 5, as docs/performance.md's plots need; medians over rounds), LOAD_PARALLEL (default 32; tofu gets the same
-// -parallelism), DOCKER_RUNNERS (default ours,reference,tofu). No assertions on figures; a run that leaves a container, volume or process behind stops.
+// -parallelism), DOCKER_RUNNERS (default ours,reference,tofu). No assertions on figures; a run that leaves a container,
+// volume or process behind stops.
 import { spawn } from "node:child_process";
 import { readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";

@@ -333,7 +333,7 @@ function docker(d: BenchData): { svgs: Record<string, TopLevelSpec>; tables: str
   // One size is the usual run; with several, each group names its size.
   const group = (r: BenchResult): string => (sizes.length === 1 ? String(r.key?.["step"]) : `${String(r.key?.["step"])}, ${String(r.key?.["containers"])}`);
   const timed = d.results.filter((r) => DOCKER_STEPS.includes(String(r.key?.["step"])));
-  const values: Point[] = timed.flatMap((r) => series(r, "tofu").filter(([, v]) => known(v)).map(([who, v, span]) => ({ step: group(r), who, ...figure("seconds", v!, span, 1) })));
+  const values: Point[] = timed.flatMap((r) => series(r, "tofu").filter(([, v]) => known(v)).map(([who, v, span]) => ({ step: group(r), who, ...figure("seconds", v!, span) })));
   const rows = ["| containers | step | ours | reference | tofu | ours ÷ reference | ours ÷ tofu |", "| --- | --- | --- | --- | --- | --- | --- |"];
   for (const r of d.results) {
     const step = String(r.key?.["step"]);
