@@ -70,9 +70,16 @@ export class LineSplitter {
   }
 }
 
-/** The last lines of a stream, at most `maxLines` of them and `maxChars` characters together. */
+/**
+ * The last lines of a stream, at most `maxLines` of them and `maxChars` characters together. A ring, not an array
+ * shifted at every line: a chatty provider (Docker's writes each HTTP exchange with its engine at DEBUG, whatever level
+ * is asked) passes thousands of lines through it, and shifting a 400-line array cost 4% of the plugin's CPU over `up`.
+ */
 export class LineTail {
-  private readonly lines: string[] = [];
+  private readonly ring: string[] = [];
+  /** Index in `ring` of the oldest line kept. */
+  private head = 0;
+  private count = 0;
   private chars = 0;
 
   constructor(
@@ -81,28 +88,41 @@ export class LineTail {
   ) {}
 
   push(line: string): void {
-    this.lines.push(line);
+    if (this.count === this.maxLines) this.dropOldest();
+    this.ring[(this.head + this.count) % this.maxLines] = line;
+    this.count++;
     this.chars += line.length;
-    while (this.lines.length > this.maxLines || (this.chars > this.maxChars && this.lines.length > 1)) {
-      this.chars -= this.lines.shift()!.length;
-    }
+    while (this.chars > this.maxChars && this.count > 1) this.dropOldest();
+  }
+
+  private dropOldest(): void {
+    this.chars -= this.ring[this.head]!.length;
+    this.ring[this.head] = "";
+    this.head = (this.head + 1) % this.maxLines;
+    this.count--;
+  }
+
+  /** The i-th line kept, 0 the oldest. */
+  private at(i: number): string {
+    return this.ring[(this.head + i) % this.maxLines]!;
   }
 
   /** Every line kept, oldest first. */
   all(): readonly string[] {
-    return this.lines;
+    return Array.from({ length: this.count }, (_, i) => this.at(i));
   }
 
   some(test: (line: string) => boolean): boolean {
-    return this.lines.some(test);
+    for (let i = 0; i < this.count; i++) if (test(this.at(i))) return true;
+    return false;
   }
 
   /** The last lines, at most `maxLines` and `maxChars` together (the last line always, however long), joined. */
   last(maxLines: number, maxChars = STDERR_QUOTE_CHARS): string {
     const out: string[] = [];
     let chars = 0;
-    for (let i = this.lines.length - 1; i >= 0 && out.length < maxLines; i--) {
-      const line = this.lines[i]!;
+    for (let i = this.count - 1; i >= 0 && out.length < maxLines; i--) {
+      const line = this.at(i);
       if (out.length > 0 && chars + line.length + 1 > maxChars) break;
       out.unshift(line);
       chars += line.length + 1;

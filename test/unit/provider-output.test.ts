@@ -67,6 +67,23 @@ describe("LineTail", () => {
     tail.push("x".repeat(50));
     expect(tail.last(10, 10)).toBe("x".repeat(50));
   });
+
+  it("after thousands of lines, wrapping around its ring many times, keeps what a plain list of every line would", () => {
+    const tail = new LineTail(7, 40);
+    const every: string[] = [];
+    // Lengths cycle through 0..12, so both the count and the character bound take turns deciding what goes.
+    for (let i = 0; i < 5000; i++) {
+      const line = String(i % 10).repeat((i * 7) % 13);
+      tail.push(line);
+      every.push(line);
+      let kept = every.slice(-7);
+      while (kept.length > 1 && kept.reduce((n, l) => n + l.length, 0) > 40) kept = kept.slice(1);
+      expect(tail.all()).toEqual(kept);
+      expect(tail.some((l) => l === every[every.length - 1])).toBe(true);
+      expect(tail.last(2, 1000)).toBe(kept.slice(-2).join("\n"));
+    }
+    expect(tail.some((l) => l === "not a line")).toBe(false);
+  });
 });
 
 describe("boundText", () => {
