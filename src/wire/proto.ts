@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import protobuf from "protobufjs";
 import { DESCRIPTORS } from "./descriptors.gen.js";
 import type { Method, Service } from "./rpc.js";
+import { encodeStructField } from "./struct-codec.js";
 
 // protobufjs refuses messages nested more than 100 deep, which a property value reaches at about 33 levels of maps (a
 // Helm values document can); the engine's Go protobuf allows 10,000. 3,000 carries any value the Struct decoder
@@ -83,8 +84,56 @@ const cache = new Map<string, Services>();
 
 /** Encodes a message given in the shape this project decodes messages into (see TO_OBJECT). */
 export function encodeMessage(type: protobuf.Type, value: object): Buffer {
+  const plan = encodingPlan(type);
+  if (plan === undefined || value instanceof protobuf.Message) return protobufjsEncode(type, value);
+  // protobufjs writes fields in field-number order; so does this, its Structs written by struct-codec in between.
+  const given = value as Record<string, unknown>;
+  const parts: Buffer[] = [];
+  for (const step of plan) {
+    if (step instanceof protobuf.Field) {
+      const s = given[step.name];
+      if (s != null) parts.push(encodeStructField(step.id, s as object));
+      continue;
+    }
+    let some: Record<string, unknown> | undefined;
+    for (const name of step) {
+      if (given[name] == null) continue;
+      (some ??= {})[name] = given[name];
+    }
+    if (some !== undefined) parts.push(protobufjsEncode(type, some));
+  }
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+function protobufjsEncode(type: protobuf.Type, value: object): Buffer {
   const bytes = type.encode(type.fromObject(value)).finish();
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** A message's fields in number order: its singular Struct fields alone, the names of the others between them in runs. */
+type EncodingPlan = readonly (protobuf.Field | readonly string[])[];
+const plans = new WeakMap<protobuf.Type, EncodingPlan | null>();
+
+/** The plan of a message with Struct fields of its own; undefined for one without, left to protobufjs whole. */
+function encodingPlan(type: protobuf.Type): EncodingPlan | undefined {
+  let plan = plans.get(type);
+  if (plan === undefined) {
+    const steps: (protobuf.Field | string[])[] = [];
+    let run: string[] = [];
+    for (const f of [...type.fieldsArray].sort((a, b) => a.id - b.id)) {
+      if (!f.repeated && !f.map && f.resolve().resolvedType?.fullName === ".google.protobuf.Struct") {
+        if (run.length > 0) steps.push(run);
+        run = [];
+        steps.push(f);
+      } else {
+        run.push(f.name);
+      }
+    }
+    if (run.length > 0) steps.push(run);
+    plan = steps.some((x) => x instanceof protobuf.Field) ? steps : null;
+    plans.set(type, plan);
+  }
+  return plan ?? undefined;
 }
 
 /** A method whose messages are (de)serialized by protobufjs. */
