@@ -92,7 +92,7 @@ export function encodeMessage(type: protobuf.Type, value: object): Buffer {
   for (const step of plan) {
     if (step instanceof protobuf.Field) {
       const s = given[step.name];
-      if (s != null) parts.push(encodeStructField(step.id, s as object));
+      if (s != null) parts.push(encodeStructField(step.id, s));
       continue;
     }
     let some: Record<string, unknown> | undefined;

@@ -84,7 +84,8 @@ class Measure {
     if (typeof fields !== "object") throw wrongShape(".google.protobuf.Struct.fields");
     let total = 0;
     for (const key in fields) {
-      const value = fields[key];
+      // Typed as the wire layer's callers build it; checked as protobufjs's fromObject checks it.
+      const value: unknown = fields[key];
       if (typeof value !== "object" || value === null) throw wrongShape(".google.protobuf.Struct.fields");
       const entrySlot = this.sizes.length;
       this.sizes.push(0);
@@ -92,7 +93,7 @@ class Measure {
       this.sizes.push(keyBytes);
       const valueSlot = this.sizes.length;
       this.sizes.push(0);
-      const valueBytes = this.value(value);
+      const valueBytes = this.value(value as ValueShape);
       this.sizes[valueSlot] = valueBytes;
       const entry = 1 + varintSize(keyBytes) + keyBytes + 1 + varintSize(valueBytes) + valueBytes;
       this.sizes[entrySlot] = entry;
@@ -294,8 +295,9 @@ class Write {
  * The Struct as a field of its enclosing message: the field's tag, the Struct's length and its bytes. Throws TypeError
  * for a shape protobufjs's fromObject refuses too.
  */
-export function encodeStructField(fieldNumber: number, s: StructShape): Buffer {
-  if (typeof s !== "object" || s === null) throw wrongShape(".google.protobuf.Struct");
+export function encodeStructField(fieldNumber: number, given: unknown): Buffer {
+  if (typeof given !== "object" || given === null) throw wrongShape(".google.protobuf.Struct");
+  const s = given as StructShape;
   const measure = new Measure();
   const body = measure.struct(s);
   const tag = (fieldNumber << 3) | 2;
