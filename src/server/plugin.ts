@@ -38,8 +38,7 @@ const CLOSE_MS = 4_000;
  */
 export function preloadServerProtocols(): void {
   loadProtos(PROVIDER_PROTO);
-  // Start-up's calls, then each resource operation's (their codecs are generated at first use otherwise: see preloadProtocols).
-  prepareCodecs(PROVIDER_PROTO, "pulumirpc.ResourceProvider", ["Parameterize", "GetPluginInfo", "Configure", "CheckConfig", "DiffConfig", "GetSchema", "Check", "Diff", "Create", "Read", "Update", "Delete", "Invoke"]);
+  prepareCodecs(PROVIDER_PROTO, "pulumirpc.ResourceProvider", ["Parameterize", "GetPluginInfo", "Configure", "CheckConfig", "DiffConfig"]);
   loadProtos(ENGINE_PROTO);
   prepareCodecs(ENGINE_PROTO, "pulumirpc.Engine", ["Log"]);
 }

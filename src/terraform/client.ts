@@ -141,11 +141,7 @@ export function preloadProtocols(): ProviderSchema {
   let schema: ProviderSchema | undefined;
   for (const version of [5, 6] as const) {
     const rpc = version === 5 ? "GetSchema" : "GetProviderSchema";
-    const names = methods[version];
-    // The calls of every configured provider and of each resource operation too: protobufjs generates a message
-    // type's codecs at its first use, about 25 ms of CPU and 6 MB of garbage in each `pulumi up` of a Docker stack.
-    const operations = [names.validateProvider, names.configure, names.validateResource, names.validateDataSource, names.stop, "GetResourceIdentitySchemas", "UpgradeResourceState", "PlanResourceChange", "ApplyResourceChange", "ReadResource", "ReadDataSource", "ImportResourceState"];
-    prepareCodecs([`tfplugin${version}/tfplugin${version}.proto`], `tfplugin${version}.Provider`, [rpc, ...operations]);
+    prepareCodecs([`tfplugin${version}/tfplugin${version}.proto`], `tfplugin${version}.Provider`, [rpc]);
     const m = typedMethod<Lean<tf6.GetProviderSchema_Response>>(serviceOf(tfpluginProtos(version), `tfplugin${version}.Provider`), rpc)!;
     schema = providerSchemaFromPb(m.responseDeserialize(m.responseSerialize(sampleSchemaResponse())));
   }

@@ -146,27 +146,3 @@ describe("message constructors (src/wire/proto.ts builds them from closures, not
     expect(type.toObject(type.decode(type.encode(block).finish()), { longs: String, arrays: true })).toEqual({ version: "3", attributes: [], block_types: [] });
   });
 });
-
-describe("codecs the startup snapshot is built with (src/server/snapshot.ts)", () => {
-  it("are generated for every message of the start-up calls and of each resource operation, both protocols", async () => {
-    const { preloadServerProtocols } = await import("../../src/server/plugin.js");
-    const { preloadProtocols } = await import("../../src/terraform/client.js");
-    preloadServerProtocols();
-    preloadProtocols();
-    // protobufjs gives a type its own decode once it has generated its codecs; until then the prototype's stub does it.
-    const prepared = (files: string[], service: string, rpcs: string[]): string[] => {
-      const svc = protoRoot(files).lookupService(service);
-      return rpcs.flatMap((rpc) => {
-        const m = svc.methods[rpc]!;
-        m.resolve();
-        return [m.resolvedRequestType!, m.resolvedResponseType!].filter((t) => !Object.hasOwn(t, "decode")).map((t) => `${rpc}: ${t.fullName}`);
-      });
-    };
-    const operations = ["UpgradeResourceState", "PlanResourceChange", "ApplyResourceChange", "ReadResource", "ReadDataSource", "ImportResourceState", "GetResourceIdentitySchemas"];
-    expect(prepared(["pulumi/provider.proto"], "pulumirpc.ResourceProvider", ["Parameterize", "Configure", "GetSchema", "Check", "Diff", "Create", "Read", "Update", "Delete", "Invoke"])).toEqual([]);
-    expect(prepared(["tfplugin6/tfplugin6.proto"], "tfplugin6.Provider", ["GetProviderSchema", "ValidateProviderConfig", "ConfigureProvider", "ValidateResourceConfig", "StopProvider", ...operations])).toEqual([]);
-    expect(prepared(["tfplugin5/tfplugin5.proto"], "tfplugin5.Provider", ["GetSchema", "PrepareProviderConfig", "Configure", "ValidateResourceTypeConfig", "Stop", ...operations])).toEqual([]);
-    // A call left out stays lazy: the check can fail.
-    expect(prepared(["tfplugin6/tfplugin6.proto"], "tfplugin6.Provider", ["PlanAction"])).not.toEqual([]);
-  });
-});
