@@ -191,7 +191,7 @@ class Write {
     return this.pos;
   }
 
-  private varint(n: number): void {
+  varint(n: number): void {
     const buf = this.buf;
     while (n > 0x7f) {
       buf[this.pos++] = (n & 0x7f) | 0x80;
@@ -302,17 +302,10 @@ export function encodeStructField(fieldNumber: number, given: unknown): Buffer {
   const body = measure.struct(s);
   const tag = (fieldNumber << 3) | 2;
   const buf = Buffer.allocUnsafe(varintSize(tag) + varintSize(body) + body);
-  let pos = 0;
-  for (const n of [tag, body]) {
-    let x = n;
-    while (x > 0x7f) {
-      buf[pos++] = (x & 0x7f) | 0x80;
-      x >>>= 7;
-    }
-    buf[pos++] = x;
-  }
-  const out = new Write(buf.subarray(pos), measure.sizes);
+  const out = new Write(buf, measure.sizes);
+  out.varint(tag);
+  out.varint(body);
   out.struct(s);
-  if (out.written !== body) throw new Error(`google.protobuf.Struct: wrote ${out.written} bytes where ${body} were measured`);
+  if (out.written !== buf.length) throw new Error(`google.protobuf.Struct: wrote ${out.written} bytes where ${buf.length} were measured`);
   return buf;
 }
