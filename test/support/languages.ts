@@ -122,6 +122,11 @@ export function javaSandbox(): PulumiSandbox {
   const path = (sandbox.env["PATH"] ?? "").split(":");
   path.splice(path.indexOf((languageHosts() as { dir: string }).dir) + 1, 0, h.dir);
   sandbox.env["PATH"] = path.join(":");
+  // The Java host (v1.34.0) sends mvn's stdout and stderr on one gRPC stream from two goroutines; mvn at log level
+  // warn writes nothing but an ANSI reset to both as it exits, both writes become the stream's first Send at once,
+  // and the race fails `package add` and `pulumi install` with "transport: SendHeader called multiple times".
+  // Jansi's `noreset` leaves both pipes empty.
+  sandbox.env["MAVEN_OPTS"] = [sandbox.env["MAVEN_OPTS"], "-Djansi.noreset=true"].filter(Boolean).join(" ");
   return sandbox;
 }
 
