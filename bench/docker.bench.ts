@@ -6,8 +6,9 @@
 // process's VmHWM; for tofu, the tofu process's own, which does the engine's and the bridge's work in one), the Docker
 // provider's peak beside each, and ours ÷ reference and ours ÷ tofu. DOCKER_SIZES (default 40), DOCKER_ROUNDS
 // (default 5, as docs/performance.md's plots need; medians over rounds), LOAD_PARALLEL (default 32; tofu gets the same
-// -parallelism), DOCKER_RUNNERS (default ours,reference,tofu). No assertions on figures; a run that leaves a container,
-// volume or process behind stops.
+// -parallelism), DOCKER_RUNNERS (default ours,reference,tofu), DOCKER_TRACE_DIR (keep the engine's OpenTelemetry trace
+// of each Pulumi up there and print what it says of the provider calls, bench/engine-trace.ts). No assertions on
+// figures; a run that leaves a container, volume or process behind stops.
 import { spawn } from "node:child_process";
 import { readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -20,6 +21,7 @@ import { peerPath, repoRoot } from "../test/support/peers.js";
 import { childPids } from "../test/support/processes.js";
 import { devOverridesEnv } from "../test/support/terraform-cli.js";
 import { tempDir } from "../test/support/temp.js";
+import { describeEngineTrace, readEngineTrace } from "./engine-trace.js";
 import { median, range, report, saveBenchData } from "./report.js";
 
 type Runner = PluginKind | "tofu";
@@ -27,6 +29,7 @@ const sizes = (process.env["DOCKER_SIZES"] ?? "40").split(",").map(Number);
 const rounds = Number(process.env["DOCKER_ROUNDS"] ?? 5);
 const parallel = Number(process.env["LOAD_PARALLEL"] ?? 32);
 const runners = (process.env["DOCKER_RUNNERS"] ?? "ours,reference,tofu").split(",") as Runner[];
+const traceDir = process.env["DOCKER_TRACE_DIR"];
 
 /** One run's figures: wall times in ms, peaks in KiB (undefined when none was seen). */
 interface Figures {
@@ -100,7 +103,9 @@ async function runTofu(n: number, engine: DockerEngine, prefix: string): Promise
 }
 
 async function runPulumi(n: number, engine: DockerEngine, prefix: string, plugin: PluginKind): Promise<Figures> {
+  const traceFile = traceDir === undefined ? undefined : join(traceDir, `${prefix}.json`);
   const r: LoadResult = await runLoadScenario({
+    ...(traceFile !== undefined ? { traceFile } : {}),
     randomIds: 0,
     randomStrings: 0,
     items: 0,
@@ -109,6 +114,7 @@ async function runPulumi(n: number, engine: DockerEngine, prefix: string, plugin
     custom: { packages: [peerPath("docker")], program: dockerStackYaml(n, prefix), resources: 2 * n, types: new Set([CONTAINER_TOKEN, VOLUME_TOKEN]), config: { "docker:host": engine.host } },
   });
   for (const line of describeLoad(r)) console.log(`  ${line}`);
+  if (traceFile !== undefined) for (const line of describeEngineTrace(readEngineTrace(traceFile))) console.log(`  ${line}`);
   if (r.exportedAfterUp !== 2 * n || r.exportedAfterDestroy !== 0) throw new Error(`${plugin}: ${r.exportedAfterUp} resources in the stack after up (wanted ${2 * n}), ${r.exportedAfterDestroy} after destroy`);
   if (r.leftovers.length > 0 && plugin === "ours") throw new Error(`${plugin} left processes running: ${r.leftovers.map((p) => p.cmd).join(", ")}`);
   const peaks = [...r.pluginReports.map((x) => x.maxRssKiB), ...r.pluginPeaks.map((x) => x.peakKiB)];

@@ -25,6 +25,8 @@ export interface LoadOptions {
   custom?: CustomLoad;
   /** Extra environment for every pulumi command of the run (e.g. PULUMI_SKIP_CHECKPOINTS). */
   env?: Record<string, string>;
+  /** Where the engine writes its OpenTelemetry trace of the up (`--otel-traces file://…`; bench/engine-trace.ts reads it). */
+  traceFile?: string;
 }
 
 /** A program of other resources (test/support/scale-scenario.ts), run through the same steps and measured alike. */
@@ -218,7 +220,8 @@ export async function runLoadScenario(o: LoadOptions): Promise<LoadResult> {
     collectReports("setup");
     endStep("setup");
     let started = Date.now();
-    const up = await project.ok(["up", "--yes", "--skip-preview", "--parallel", String(o.parallel)], 1_800_000);
+    const trace = o.traceFile === undefined ? [] : ["--otel-traces", `file://${o.traceFile}`];
+    const up = await project.ok(["up", "--yes", "--skip-preview", "--parallel", String(o.parallel), ...trace], 1_800_000);
     const upMs = Date.now() - started;
     log(`load (${kind}): up of ${resources} resources with --parallel ${o.parallel}: ${(upMs / 1000).toFixed(1)} s`);
     collectReports("up");
