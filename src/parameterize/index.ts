@@ -41,6 +41,11 @@ export interface ParameterizeOptions {
   info?: (message: string) => void;
   /** Notes only for `-v` logs, such as a value that pins no lock hash. */
   debug?: (message: string) => void;
+  /**
+   * The provider is needed as soon as Parameterize returns (a program's run configures it next): one known from the
+   * schema cache starts at once, so that its process boots while the model is made, not after.
+   */
+  startProvider?: boolean;
 }
 
 /** Where the provider came from, as schema metadata wants it. */
@@ -190,12 +195,14 @@ export async function parameterize(input: ParameterizeInput, options: Parameteri
     } else if (cached !== undefined && cache !== undefined) {
       options.debug?.(`the schema of ${resolved.binary} is cached (${cache.options.dir}): the provider starts when first needed`);
       const onLog = options.onProviderLog?.(name);
-      provider = new LazyProvider({
+      const lazy = new LazyProvider({
         binary: resolved.binary,
         cached,
         launch: (secrets) => GrpcTerraformProvider.launch({ path: resolved.binary, secrets, ...(onLog !== undefined ? { onLog } : {}) }),
         stale: () => dropCachedSchema(cache.options, cache.key),
       });
+      if (options.startProvider === true) lazy.start();
+      provider = lazy;
     } else {
       options.status?.(`Launching terraform-provider-${resolved.type}…`);
       provider = await GrpcTerraformProvider.launch({ path: resolved.binary, onLog: options.onProviderLog?.(name) });

@@ -1,7 +1,6 @@
 // The pulumirpc.ResourceProvider service: Parameterize, GetSchema, plugin housekeeping, and dispatch of resource RPCs to ResourceOps.
 import { describe, HelpRequested, type ParameterizeInput, type Parameterized } from "../parameterize/index.js";
 import { openPackage, packageOptions } from "../parameterize/open.js";
-import { LazyProvider } from "../terraform/lazy-provider.js";
 import { hasRenderedSchema, readRenderedSchema, writeRenderedSchema } from "./rendered-schema.js";
 import { cacheRoot } from "../acquire/cache.js";
 import { MAPPING_KEYS, buildProviderModel, mappedProviderName, providerMapping, renderPackageSchema, type ProviderModel } from "../schema-translate/index.js";
@@ -130,6 +129,8 @@ export class ProviderService {
         // A program's run (the SDK's value) uses a few resources of the provider and never renders its schema.
         // `package add` builds the whole model only to render the schema, unless that is kept from an earlier start.
         lazy: input.kind === "value" ? true : (p) => hasRenderedSchema(p, keptLocation()),
+        // A program's run configures the provider right after Parameterize.
+        startProvider: input.kind === "value",
       }).finally(() => status.done());
       try {
         const ops = (this.options.opsFactory ?? noResourceOps)({ provider: parameterized.provider, schema: parameterized.schema, model, log: this.log, hints });
@@ -154,8 +155,6 @@ export class ProviderService {
       // when the schema is asked for.
       const p = active.parameterized;
       if (input.kind === "args" && p.docs === undefined && p.indexDoc === undefined) setImmediate(() => void this.schemaOf(active).catch(() => undefined));
-      // A program's run configures the provider next: one known from the schema cache starts now, beside the engine.
-      if (input.kind === "value" && p.provider instanceof LazyProvider) setImmediate(() => (p.provider as LazyProvider).start());
       return { name: active.parameterized.name, version: active.parameterized.version };
     } catch (e) {
       // Delivered before the error, which ends `pulumi package add`.

@@ -83,6 +83,23 @@ describe("schema cache", () => {
     expect(await waitGone(running[0]!, 10_000)).toBe(true);
   });
 
+  it("starts the provider within Parameterize when told it is needed next, and stops it on close", async () => {
+    await (await param()).provider.close();
+    await Promise.all(processesMatching(binary).map((pid) => waitGone(pid, 10_000)));
+    const p = await parameterize({ kind: "args", args: [binary] }, { cwd: dir, startProvider: true });
+    open.push(p);
+    expect(p.provider).toBeInstanceOf(LazyProvider);
+    // Started, not waited for: the process is there before any call has been made.
+    const deadline = Date.now() + 10_000;
+    while (processesMatching(binary).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const running = processesMatching(binary);
+    expect(running).toHaveLength(1);
+    expect(await p.provider.validateProviderConfig(completeObject(p.schema.provider.block, {}))).toEqual([]);
+    expect(processesMatching(binary)).toEqual(running);
+    await p.provider.close();
+    expect(await waitGone(running[0]!, 10_000)).toBe(true);
+  });
+
   it("drops an entry the started provider contradicts, and says to run again", async () => {
     const first = await param();
     await first.provider.close();
