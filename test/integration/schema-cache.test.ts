@@ -4,7 +4,7 @@
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parameterize, type Parameterized } from "../../src/parameterize/index.js";
 import { packageOptions } from "../../src/parameterize/open.js";
 import { buildProviderModel, renderPackageSchema } from "../../src/schema-translate/index.js";
@@ -90,10 +90,8 @@ describe("schema cache", () => {
     open.push(p);
     expect(p.provider).toBeInstanceOf(LazyProvider);
     // Started, not waited for: the process is there before any call has been made.
-    const deadline = Date.now() + 10_000;
-    while (processesMatching(binary).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(processesMatching(binary)).toHaveLength(1), { timeout: 10_000, interval: 20 });
     const running = processesMatching(binary);
-    expect(running).toHaveLength(1);
     expect(await p.provider.validateProviderConfig(completeObject(p.schema.provider.block, {}))).toEqual([]);
     expect(processesMatching(binary)).toEqual(running);
     await p.provider.close();
