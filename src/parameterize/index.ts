@@ -193,7 +193,7 @@ export async function parameterize(input: ParameterizeInput, options: Parameteri
       options.info?.(line);
       provider = await GrpcTerraformProvider.attach(resolved.attach.key, resolved.attach);
     } else if (cached !== undefined && cache !== undefined) {
-      options.debug?.(`the schema of ${resolved.binary} is cached (${cache.options.dir}): the provider starts when first needed`);
+      options.debug?.(`the schema of ${resolved.binary} is cached (${cache.options.dir}): the provider starts ${options.startProvider === true ? "now, beside the rest of Parameterize" : "when first needed"}`);
       const onLog = options.onProviderLog?.(name);
       const lazy = new LazyProvider({
         binary: resolved.binary,
