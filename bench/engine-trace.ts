@@ -37,6 +37,7 @@ export interface EngineTrace {
 
 /** OTLP's span kind for a client call. */
 const CLIENT = 3;
+const PROVIDER_SPAN = "pulumirpc.ResourceProvider/";
 
 export function readEngineTrace(path: string): EngineTrace {
   const spans: OtlpSpan[] = [];
@@ -47,12 +48,12 @@ export function readEngineTrace(path: string): EngineTrace {
   }
   if (spans.length === 0) throw new Error(`${path} holds no spans: was it written by \`pulumi up --otel-traces file://${path}\`?`);
   // Nanoseconds since the epoch exceed 2^53; the first span's start is taken off as a bigint before converting.
-  const t0 = spans.reduce((m, s) => (BigInt(s.startTimeUnixNano) < m ? BigInt(s.startTimeUnixNano) : m), BigInt(spans[0]!.startTimeUnixNano));
+  const t0 = spans.map((s) => BigInt(s.startTimeUnixNano)).reduce((m, x) => (x < m ? x : m));
   const ms = (ns: string): number => Number(BigInt(ns) - t0) / 1e6;
   const byMethod = new Map<string, { start: number; end: number }[]>();
   for (const s of spans) {
-    if (s.kind !== CLIENT || !s.name.startsWith("pulumirpc.ResourceProvider/")) continue;
-    const method = s.name.slice("pulumirpc.ResourceProvider/".length);
+    if (s.kind !== CLIENT || !s.name.startsWith(PROVIDER_SPAN)) continue;
+    const method = s.name.slice(PROVIDER_SPAN.length);
     const list = byMethod.get(method) ?? [];
     list.push({ start: ms(s.startTimeUnixNano), end: ms(s.endTimeUnixNano) });
     byMethod.set(method, list);
